@@ -1,0 +1,106 @@
+package driver
+
+import (
+	"fmt"
+
+	"github.com/retrogl/retrogl/hal"
+)
+
+// Uploader hands out transient device memory (command lists, vertex and
+// index data) from chunks, and frees each chunk once the submission that
+// used it is known complete. A backend calls Submitted after each Submit and
+// Retire after each Wait.
+type Uploader struct {
+	dev    hal.Device
+	region string
+	chunk  uint32
+
+	cur  hal.Allocation
+	used uint32
+	// open holds chunks filled since the last Submitted.
+	open     []hal.Allocation
+	inflight []uploadBatch
+}
+
+type uploadBatch struct {
+	fence  hal.Fence
+	chunks []hal.Allocation
+}
+
+// NewUploader returns an uploader that allocates chunkSize-byte chunks in
+// region.
+func NewUploader(dev hal.Device, region string, chunkSize uint32) *Uploader {
+	return &Uploader{dev: dev, region: region, chunk: chunkSize}
+}
+
+// Alloc reserves size bytes aligned to align (a power of two) and returns
+// the device address.
+func (u *Uploader) Alloc(size, align uint32) (uint32, error) {
+	if align == 0 {
+		align = 1
+	}
+	start := (u.cur.Addr + u.used + align - 1) &^ (align - 1)
+	if u.cur.Size == 0 || start+size > u.cur.End() {
+		n := max(u.chunk, size+align)
+		a, err := u.dev.Alloc(n, max(align, 64), u.region)
+		if err != nil {
+			return 0, fmt.Errorf("upload %d bytes: %w", size, err)
+		}
+		u.open = append(u.open, a)
+		u.cur, u.used = a, 0
+		start = (a.Addr + align - 1) &^ (align - 1)
+	}
+	u.used = start + size - u.cur.Addr
+	return start, nil
+}
+
+// Upload copies data into fresh transient memory and returns its address.
+func (u *Uploader) Upload(data []byte, align uint32) (uint32, error) {
+	addr, err := u.Alloc(uint32(len(data)), align)
+	if err != nil {
+		return 0, err
+	}
+	return addr, u.dev.Write(addr, data)
+}
+
+// Submitted assigns every chunk used so far to submission f. The current
+// chunk stays open for the next batch but is kept alive by f too.
+func (u *Uploader) Submitted(f hal.Fence) {
+	if len(u.open) == 0 && u.cur.Size == 0 {
+		return
+	}
+	b := uploadBatch{fence: f, chunks: u.open}
+	u.open = nil
+	// The current chunk is freed with the batch; start a new one next time.
+	u.cur, u.used = hal.Allocation{}, 0
+	u.inflight = append(u.inflight, b)
+}
+
+// Retire frees the chunks of submissions up to and including f, which the
+// caller has waited for.
+func (u *Uploader) Retire(f hal.Fence) error {
+	var keep []uploadBatch
+	var firstErr error
+	for _, b := range u.inflight {
+		if b.fence > f {
+			keep = append(keep, b)
+			continue
+		}
+		for _, c := range b.chunks {
+			if err := u.dev.Free(c); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	u.inflight = keep
+	return firstErr
+}
+
+// Oldest returns the oldest in-flight fence and how many batches are in
+// flight.
+func (u *Uploader) Oldest() (hal.Fence, int) {
+	if len(u.inflight) == 0 {
+		return 0, 0
+	}
+	return u.inflight[0].fence, len(u.inflight)
+}

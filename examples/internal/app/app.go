@@ -1,0 +1,98 @@
+// Package app is the command-line shell the example programs share: the
+// -backend, -o and -out flags, rendering on each backend, and PNG output.
+package app
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+
+	"github.com/retrogl/retrogl/backends"
+	"github.com/retrogl/retrogl/examples/scenes"
+	"github.com/retrogl/retrogl/gles"
+)
+
+// Render draws a scene once on a backend and returns the colour buffer. A
+// GL error the scene raises (a missing feature, a device fault) comes back
+// with the image, which holds whatever was drawn.
+func Render(backend string, s scenes.Scene) (image.Image, error) {
+	ctx, err := gles.NewContext(backend, s.Config)
+	if err != nil {
+		return nil, fmt.Errorf("%s on %s: %w", s.Name, backend, err)
+	}
+	drawErr := s.Draw(ctx)
+	img := ctx.Image()
+	if err := ctx.Err(); err != nil {
+		drawErr = errors.Join(drawErr, err)
+	}
+	if err := ctx.Close(); err != nil {
+		drawErr = errors.Join(drawErr, err)
+	}
+	if drawErr != nil {
+		return img, fmt.Errorf("%s on %s: %w", s.Name, backend, drawErr)
+	}
+	return img, nil
+}
+
+// WritePNG writes an image to path, creating its directory.
+func WritePNG(path string, img image.Image) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// Main runs an example command: it renders the scene on the backends the
+// flags select and prints every file written.
+func Main(s scenes.Scene) {
+	backend := flag.String("backend", "", "backend to render on (default: every registered backend)")
+	out := flag.String("o", "", "output PNG file (only with -backend)")
+	dir := flag.String("out", "out", "output directory: one NAME-BACKEND.png per backend")
+	flag.Parse()
+	names := backends.Names()
+	if *backend != "" {
+		names = []string{*backend}
+	}
+	if *out != "" && len(names) != 1 {
+		fmt.Fprintln(os.Stderr, "-o needs -backend; use -out DIR for several backends")
+		os.Exit(2)
+	}
+	failed := false
+	for _, b := range names {
+		img, err := Render(b, s)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			failed = true
+			if img == nil {
+				continue
+			}
+		}
+		path := *out
+		if path == "" {
+			path = filepath.Join(*dir, fmt.Sprintf("%s-%s.png", s.Name, b))
+		}
+		if err := WritePNG(path, img); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			failed = true
+			continue
+		}
+		fmt.Println(path)
+	}
+	if failed {
+		os.Exit(1)
+	}
+}

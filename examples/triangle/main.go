@@ -1,0 +1,11 @@
+// Command triangle renders a Gouraud-shaded triangle crossed by a second,
+// depth-tested triangle, on every backend (or the one -backend names), and
+// prints the PNG files it wrote.
+package main
+
+import (
+	"github.com/retrogl/retrogl/examples/internal/app"
+	"github.com/retrogl/retrogl/examples/scenes"
+)
+
+func main() { app.Main(scenes.Triangle()) }

@@ -1,0 +1,395 @@
+// Package gles is retrogl's GL ES API: a state tracker with GL names in Go
+// shapes. A Context runs on a backend chosen by name and renders into an
+// offscreen surface:
+//
+//	ctx, err := gles.NewContext("pspge", gles.Config{Width: 480, Height: 272, DepthBits: 16})
+//	ctx.ClearColor(0, 0, 0, 1)
+//	ctx.Clear(gles.COLOR_BUFFER_BIT)
+//	ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+//	img := ctx.Image()
+//
+// Every entry point validates its arguments as the ES 1.1 specification
+// says and records GL errors: GetError returns them GL-style, Err returns
+// every error since the last call with the entry point that raised it.
+// Nothing an application passes can panic the stack. The package knows no
+// chip: backends are reached through package driver, and registered by
+// importing github.com/retrogl/retrogl/backends.
+package gles
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/hashicorp/go-multierror"
+
+	"github.com/retrogl/retrogl/driver"
+)
+
+// Config describes the context's surface, like an EGL config. Zero Width,
+// Height and Format take the backend's defaults; DepthBits and StencilBits
+// are minimums, as in eglChooseConfig.
+type Config struct {
+	Width, Height int
+	Format        driver.PixelFormat
+	DepthBits     int
+	StencilBits   int
+	// Capture, when set, records every device operation (see hal.Capture);
+	// the capture is complete after Close.
+	Capture io.Writer
+}
+
+// Error is one GL error, with the entry point that raised it.
+type Error struct {
+	// Func is the GL entry point ("DrawArrays").
+	Func string
+	// Code is the GL error code (INVALID_ENUM, ...).
+	Code Enum
+	// Msg says what was wrong.
+	Msg string
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	return fmt.Sprintf("gl%s: %s: %s", e.Func, errorName(e.Code), e.Msg)
+}
+
+func errorName(c Enum) string {
+	switch c {
+	case INVALID_ENUM:
+		return "GL_INVALID_ENUM"
+	case INVALID_VALUE:
+		return "GL_INVALID_VALUE"
+	case INVALID_OPERATION:
+		return "GL_INVALID_OPERATION"
+	case STACK_OVERFLOW:
+		return "GL_STACK_OVERFLOW"
+	case STACK_UNDERFLOW:
+		return "GL_STACK_UNDERFLOW"
+	case OUT_OF_MEMORY:
+		return "GL_OUT_OF_MEMORY"
+	}
+	return fmt.Sprintf("GL error %#x", uint32(c))
+}
+
+// Context is a GL ES context bound to an offscreen surface.
+type Context struct {
+	drv  driver.Driver
+	dc   driver.Context
+	caps *driver.Caps
+	cfg  driver.SurfaceConfig
+
+	st driver.State
+
+	errFlag Enum
+	errs    []error
+	closed  bool
+
+	// Matrix stacks.
+	matrixMode Enum
+	modelview  []mgl32.Mat4
+	projection []mgl32.Mat4
+	texture    [driver.MaxTextureUnits][]mgl32.Mat4
+	palette    int // CURRENT_PALETTE_MATRIX_OES
+
+	// Vertex arrays.
+	arrays          [numArrays]arrayState
+	activeTex       int
+	clientActiveTex int
+	arrayBuffer     uint32
+	elementBuffer   uint32
+	buffers         map[uint32]*bufferObject
+	nextBuffer      uint32
+
+	// Textures.
+	texEnabled  [driver.MaxTextureUnits]bool
+	boundTex    [driver.MaxTextureUnits]uint32
+	textures    map[uint32]*textureObject
+	defaultTex  *textureObject
+	nextTexture uint32
+	unpackAlign int
+	packAlign   int
+
+	// Clear values and misc.
+	clearColor     [4]float32
+	clearDepth     float32
+	clearStencil   int
+	hints          map[Enum]Enum
+	multisample    bool
+	sampleAlphaCov bool
+	sampleAlphaOne bool
+	sampleCovValue float32
+	sampleCovInv   bool
+	fogHint        Enum
+}
+
+// NewContext creates a context on the named backend. Import
+// github.com/retrogl/retrogl/backends to register the five chips.
+func NewContext(backend string, cfg Config) (*Context, error) {
+	drv, err := driver.Open(backend, driver.OpenOptions{Capture: cfg.Capture})
+	if err != nil {
+		return nil, err
+	}
+	caps := drv.Caps()
+	sc, err := caps.ChooseConfig(driver.SurfaceConfig{
+		Width: cfg.Width, Height: cfg.Height, Format: cfg.Format,
+		DepthBits: cfg.DepthBits, StencilBits: cfg.StencilBits,
+	})
+	if err != nil {
+		return nil, errors.Join(err, drv.Close())
+	}
+	dc, err := drv.NewContext(sc)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("%s: new context: %w", backend, err), drv.Close())
+	}
+	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config()}
+	c.init()
+	return c, nil
+}
+
+// init sets the GL initial state (ES 1.1 specification, tables 6.x).
+func (c *Context) init() {
+	st := &c.st
+	st.Viewport = driver.Rect{W: c.cfg.Width, H: c.cfg.Height}
+	st.Scissor = st.Viewport
+	st.DepthRange = [2]float32{0, 1}
+	st.CullFace = driver.FaceBack
+	st.FrontFace = driver.WindingCCW
+	st.Shade = driver.ShadeSmooth
+	st.LineWidth = 1
+	st.Point = driver.PointParams{Size: 1, Min: 0, Max: c.caps.Limits.AliasedPointSizeRange[1],
+		DistAtten: [3]float32{1, 0, 0}, FadeThreshold: 1}
+	st.AlphaTest.Func = driver.CompareAlways
+	for i := range st.Stencil {
+		st.Stencil[i] = driver.StencilFace{Func: driver.CompareAlways, ValueMask: ^uint32(0), WriteMask: ^uint32(0)}
+	}
+	st.DepthFunc = driver.CompareLess
+	st.DepthMask = true
+	st.Blend.SrcRGB, st.Blend.SrcAlpha = driver.BlendOne, driver.BlendOne
+	st.Blend.DstRGB, st.Blend.DstAlpha = driver.BlendZero, driver.BlendZero
+	st.LogicOp = driver.LogicCopy
+	st.ColorMask = [4]bool{true, true, true, true}
+	st.Dither = true
+	st.ModelView = mgl32.Ident4()
+	st.Projection = mgl32.Ident4()
+	st.Lighting.Ambient = [4]float32{0.2, 0.2, 0.2, 1}
+	for i := range st.Lighting.Lights {
+		l := &st.Lighting.Lights[i]
+		l.Ambient = [4]float32{0, 0, 0, 1}
+		if i == 0 {
+			l.Diffuse = [4]float32{1, 1, 1, 1}
+			l.Specular = [4]float32{1, 1, 1, 1}
+		} else {
+			l.Diffuse = [4]float32{0, 0, 0, 1}
+			l.Specular = [4]float32{0, 0, 0, 1}
+		}
+		l.Position = [4]float32{0, 0, 1, 0}
+		l.SpotDirection = [3]float32{0, 0, -1}
+		l.SpotCutoff = 180
+		l.ConstantAtten = 1
+	}
+	st.Lighting.Material = driver.Material{
+		Ambient: [4]float32{0.2, 0.2, 0.2, 1}, Diffuse: [4]float32{0.8, 0.8, 0.8, 1},
+		Specular: [4]float32{0, 0, 0, 1}, Emission: [4]float32{0, 0, 0, 1},
+	}
+	st.Fog = driver.Fog{Mode: driver.FogExp, Density: 1, Start: 0, End: 1}
+	for i := range st.MatrixPalette.Matrices {
+		st.MatrixPalette.Matrices[i] = mgl32.Ident4()
+	}
+	st.CurrentColor = [4]float32{1, 1, 1, 1}
+	st.CurrentNormal = [3]float32{0, 0, 1}
+	for i := range st.CurrentTexCoord {
+		st.CurrentTexCoord[i] = [4]float32{0, 0, 0, 1}
+	}
+	st.CurrentPointSz = 1
+	for i := range st.Units {
+		st.Units[i].Env = driver.DefaultTexEnv()
+		st.Units[i].Matrix = mgl32.Ident4()
+	}
+
+	c.matrixMode = MODELVIEW
+	c.modelview = []mgl32.Mat4{mgl32.Ident4()}
+	c.projection = []mgl32.Mat4{mgl32.Ident4()}
+	for i := range c.texture {
+		c.texture[i] = []mgl32.Mat4{mgl32.Ident4()}
+	}
+	for i := range c.arrays {
+		c.arrays[i] = arrayState{size: 4, typ: FLOAT}
+	}
+	c.arrays[arrNormal].size = 3
+	c.arrays[arrPointSize].size = 1
+	c.buffers = map[uint32]*bufferObject{}
+	c.textures = map[uint32]*textureObject{}
+	c.defaultTex = newTextureObject(0)
+	c.unpackAlign, c.packAlign = 4, 4
+	c.clearDepth = 1
+	c.hints = map[Enum]Enum{
+		PERSPECTIVE_CORRECTION_HINT: DONT_CARE, POINT_SMOOTH_HINT: DONT_CARE,
+		LINE_SMOOTH_HINT: DONT_CARE, FOG_HINT: DONT_CARE, GENERATE_MIPMAP_HINT: DONT_CARE,
+	}
+	c.multisample = true
+	c.sampleCovValue = 1
+}
+
+// Close releases the context, its device memory and its device. A capture
+// given in Config is complete after Close.
+func (c *Context) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	return errors.Join(c.dc.Close(), c.drv.Close())
+}
+
+// Caps returns the backend's capabilities.
+func (c *Context) Caps() *driver.Caps { return c.caps }
+
+// Config returns the surface configuration chosen for the context.
+func (c *Context) Config() driver.SurfaceConfig { return c.cfg }
+
+// Driver returns the backend context, for tests and tools that read depth or
+// stencil (see driver.DepthStencilReader).
+func (c *Context) Driver() driver.Context { return c.dc }
+
+// Device returns the backend's driver (and through it the device).
+func (c *Context) Backend() driver.Driver { return c.drv }
+
+// record sets the GL error flag (if clear) and remembers the error for Err.
+func (c *Context) record(fn string, code Enum, format string, args ...any) {
+	if c.errFlag == NO_ERROR {
+		c.errFlag = code
+	}
+	c.errs = append(c.errs, &Error{Func: fn, Code: code, Msg: fmt.Sprintf(format, args...)})
+}
+
+// recordErr remembers a backend error (device fault, unsupported feature).
+// GL has no code for these; the flag is set to INVALID_OPERATION.
+func (c *Context) recordErr(fn string, err error) {
+	if c.errFlag == NO_ERROR {
+		c.errFlag = INVALID_OPERATION
+	}
+	c.errs = append(c.errs, fmt.Errorf("gl%s: %w", fn, err))
+}
+
+// GetError returns and clears the GL error flag.
+func (c *Context) GetError() Enum {
+	e := c.errFlag
+	c.errFlag = NO_ERROR
+	return e
+}
+
+// Err returns every error since the previous call to Err, each naming its
+// entry point, combined with go-multierror; nil when there were none. It does
+// not clear the GL error flag.
+func (c *Context) Err() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	var m *multierror.Error
+	m = multierror.Append(m, c.errs...)
+	c.errs = nil
+	return m
+}
+
+// alive reports whether the context can take calls.
+func (c *Context) alive(fn string) bool {
+	if c.closed {
+		c.record(fn, INVALID_OPERATION, "context is closed")
+		return false
+	}
+	return true
+}
+
+// Flush submits pending work to the device.
+func (c *Context) Flush() {
+	if !c.alive("Flush") {
+		return
+	}
+	if err := c.dc.Flush(); err != nil {
+		c.recordErr("Flush", err)
+	}
+}
+
+// Finish submits pending work and waits for the device to complete it.
+func (c *Context) Finish() {
+	if !c.alive("Finish") {
+		return
+	}
+	if err := c.dc.Finish(); err != nil {
+		c.recordErr("Finish", err)
+	}
+}
+
+// Image reads the whole colour buffer back as an image, top row first. It
+// is the Go-shaped form of ReadPixels.
+func (c *Context) Image() image.Image {
+	img, err := c.readImage("Image", 0, 0, c.cfg.Width, c.cfg.Height)
+	if err != nil {
+		return image.NewNRGBA(image.Rect(0, 0, c.cfg.Width, c.cfg.Height))
+	}
+	return img
+}
+
+func (c *Context) readImage(fn string, x, y, w, h int) (*image.NRGBA, error) {
+	if !c.alive(fn) {
+		return nil, errors.New("context closed")
+	}
+	img, err := c.dc.ReadPixels(x, y, w, h)
+	if err != nil {
+		c.recordErr(fn, err)
+		return nil, err
+	}
+	return img, nil
+}
+
+// ReadPixels reads a rectangle of the colour buffer into pixels, rows
+// bottom to top as GL has them. format and typ must be RGBA and
+// UNSIGNED_BYTE (the implementation read format is the same). Rows are
+// padded to PACK_ALIGNMENT. Pixels outside the surface are left untouched.
+func (c *Context) ReadPixels(x, y, width, height int, format, typ Enum, pixels []byte) {
+	const fn = "ReadPixels"
+	if !c.alive(fn) {
+		return
+	}
+	if format != RGBA || typ != UNSIGNED_BYTE {
+		if (format == RGBA || format == RGB || format == ALPHA || format == LUMINANCE || format == LUMINANCE_ALPHA) &&
+			(typ == UNSIGNED_BYTE || typ == UNSIGNED_SHORT_5_6_5 || typ == UNSIGNED_SHORT_4_4_4_4 || typ == UNSIGNED_SHORT_5_5_5_1) {
+			c.record(fn, INVALID_OPERATION, "format %#x/type %#x is not RGBA/UNSIGNED_BYTE or the implementation read format", format, typ)
+		} else {
+			c.record(fn, INVALID_ENUM, "format %#x/type %#x", format, typ)
+		}
+		return
+	}
+	if width < 0 || height < 0 {
+		c.record(fn, INVALID_VALUE, "negative size %dx%d", width, height)
+		return
+	}
+	stride := alignUp(width*4, c.packAlign)
+	need := 0
+	if height > 0 {
+		need = stride*(height-1) + width*4
+	}
+	if len(pixels) < need {
+		c.record(fn, INVALID_VALUE, "pixels has %d bytes, %dx%d needs %d", len(pixels), width, height, need)
+		return
+	}
+	// Clip the rectangle to the surface.
+	x0, y0 := max(x, 0), max(y, 0)
+	x1, y1 := min(x+width, c.cfg.Width), min(y+height, c.cfg.Height)
+	if x0 >= x1 || y0 >= y1 {
+		return
+	}
+	img, err := c.readImage(fn, x0, y0, x1-x0, y1-y0)
+	if err != nil {
+		return
+	}
+	for wy := y0; wy < y1; wy++ {
+		src := img.Pix[(y1-1-wy)*img.Stride:]
+		dst := pixels[(wy-y)*stride+(x0-x)*4:]
+		copy(dst[:(x1-x0)*4], src[:(x1-x0)*4])
+	}
+}
+
+func alignUp(n, a int) int { return (n + a - 1) / a * a }

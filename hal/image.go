@@ -1,0 +1,104 @@
+package hal
+
+import (
+	"fmt"
+	"io"
+)
+
+// Image is a device memory image rebuilt on the CPU, for tools that read a
+// capture without a device (the disassembler). Untouched bytes read as zero.
+type Image struct {
+	regions []Region
+	mem     map[string][]byte
+}
+
+// NewImage returns an empty image with the regions of info.
+func NewImage(info Info) *Image {
+	return &Image{regions: info.Regions, mem: map[string][]byte{}}
+}
+
+func (m *Image) find(addr, n uint32) (Region, []byte, error) {
+	for _, r := range m.regions {
+		if r.Contains(addr, n) {
+			b := m.mem[r.Name]
+			if b == nil {
+				b = make([]byte, r.Size)
+				m.mem[r.Name] = b
+			}
+			off := addr - r.Base
+			return r, b[off : off+n], nil
+		}
+	}
+	return Region{}, nil, fmt.Errorf("%#08x+%d: %w", addr, n, ErrBadAddress)
+}
+
+// Write copies p into the image.
+func (m *Image) Write(addr uint32, p []byte) error {
+	_, b, err := m.find(addr, uint32(len(p)))
+	if err != nil {
+		return err
+	}
+	copy(b, p)
+	return nil
+}
+
+// Read copies image bytes into p.
+func (m *Image) Read(addr uint32, p []byte) error {
+	_, b, err := m.find(addr, uint32(len(p)))
+	if err != nil {
+		return err
+	}
+	copy(p, b)
+	return nil
+}
+
+// Bytes returns the image bytes from addr to the end of its region.
+func (m *Image) Bytes(addr uint32) ([]byte, error) {
+	r, _, err := m.find(addr, 0)
+	if err != nil {
+		return nil, err
+	}
+	_, b, err := m.find(addr, r.Base+r.Size-addr)
+	return b, err
+}
+
+// Submission is a command buffer found in a capture, with the memory image
+// as it stood when the buffer was submitted.
+type Submission struct {
+	Buffer Buffer
+	Fence  Fence
+	// Bytes holds the buffer's bytes at submission time.
+	Bytes []byte
+}
+
+// Submissions reads a whole capture and returns its header and every
+// submitted buffer's bytes, as the disassembler needs them.
+func Submissions(r io.Reader) (CaptureHeader, []Submission, error) {
+	cr, err := NewCaptureReader(r)
+	if err != nil {
+		return CaptureHeader{}, nil, err
+	}
+	img := NewImage(cr.Header().Info)
+	var subs []Submission
+	for {
+		rec, err := cr.Next()
+		if err == io.EOF {
+			return cr.Header(), subs, nil
+		}
+		if err != nil {
+			return cr.Header(), subs, err
+		}
+		switch rec.Kind {
+		case RecWrite:
+			if err := img.Write(rec.Addr, rec.Data); err != nil {
+				return cr.Header(), subs, fmt.Errorf("capture write: %w", err)
+			}
+		case RecSubmit:
+			b := make([]byte, rec.Size)
+			if err := img.Read(rec.Addr, b); err != nil {
+				return cr.Header(), subs, fmt.Errorf("capture submit: %w", err)
+			}
+			subs = append(subs, Submission{Buffer: Buffer{rec.Addr, rec.Size}, Fence: rec.Fence, Bytes: b})
+		}
+	}
+}
