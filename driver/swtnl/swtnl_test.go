@@ -144,8 +144,8 @@ func TestNearFarPerspective(t *testing.T) {
 	m, err := tnl.Run(st, draw(driver.PrimLines, 2, arrays([]float32{0, 0, 0, 0, 0, -20}, nil)))
 	require.NoError(t, err)
 	require.Len(t, m.Lines, 2)
-	assert.InDelta(t, 0, m.Lines[0].Win[2], eps)   // near plane -> depth 0
-	assert.InDelta(t, 1, m.Lines[1].Win[2], eps)   // far plane -> depth 1
+	assert.InDelta(t, 0, m.Lines[0].Win[2], eps)    // near plane -> depth 0
+	assert.InDelta(t, 1, m.Lines[1].Win[2], eps)    // far plane -> depth 1
 	assert.InDelta(t, 1, 1/m.Lines[0].Win[3], 1e-4) // w = 1 at the near plane
 	assert.InDelta(t, 10, 1/m.Lines[1].Win[3], 1e-3)
 }
