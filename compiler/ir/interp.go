@@ -1,0 +1,178 @@
+package ir
+
+import "fmt"
+
+// Sampler performs a texture lookup for Run: op is TEX, TXP or TXB and
+// coord the swizzled source (the divide of TXP and the bias of TXB are the
+// sampler's business).
+type Sampler func(unit int, target TexTarget, op Op, coord [4]float32) [4]float32
+
+// Env is what a program reads when it runs.
+type Env struct {
+	// Inputs holds one value per declared input.
+	Inputs [][4]float32
+	// Uniforms holds the values of uniform constants by name.
+	Uniforms map[string][4]float32
+	// Sample performs lookups; nil samples (0, 0, 0, 0).
+	Sample Sampler
+	// Round rounds every input, constant and result component; nil rounds
+	// to float32. Use r300.RoundFP24 to evaluate as the R3xx US does.
+	Round Rounder
+}
+
+// Result is what a program produced.
+type Result struct {
+	// Outputs holds one value per declared output; components never
+	// written are 0.
+	Outputs [][4]float32
+	// Written holds the components of each output that were written.
+	Written []Mask
+	// Killed is set when a KIL discarded the fragment.
+	Killed bool
+}
+
+func roundF32(x float64) float32 { return float32(x) }
+
+// Run evaluates the program once. It fails only for programs Verify
+// rejects or when an input or uniform is missing.
+func Run(p *Program, env *Env) (*Result, error) {
+	if err := p.Verify(); err != nil {
+		return nil, err
+	}
+	round := env.Round
+	if round == nil {
+		round = roundF32
+	}
+	if len(env.Inputs) < len(p.Inputs) {
+		return nil, fmt.Errorf("ir: run: %d inputs given, program has %d", len(env.Inputs), len(p.Inputs))
+	}
+	rv := func(v [4]float32) [4]float32 {
+		for i := range v {
+			v[i] = round(float64(v[i]))
+		}
+		return v
+	}
+	consts := make([][4]float32, len(p.Consts))
+	for i, c := range p.Consts {
+		v := c.Value
+		if c.Uniform != "" {
+			u, ok := env.Uniforms[c.Uniform]
+			if !ok {
+				return nil, fmt.Errorf("ir: run: no value for uniform %q", c.Uniform)
+			}
+			v = u
+		}
+		consts[i] = rv(v)
+	}
+	inputs := make([][4]float32, len(p.Inputs))
+	for i := range inputs {
+		inputs[i] = rv(env.Inputs[i])
+	}
+	temps := make([][4]float32, p.NumTemps())
+	res := &Result{Outputs: make([][4]float32, len(p.Outputs)), Written: make([]Mask, len(p.Outputs))}
+
+	read := func(s Src) [4]float64 {
+		var reg [4]float32
+		switch s.File {
+		case Temp:
+			reg = temps[s.Index]
+		case Input:
+			reg = inputs[s.Index]
+		case Const:
+			reg = consts[s.Index]
+		}
+		var out [4]float64
+		for i, c := range s.Swz {
+			var x float64
+			switch {
+			case c < 4:
+				x = float64(reg[c])
+			case c == SwzOne:
+				x = 1
+			}
+			if s.Abs && x < 0 {
+				x = -x
+			}
+			if s.Neg {
+				x = -x
+			}
+			out[i] = x
+		}
+		return out
+	}
+	for i := range p.Insts {
+		in := &p.Insts[i]
+		info := in.Op.Info()
+		var src [3][4]float64
+		for k := 0; k < info.NumSrc; k++ {
+			src[k] = read(in.Src[k])
+		}
+		var val [4]float32
+		switch info.Kind {
+		case Kill:
+			for c := 0; c < 4; c++ {
+				if src[0][c] < 0 {
+					res.Killed = true
+				}
+			}
+			continue
+		case Texture:
+			var coord [4]float32
+			for c := range coord {
+				coord[c] = float32(src[0][c])
+			}
+			if env.Sample != nil {
+				val = rv(env.Sample(in.Unit, in.Target, in.Op, coord))
+			}
+		case Dot:
+			a, b := src[0], src[1]
+			if in.Op == DPH {
+				a[3] = 1
+			}
+			sum := float64(a[0] * b[0])
+			for c := 1; c < info.Width; c++ {
+				sum += float64(a[c] * b[c])
+			}
+			r := round(sum)
+			val = [4]float32{r, r, r, r}
+		case Scalar:
+			r := round(info.Eval(src[0][0], src[1][0], src[2][0], round))
+			val = [4]float32{r, r, r, r}
+		case CompWise:
+			for c := 0; c < 4; c++ {
+				if in.Dst.Mask.Has(c) {
+					val[c] = round(info.Eval(src[0][c], src[1][c], src[2][c], round))
+				}
+			}
+		}
+		if in.Sat {
+			for c := range val {
+				val[c] = sat(val[c])
+			}
+		}
+		for c := 0; c < 4; c++ {
+			if !in.Dst.Mask.Has(c) {
+				continue
+			}
+			switch in.Dst.File {
+			case Temp:
+				temps[in.Dst.Index][c] = val[c]
+			case Output:
+				res.Outputs[in.Dst.Index][c] = val[c]
+				res.Written[in.Dst.Index] |= 1 << c
+			}
+		}
+	}
+	return res, nil
+}
+
+// sat clamps to [0, 1]; NaN becomes 0.
+func sat(x float32) float32 {
+	if !(x > 0) {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
