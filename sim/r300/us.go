@@ -1,0 +1,405 @@
+package r300
+
+import (
+	"math"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// usLevel is one indirection level: its TEX segment (nil when skipped)
+// and its ALU segment (L1661-1690, guide §3.2).
+type usLevel struct {
+	tex []r3.TexInst
+	alu []r3.ALUInst
+}
+
+// usProg is the fragment program decoded once per draw.
+type usProg struct {
+	levels []usLevel
+	consts [32][4]float32
+	// depth is set when some instruction writes the depth output.
+	depth bool
+}
+
+func (e *Engine) prepareUS() (*usProg, error) {
+	prog := r3.ReadProgram(e.reg)
+	if prog.Config&7 > 3 {
+		return nil, faultf("US_CONFIG.NLEVEL %d is reserved", prog.Config&7)
+	}
+	u := &usProg{}
+	for _, l := range prog.Levels() {
+		if l.ALUEnd >= r3.MaxALU {
+			return nil, faultf("US level %d: ALU code %d..%d runs past instruction %d", l.Index, l.ALUStart, l.ALUEnd, r3.MaxALU-1)
+		}
+		if l.HasTex && l.TexEnd >= r3.MaxTEX {
+			return nil, faultf("US level %d: TEX code %d..%d runs past instruction %d", l.Index, l.TexStart, l.TexEnd, r3.MaxTEX-1)
+		}
+		var lv usLevel
+		if l.HasTex {
+			for i := l.TexStart; i <= l.TexEnd; i++ {
+				t := r3.DecodeTex(prog.Tex[i])
+				if t.Op > r3.TexLODBias {
+					return nil, faultf("US_TEX_INST_%d: INST %d is reserved", i, t.Op)
+				}
+				lv.tex = append(lv.tex, t)
+			}
+		}
+		for i := l.ALUStart; i <= l.ALUEnd; i++ {
+			a := prog.ALU(i)
+			if err := checkALU(i, &a); err != nil {
+				return nil, err
+			}
+			u.depth = u.depth || a.Alpha.DepthOut
+			lv.alu = append(lv.alu, a)
+		}
+		u.levels = append(u.levels, lv)
+	}
+	for k := range u.consts {
+		for c := 0; c < 4; c++ {
+			u.consts[k][c] = r3.DecodeFP24(prog.Const[k][c])
+		}
+	}
+	return u, nil
+}
+
+func checkALU(i int, a *r3.ALUInst) error {
+	if r3.RGBArgs[a.RGB.Op] < 0 {
+		return faultf("US_ALU_RGB_INST_%d: OP %d is reserved", i, a.RGB.Op)
+	}
+	if r3.AlphaArgs[a.Alpha.Op] < 0 {
+		return faultf("US_ALU_ALPHA_INST_%d: OP %d is reserved", i, a.Alpha.Op)
+	}
+	if a.RGB.Omod == 7 || a.Alpha.Omod == 7 {
+		return faultf("US_ALU_*_INST_%d: OMOD 7 is reserved", i)
+	}
+	if a.Alpha.Op == r3.AlphaDP && (a.RGB.Op < r3.RGBDP3 || a.RGB.Op > r3.RGBD2A) {
+		return faultf("US_ALU_ALPHA_INST_%d: OP_DP needs a dot product in the RGB half, which has %s", i, r3.EnumRGBOp[a.RGB.Op])
+	}
+	for k := 0; k < 3; k++ {
+		if a.Alpha.Args[k].Sel > r3.SelAHalf {
+			return faultf("US_ALU_ALPHA_INST_%d: SEL_%c %d is reserved", i, 'A'+k, a.Alpha.Args[k].Sel)
+		}
+	}
+	return nil
+}
+
+// pixelOut collects one pixel's outputs.
+type pixelOut struct {
+	col   *[4][4]float32
+	depth *float32
+}
+
+// runUS executes the program on a quad: per level, the TEX segment for all
+// four pixels (so the LOD can use the quad's coordinates), then the ALU
+// segment.
+func (e *Engine) runUS(s *drawState, q *quadState) error {
+	q.out = [4][4][4]float32{}
+	q.depth = [4]float32{}
+	u := s.us
+	for li := range u.levels {
+		lv := &u.levels[li]
+		for _, t := range lv.tex {
+			switch t.Op {
+			case r3.TexNOP:
+			case r3.TexKill:
+				// L1727: kill if any component is negative.
+				for i := 0; i < 4; i++ {
+					c := &q.temps[i][t.Src]
+					if c[0] < 0 || c[1] < 0 || c[2] < 0 || c[3] < 0 {
+						q.killed |= 1 << i
+					}
+				}
+			default:
+				var coords [4][4]float32
+				for i := 0; i < 4; i++ {
+					coords[i] = q.temps[i][t.Src]
+				}
+				res, err := e.sample(s, int(t.Unit), t.Op, &coords)
+				if err != nil {
+					return err
+				}
+				for i := 0; i < 4; i++ {
+					for c := 0; c < 4; c++ {
+						q.temps[i][t.Dst][c] = r3.RoundFP24(float64(res[i][c]))
+					}
+				}
+			}
+		}
+		for ai := range lv.alu {
+			a := &lv.alu[ai]
+			for i := 0; i < 4; i++ {
+				execALU(a, &q.temps[i], &u.consts, &q.out[i], &q.depth[i])
+			}
+		}
+	}
+	return nil
+}
+
+// omodScale is OMOD (L1554): ×1, ×2, ×4, ×8, ÷2, ÷4, ÷8.
+var omodScale = [8]float64{1, 2, 4, 8, 0.5, 0.25, 0.125, 1}
+
+func srcp(op uint8, s0, s1 float64) float64 {
+	switch op {
+	case 0:
+		return 1 - 2*s0
+	case 1:
+		return s1 - s0
+	case 2:
+		return s1 + s0
+	}
+	return 1 - s0
+}
+
+func mod(x float64, m uint8) float64 {
+	switch m {
+	case 1:
+		return -x
+	case 2:
+		return math.Abs(x)
+	case 3:
+		return -math.Abs(x)
+	}
+	return x
+}
+
+// finish applies the output modifier and clamp to a rounded result
+// ([PROP] op, then OMOD, then clamp; guide §3.4).
+func finish(x float64, omod uint8, clamp bool) float32 {
+	r := r3.RoundFP24(x)
+	if omod != 0 {
+		r = r3.RoundFP24(float64(r) * omodScale[omod])
+	}
+	if clamp {
+		if !(r > 0) {
+			r = 0
+		} else if r > 1 {
+			r = 1
+		}
+	}
+	return r
+}
+
+// execALU executes one ALU instruction for one pixel. Every source is read
+// before any result is written ([PROP] guide §3.5.8).
+func execALU(a *r3.ALUInst, t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, depth *float32) {
+	read := func(addr uint8) *[4]float32 {
+		if addr >= r3.ConstBase {
+			return &k[addr-r3.ConstBase]
+		}
+		return &t[addr]
+	}
+	var rgb, al [3][4]float32
+	for n := 0; n < 3; n++ {
+		rgb[n] = *read(a.RGB.Src[n])
+		al[n] = *read(a.Alpha.Src[n])
+	}
+	// Pre-subtract from raw slots 0 and 1 of each half (L1542-1547).
+	var pr [3]float64
+	for c := 0; c < 3; c++ {
+		pr[c] = float64(r3.RoundFP24(srcp(a.RGB.Srcp, float64(rgb[0][c]), float64(rgb[1][c]))))
+	}
+	pa := float64(r3.RoundFP24(srcp(a.Alpha.Srcp, float64(al[0][3]), float64(al[1][3]))))
+
+	rgbArg := func(arg r3.Arg) [3]float64 {
+		sel := arg.Sel
+		var v [3]float64
+		switch {
+		case sel < 12:
+			s := &rgb[sel/4]
+			switch sel % 4 {
+			case 0:
+				v = [3]float64{float64(s[0]), float64(s[1]), float64(s[2])}
+			default:
+				x := float64(s[sel%4-1])
+				v = [3]float64{x, x, x}
+			}
+		case sel < 15:
+			x := float64(al[sel-12][3])
+			v = [3]float64{x, x, x}
+		case sel == 15:
+			v = pr
+		case sel < 19:
+			x := pr[sel-16]
+			v = [3]float64{x, x, x}
+		case sel == 19:
+			v = [3]float64{pa, pa, pa}
+		case sel == 20:
+		case sel == 21:
+			v = [3]float64{1, 1, 1}
+		case sel == 22:
+			v = [3]float64{0.5, 0.5, 0.5}
+		case sel < 26:
+			s := &rgb[sel-23]
+			v = [3]float64{float64(s[1]), float64(s[2]), float64(s[0])}
+		case sel < 29:
+			s := &rgb[sel-26]
+			v = [3]float64{float64(s[2]), float64(s[0]), float64(s[1])}
+		default:
+			n := sel - 29
+			v = [3]float64{float64(al[n][3]), float64(rgb[n][2]), float64(rgb[n][1])}
+		}
+		for c := range v {
+			v[c] = mod(v[c], arg.Mod)
+		}
+		return v
+	}
+	alphaArg := func(arg r3.Arg) float64 {
+		sel := arg.Sel
+		var x float64
+		switch {
+		case sel < 9:
+			x = float64(rgb[sel/3][sel%3])
+		case sel < 12:
+			x = float64(al[sel-9][3])
+		case sel < 15:
+			x = pr[sel-12]
+		case sel == 15:
+			x = pa
+		case sel == 17:
+			x = 1
+		case sel == 18:
+			x = 0.5
+		}
+		return mod(x, arg.Mod)
+	}
+	A, B, C := rgbArg(a.RGB.Args[0]), rgbArg(a.RGB.Args[1]), rgbArg(a.RGB.Args[2])
+	aA, aB, aC := alphaArg(a.Alpha.Args[0]), alphaArg(a.Alpha.Args[1]), alphaArg(a.Alpha.Args[2])
+
+	// The alpha unit (L1552).
+	var ar float64
+	var dot float64
+	switch a.RGB.Op {
+	case r3.RGBDP3:
+		dot = float64(A[0]*B[0]) + float64(A[1]*B[1]) + float64(A[2]*B[2])
+	case r3.RGBDP4:
+		// L1650, guide §3.4: the .a terms come from the alpha half's A, B.
+		dot = float64(A[0]*B[0]) + float64(A[1]*B[1]) + float64(A[2]*B[2]) + float64(aA*aB)
+	case r3.RGBD2A:
+		dot = float64(A[0]*B[0]) + float64(A[1]*B[1]) + C[2]
+	}
+	switch a.Alpha.Op {
+	case r3.AlphaMAD:
+		ar = float64(aA*aB) + aC
+	case r3.AlphaDP:
+		ar = dot
+	case r3.AlphaMIN:
+		ar = math.Min(aA, aB)
+	case r3.AlphaMAX:
+		ar = math.Max(aA, aB)
+	case r3.AlphaCND:
+		ar = sel(aC > 0.5, aA, aB)
+	case r3.AlphaCMP:
+		ar = sel(aC >= 0, aA, aB)
+	case r3.AlphaFRC:
+		ar = aA - math.Floor(aA)
+	case r3.AlphaEX2:
+		ar = exp2(aA)
+	case r3.AlphaLN2:
+		ar = log2(aA)
+	case r3.AlphaRCP:
+		ar = 1 / aA
+	case r3.AlphaRSQ:
+		ar = 1 / math.Sqrt(aA)
+	}
+	alpha := finish(ar, a.Alpha.Omod, a.Alpha.Clamp)
+	// The transcendental result SOP replicates is the unit's result
+	// before the alpha half's own output modifier.
+	sop := float64(r3.RoundFP24(ar))
+
+	var res [3]float32
+	for c := 0; c < 3; c++ {
+		var x float64
+		switch a.RGB.Op {
+		case r3.RGBMAD:
+			x = float64(A[c]*B[c]) + C[c]
+		case r3.RGBDP3, r3.RGBDP4, r3.RGBD2A:
+			x = dot
+		case r3.RGBMIN:
+			x = math.Min(A[c], B[c])
+		case r3.RGBMAX:
+			x = math.Max(A[c], B[c])
+		case r3.RGBCND:
+			x = sel(C[c] > 0.5, A[c], B[c])
+		case r3.RGBCMP:
+			x = sel(C[c] >= 0, A[c], B[c])
+		case r3.RGBFRC:
+			x = A[c] - math.Floor(A[c])
+		case r3.RGBSOP:
+			x = sop
+		}
+		res[c] = finish(x, a.RGB.Omod, a.RGB.Clamp)
+	}
+
+	// Writes (L1556-1569, L1464-1479).
+	h := &a.RGB
+	for c := 0; c < 3; c++ {
+		if h.WMask>>c&1 != 0 {
+			t[h.Dst][c] = res[c]
+		}
+		if h.OMask>>c&1 != 0 {
+			out[h.Target][c] = res[c]
+		}
+	}
+	if a.Alpha.WMask != 0 {
+		t[a.Alpha.Dst][3] = alpha
+	}
+	if a.Alpha.OMask != 0 {
+		out[a.Alpha.Target][3] = alpha
+	}
+	if a.Alpha.DepthOut {
+		*depth = alpha
+	}
+}
+
+func sel(c bool, a, b float64) float64 {
+	if c {
+		return a
+	}
+	return b
+}
+
+// exp2 and log2 are evaluated with fixed series in float64 (no library
+// calls, whose last bits differ between architectures), so the FP24
+// result is the same on every machine.
+func exp2(x float64) float64 {
+	switch {
+	case x != x:
+		return x
+	case x > 1024:
+		return math.Inf(1)
+	case x < -1100:
+		return 0
+	}
+	i := math.Floor(x)
+	f := float64((x - i) * math.Ln2)
+	// e^f for f in [0, ln 2): Taylor series to f^18/18!.
+	r := 1.0
+	for n := 18; n >= 1; n-- {
+		r = 1 + float64(r*f)/float64(n)
+	}
+	return math.Ldexp(r, int(i))
+}
+
+func log2(x float64) float64 {
+	switch {
+	case x == 0:
+		return math.Inf(-1)
+	case !(x > 0):
+		return math.NaN()
+	case math.IsInf(x, 1):
+		return x
+	}
+	m, ex := math.Frexp(x)
+	if m < math.Sqrt2/2 {
+		m *= 2
+		ex--
+	}
+	// ln m = 2 atanh z with z = (m-1)/(m+1), |z| < 0.1716.
+	z := (m - 1) / (m + 1)
+	z2 := float64(z * z)
+	sum := 0.0
+	for n := 25; n >= 1; n -= 2 {
+		sum = 1/float64(n) + float64(z2*sum)
+	}
+	return float64(ex) + float64(2*float64(z*sum))*(1/math.Ln2)
+}
