@@ -107,7 +107,7 @@ func TexLayout(f *TexFormat, w, h, levels, pitch int) []TexLevel {
 		var lv TexLevel
 		lv.Offset, lv.Width, lv.Height = off, lw, lh
 		if f.BlockBytes > 0 {
-			lv.Pitch = align32(uint32((row+3)/4 * f.BlockBytes))
+			lv.Pitch = align32(uint32((row + 3) / 4 * f.BlockBytes))
 			lv.Size = lv.Pitch * uint32((lh+3)/4)
 		} else {
 			lv.Pitch = align32(uint32(row * f.Bits / 8))

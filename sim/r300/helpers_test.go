@@ -13,9 +13,9 @@ import (
 
 // fb is the colour buffer tests draw into.
 const (
-	fbAddr = VRAMBase
-	zbAddr = VRAMBase + 0x100000
-	txAddr = VRAMBase + 0x200000
+	fbAddr  = VRAMBase
+	zbAddr  = VRAMBase + 0x100000
+	txAddr  = VRAMBase + 0x200000
 	cmdAddr = GARTBase
 	vbAddr  = GARTBase + 0x100000
 )

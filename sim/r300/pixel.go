@@ -9,16 +9,16 @@ import (
 
 // fgState is the fog and alpha-test unit (L505-549).
 type fgState struct {
-	fog        bool
-	fogFn      uint32
-	fogColor   [3]float64
-	fogFactor  float64
-	fogScale   float64
-	fogOffset  float64
-	alphaTest  bool
-	alphaFunc  uint32
-	alphaRef   uint32
-	dither     bool
+	fog         bool
+	fogFn       uint32
+	fogColor    [3]float64
+	fogFactor   float64
+	fogScale    float64
+	fogOffset   float64
+	alphaTest   bool
+	alphaFunc   uint32
+	alphaRef    uint32
+	dither      bool
 	depthFromUS bool
 }
 
@@ -64,17 +64,17 @@ func (e *Engine) prepareFG(s *drawState) error {
 
 // zbState is the depth and stencil unit (L2369-2520).
 type zbState struct {
-	active                   bool
-	zTest, zWrite, stencil   bool
-	frontBack                bool
-	zFunc                    uint32
+	active                       bool
+	zTest, zWrite, stencil       bool
+	frontBack                    bool
+	zFunc                        uint32
 	sFunc, sFail, sZPass, sZFail [2]uint32 // front, back
-	ref, mask, wmask         uint32
-	z24                      bool
-	mem                      []byte
-	base                     uint32
-	pitch                    int
-	wFmt                     uint32
+	ref, mask, wmask             uint32
+	z24                          bool
+	mem                          []byte
+	base                         uint32
+	pitch                        int
+	wFmt                         uint32
 }
 
 func (e *Engine) prepareZB(s *drawState) error {
@@ -146,19 +146,19 @@ type cbBuffer struct {
 
 // cbState is the colour backend (L42-501).
 type cbState struct {
-	targets                    [4]int // buffer per shader target, -1 unused
-	multi                      int    // NUM_MULTIWRITES: target A goes to buffers 0..multi
-	buf                        [4]cbBuffer
-	outFmt                     [4]uint32
-	blend, sepAlpha, read      bool
-	discard                    uint32
-	comb, src, dst             uint32
-	acomb, asrc, adst          uint32
-	constant                   [4]float64
-	mask                       [4]bool // R, G, B, A
-	rop                        bool
-	rop2                       uint32
-	ditherRGB, ditherA         uint32
+	targets               [4]int // buffer per shader target, -1 unused
+	multi                 int    // NUM_MULTIWRITES: target A goes to buffers 0..multi
+	buf                   [4]cbBuffer
+	outFmt                [4]uint32
+	blend, sepAlpha, read bool
+	discard               uint32
+	comb, src, dst        uint32
+	acomb, asrc, adst     uint32
+	constant              [4]float64
+	mask                  [4]bool // R, G, B, A
+	rop                   bool
+	rop2                  uint32
+	ditherRGB, ditherA    uint32
 }
 
 // Colour-buffer formats (L448): component sizes from the least

@@ -14,18 +14,18 @@ type drawState struct {
 	out outputs
 
 	// VAP viewport transform and clipping (L2076-2121, L1763-1828).
-	vte                   uint32
-	vp                    [6]float64 // xscale, xoffset, yscale, yoffset, zscale, zoffset
-	clip, dxClip          bool
-	gbHorz, gbVert        float64
-	sub                   int64 // subpixels per pixel (12 or 16)
-	roundNearest          bool
-	gaOffX, gaOffY        int64
-	wOne                  bool
-	fogSel                uint32
-	provoking             uint32
-	shadeRGB, shadeA      [4]uint32
-	solid                 [4]float32
+	vte                    uint32
+	vp                     [6]float64 // xscale, xoffset, yscale, yoffset, zscale, zoffset
+	clip, dxClip           bool
+	gbHorz, gbVert         float64
+	sub                    int64 // subpixels per pixel (12 or 16)
+	roundNearest           bool
+	gaOffX, gaOffY         int64
+	wOne                   bool
+	fogSel                 uint32
+	provoking              uint32
+	shadeRGB, shadeA       [4]uint32
+	solid                  [4]float32
 	rgbClamp8, alphaClamp8 bool // [-8, 8) instead of [0, 1]
 
 	polyMode, frontPT, backPT uint32
@@ -42,17 +42,17 @@ type drawState struct {
 	polyScale, polyOff          [2]float64
 	depthScale, depthOffset     float64
 
-	edge                  [6]uint32 // tri, point, line LR, RL, TB, BT
-	sx0, sy0, sx1, sy1    int       // scissor, inclusive
-	clipRects             [4][4]int
-	clipRule              uint32
+	edge               [6]uint32 // tri, point, line LR, RL, TB, BT
+	sx0, sy0, sx1, sy1 int       // scissor, inclusive
+	clipRects          [4][4]int
+	clipRule           uint32
 
-	rs   rsState
-	us   *usProg
-	tex  [16]texUnit
-	fg   fgState
-	zb   zbState
-	cb   cbState
+	rs  rsState
+	us  *usProg
+	tex [16]texUnit
+	fg  fgState
+	zb  zbState
+	cb  cbState
 }
 
 func f32reg(v uint32) float64 { return float64(math.Float32frombits(v)) }

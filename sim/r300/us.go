@@ -83,12 +83,6 @@ func checkALU(i int, a *r3.ALUInst) error {
 	return nil
 }
 
-// pixelOut collects one pixel's outputs.
-type pixelOut struct {
-	col   *[4][4]float32
-	depth *float32
-}
-
 // runUS executes the program on a quad: per level, the TEX segment for all
 // four pixels (so the LOD can use the quad's coordinates), then the ALU
 // segment.
