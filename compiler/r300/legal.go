@@ -1,0 +1,539 @@
+package r300
+
+import (
+	"fmt"
+	"strings"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// argKind says where a hop operand comes from.
+type argKind uint8
+
+const (
+	argNone argKind = iota
+	argReg
+	argSrcp
+	argInline
+)
+
+// harg is an operand in the hardware's terms: a register read through a
+// native select (RGB: pattern 0-7, rgb rrr ggg bbb aaa gbr brg abg; alpha:
+// component 0-3), the pre-subtract result, or an inline 0, 1 or 0.5.
+type harg struct {
+	kind argKind
+	ref  vref
+	pat  uint8
+	inl  uint8 // 0: 0.0, 1: 1.0, 2: 0.5
+	mod  uint8
+}
+
+// rgbPatterns are the RGB operand selects per source (L1571-1646): the
+// component each of r, g, b reads.
+var rgbPatterns = [8][3]uint8{{0, 1, 2}, {0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {1, 2, 0}, {2, 0, 1}, {3, 2, 1}}
+
+var patNames = [8]string{"rgb", "rrr", "ggg", "bbb", "aaa", "gbr", "brg", "abg"}
+
+// hop is one half-instruction (RGB or alpha) or a texture instruction.
+type hop struct {
+	alpha bool
+	op    uint8
+	dst   vref
+	wmask uint8
+	out   int // colour target, -1 none
+	omask uint8
+	depth bool
+	args  [3]harg
+	nargs int
+	pop   int8
+	psrc  [2]harg
+	omod  uint8
+	clamp bool
+
+	tex     bool
+	texOp   r3.TexOp
+	unit    uint8
+	coord   vref
+	partner *hop
+
+	// scheduling
+	index        int
+	level, instr int
+}
+
+func (a harg) String() string {
+	var s string
+	switch a.kind {
+	case argReg:
+		s = a.ref.String()
+	case argSrcp:
+		s = "srcp"
+	case argInline:
+		return []string{"0.0", "1.0", "0.5"}[a.inl]
+	default:
+		return "_"
+	}
+	return s
+}
+
+func (h *hop) argString(a harg) string {
+	s := a.String()
+	if a.kind == argReg || a.kind == argSrcp {
+		if h.alpha {
+			s += "." + string("rgba"[a.pat])
+		} else {
+			s += "." + patNames[a.pat]
+		}
+	}
+	switch a.mod {
+	case 1:
+		s = "-" + s
+	case 2:
+		s = "|" + s + "|"
+	case 3:
+		s = "-|" + s + "|"
+	}
+	return s
+}
+
+// String prints the hop for pass dumps.
+func (h *hop) String() string {
+	if h.tex {
+		if h.texOp == r3.TexKill {
+			return fmt.Sprintf("tex: KIL %s", h.coord)
+		}
+		return fmt.Sprintf("tex: %s %s, %s, tex%d", []string{"NOP", "TEX", "KIL", "TXP", "TXB"}[h.texOp], h.dst, h.coord, h.unit)
+	}
+	unit, ops := "rgb", r3.EnumRGBOp
+	if h.alpha {
+		unit, ops = "alpha", r3.EnumAlphaOp
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", unit, ops[h.op])
+	if h.omod != 0 {
+		b.WriteString(r3.EnumOmod[h.omod])
+	}
+	if h.clamp {
+		b.WriteString(".sat")
+	}
+	var d []string
+	ms := func(m uint8) string {
+		if h.alpha {
+			return "w"
+		}
+		return maskString(m)
+	}
+	if h.wmask != 0 {
+		d = append(d, h.dst.String()+"."+ms(h.wmask))
+	}
+	if h.out >= 0 {
+		d = append(d, fmt.Sprintf("out%d.%s", h.out, ms(h.omask)))
+	}
+	if h.depth {
+		d = append(d, "depth")
+	}
+	if len(d) == 0 {
+		d = []string{"_"}
+	}
+	b.WriteString(" " + strings.Join(d, " "))
+	var a []string
+	for k := 0; k < h.nargs; k++ {
+		a = append(a, h.argString(h.args[k]))
+	}
+	if len(a) > 0 {
+		b.WriteString(" <- " + strings.Join(a, ", "))
+	}
+	if h.pop >= 0 {
+		fmt.Fprintf(&b, " srcp(%d: %s, %s)", h.pop, h.psrc[0], h.psrc[1])
+	}
+	if h.partner != nil {
+		b.WriteString(" +paired")
+	}
+	return b.String()
+}
+
+// constTable assigns constant registers: IR constants keep a slot each,
+// replicated literals pack into the components of shared slots.
+type constTable struct {
+	slots  []ConstSlot
+	lit    []uint8 // per slot: mask of components holding literals
+	irSlot map[int]int
+}
+
+func (t *constTable) irConst(c *compilation, idx int) int {
+	if s, ok := t.irSlot[idx]; ok {
+		return s
+	}
+	k := c.p.Consts[idx]
+	var slot ConstSlot
+	if k.Uniform != "" {
+		for i := 0; i < 4; i++ {
+			slot.Uniform[i], slot.Comp[i] = k.Uniform, i
+		}
+		t.lit = append(t.lit, 0)
+	} else {
+		slot.Value = k.Value
+		t.lit = append(t.lit, 15)
+	}
+	t.slots = append(t.slots, slot)
+	t.irSlot[idx] = len(t.slots) - 1
+	return len(t.slots) - 1
+}
+
+// literal returns the slot and component holding v (compared after FP24
+// rounding), packing new literals into free components.
+func (t *constTable) literal(v float32) (int, uint8) {
+	r := r3.RoundFP24(float64(v))
+	for s := range t.slots {
+		for c := 0; c < 4; c++ {
+			if t.lit[s]>>c&1 != 0 && r3.RoundFP24(float64(t.slots[s].Value[c])) == r {
+				return s, uint8(c)
+			}
+		}
+	}
+	for s := range t.slots {
+		if t.slots[s].Uniform[0] != "" || t.lit[s] == 15 {
+			continue
+		}
+		for c := 0; c < 4; c++ {
+			if t.lit[s]>>c&1 == 0 && t.slots[s].Uniform[c] == "" {
+				t.slots[s].Value[c] = v
+				t.lit[s] |= 1 << c
+				return s, uint8(c)
+			}
+		}
+	}
+	t.slots = append(t.slots, ConstSlot{Value: [4]float32{v}})
+	t.lit = append(t.lit, 1)
+	return len(t.slots) - 1, 0
+}
+
+// legalize splits every vinst into hops with native operand selects (the
+// "legalize" pass): RGB channels whose swizzles no single select serves go
+// to separate hops; dot products and transcendentals pair an RGB hop with
+// an alpha hop that must issue together.
+func (c *compilation) legalize() error {
+	c.consts = &constTable{irSlot: map[int]int{}}
+	for i := range c.insts {
+		v := &c.insts[i]
+		if v.dead {
+			continue
+		}
+		if err := c.legalizeInst(v); err != nil {
+			return fmt.Errorf("%s: %w", v.String(), err)
+		}
+	}
+	for i, h := range c.hops {
+		h.index, h.instr = i, -1
+	}
+	if n := len(c.consts.slots); n > r3.MaxConsts {
+		return &LimitError{Limit: "constants", Need: n, Max: r3.MaxConsts}
+	}
+	return nil
+}
+
+func (c *compilation) addHop(h *hop) *hop {
+	c.hops = append(c.hops, h)
+	return h
+}
+
+// resolve turns operand ref into a hop-level register: IR constants map to
+// their slots.
+func (c *compilation) resolve(r vref) vref {
+	if r.file == fConst {
+		return vref{fConst, c.consts.irConst(c, r.idx)}
+	}
+	return r
+}
+
+func inlineOf(v float32) (uint8, bool) {
+	switch v {
+	case 0:
+		return 0, true
+	case 1:
+		return 1, true
+	case 0.5:
+		return 2, true
+	}
+	return 0, false
+}
+
+func modOf(neg, abs bool) uint8 {
+	m := uint8(0)
+	if neg {
+		m |= 1
+	}
+	if abs {
+		m |= 2
+	}
+	return m
+}
+
+// rgbArg finds a native RGB select for operand s over channels g (bits of
+// r, g, b), or reports that none exists.
+func (c *compilation) rgbArg(s vsrc, g uint8) (harg, bool) {
+	a := harg{mod: modOf(s.neg, s.abs)}
+	if s.lit {
+		if n, ok := inlineOf(s.val); ok {
+			a.kind, a.inl = argInline, n
+			return a, true
+		}
+		slot, comp := c.consts.literal(s.val)
+		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, []uint8{1, 2, 3, 4}[comp]
+		return a, true
+	}
+	// All read channels inline and equal: an inline select.
+	inl, regs := -1, 0
+	for ch := 0; ch < 3; ch++ {
+		if g>>ch&1 == 0 {
+			continue
+		}
+		if x := s.swz[ch]; x >= 4 {
+			if inl >= 0 && inl != int(x) {
+				return a, false
+			}
+			inl = int(x)
+		} else {
+			regs++
+		}
+	}
+	if inl >= 0 {
+		if regs > 0 || s.srcp {
+			return a, false
+		}
+		a.kind, a.inl = argInline, uint8(inl-4)
+		return a, true
+	}
+	if regs == 0 {
+		a.kind = argNone
+		return a, true
+	}
+	npat := 8
+	if s.srcp {
+		npat = 4 // srcp.rgb, rrr, ggg, bbb (srcp.aaa is the alpha half's)
+	}
+	for p := 0; p < npat; p++ {
+		ok := true
+		for ch := 0; ch < 3; ch++ {
+			if g>>ch&1 != 0 && rgbPatterns[p][ch] != s.swz[ch] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			a.pat = uint8(p)
+			if s.srcp {
+				a.kind = argSrcp
+			} else {
+				a.kind, a.ref = argReg, c.resolve(s.ref)
+			}
+			return a, true
+		}
+	}
+	return a, false
+}
+
+// alphaArg returns the alpha select reading component pos of operand s.
+func (c *compilation) alphaArg(s vsrc, pos int) harg {
+	a := harg{mod: modOf(s.neg, s.abs)}
+	if s.lit {
+		if n, ok := inlineOf(s.val); ok {
+			a.kind, a.inl = argInline, n
+			return a
+		}
+		slot, comp := c.consts.literal(s.val)
+		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, comp
+		return a
+	}
+	x := s.swz[pos]
+	if x >= 4 {
+		a.kind, a.inl = argInline, x-4
+		return a
+	}
+	if s.srcp {
+		a.kind, a.pat = argSrcp, x
+		return a
+	}
+	a.kind, a.ref, a.pat = argReg, c.resolve(s.ref), x
+	return a
+}
+
+// copyToTemp makes a legal full-vector copy of s (channels m) in a new
+// virtual register and returns an operand reading it in place.
+func (c *compilation) copyToTemp(s vsrc, m uint8) (vsrc, error) {
+	t := c.newVreg()
+	v := vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s, one(), zero()}, pop: -1}
+	if err := c.legalizeInst(&v); err != nil {
+		return vsrc{}, err
+	}
+	return vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}, nil
+}
+
+func (c *compilation) dstFields(h *hop, v *vinst, m uint8) {
+	h.out = -1
+	switch {
+	case v.dst.file == fOut && v.dst.idx == depthOut:
+		h.depth = true
+	case v.dst.file == fOut:
+		h.out, h.omask = v.dst.idx, m
+	default:
+		h.dst, h.wmask = v.dst, m
+	}
+	h.omod, h.clamp = v.omod, v.clamp
+}
+
+// presubArgs converts a vinst's pre-subtract sources for one half.
+func (c *compilation) presubArgs(h *hop, v *vinst) {
+	h.pop = -1
+	used := false
+	for k := 0; k < h.nargs; k++ {
+		used = used || h.args[k].kind == argSrcp
+	}
+	if !used {
+		return
+	}
+	h.pop = v.pop
+	for k := 0; k < 2; k++ {
+		s := v.psrc[k]
+		if s.ref.file == fNone && !s.lit {
+			continue
+		}
+		if h.alpha {
+			h.psrc[k] = c.alphaArg(s, 3)
+		} else {
+			h.psrc[k], _ = c.rgbArg(s, 7)
+		}
+	}
+}
+
+var vopRGB = map[vop]uint8{vMAD: r3.RGBMAD, vDP3: r3.RGBDP3, vDP4: r3.RGBDP4, vD2A: r3.RGBD2A, vMIN: r3.RGBMIN,
+	vMAX: r3.RGBMAX, vCND: r3.RGBCND, vCMP: r3.RGBCMP, vFRC: r3.RGBFRC}
+var vopAlpha = map[vop]uint8{vMAD: r3.AlphaMAD, vMIN: r3.AlphaMIN, vMAX: r3.AlphaMAX, vCND: r3.AlphaCND,
+	vCMP: r3.AlphaCMP, vFRC: r3.AlphaFRC, vEX2: r3.AlphaEX2, vLN2: r3.AlphaLN2, vRCP: r3.AlphaRCP, vRSQ: r3.AlphaRSQ}
+
+func (c *compilation) legalizeInst(v *vinst) error {
+	info := vopInfo[v.op]
+	switch {
+	case info.tex:
+		h := &hop{tex: true, out: -1, pop: -1, unit: v.unit, coord: v.src[0].ref, dst: v.dst}
+		h.texOp = map[vop]r3.TexOp{vTEX: r3.TexLD, vTXP: r3.TexProj, vTXB: r3.TexLODBias, vKIL: r3.TexKill}[v.op]
+		c.addHop(h)
+		return nil
+	case info.scalar:
+		al := &hop{alpha: true, op: vopAlpha[v.op], nargs: 1}
+		al.args[0] = c.alphaArg(v.src[0], 0)
+		c.presubArgs(al, v)
+		al.out = -1
+		if v.mask&8 != 0 {
+			c.dstFields(al, v, 1)
+		}
+		if v.mask&7 != 0 {
+			// SOP replicates the alpha unit's result (L1650); the alpha
+			// half's own modifiers apply to its own write only.
+			rgb := &hop{op: r3.RGBSOP, pop: -1}
+			c.dstFields(rgb, v, v.mask&7)
+			if v.mask&8 == 0 {
+				al.omod, al.clamp = 0, false
+			}
+			al.partner, rgb.partner = rgb, al
+			c.addHop(al)
+			c.addHop(rgb)
+			return nil
+		}
+		c.addHop(al)
+		return nil
+	case info.dot:
+		var need [3]uint8
+		switch v.op {
+		case vDP3, vDP4:
+			need = [3]uint8{7, 7, 0}
+		case vD2A:
+			need = [3]uint8{3, 3, 4}
+		}
+		rgb := &hop{op: vopRGB[v.op], nargs: 3, out: -1}
+		for k := 0; k < 3; k++ {
+			if need[k] == 0 {
+				continue
+			}
+			a, ok := c.rgbArg(v.src[k], need[k])
+			if !ok {
+				s, err := c.copyToTemp(v.src[k], need[k])
+				if err != nil {
+					return err
+				}
+				v.src[k] = s
+				a, _ = c.rgbArg(s, need[k])
+			}
+			rgb.args[k] = a
+		}
+		if v.op != vD2A {
+			rgb.nargs = 2
+		}
+		c.presubArgs(rgb, v)
+		rgb.out = -1
+		if v.mask&7 != 0 {
+			c.dstFields(rgb, v, v.mask&7)
+		}
+		if v.op == vDP4 || v.mask&8 != 0 {
+			al := &hop{alpha: true, op: r3.AlphaDP, out: -1, pop: -1}
+			if v.op == vDP4 {
+				// DP4 takes its .a terms from the alpha half's A and B.
+				al.args[0], al.args[1] = c.alphaArg(v.src[0], 3), c.alphaArg(v.src[1], 3)
+				al.nargs = 2
+				c.presubArgs(al, v)
+			}
+			if v.mask&8 != 0 {
+				c.dstFields(al, v, 1)
+			}
+			if v.mask&7 == 0 {
+				rgb.omod, rgb.clamp = 0, false
+			}
+			rgb.partner, al.partner = al, rgb
+			c.addHop(rgb)
+			c.addHop(al)
+			return nil
+		}
+		c.addHop(rgb)
+		return nil
+	}
+	// Component-wise: RGB channels in groups sharing native selects, then
+	// the alpha channel.
+	n := info.nsrc
+	rest := v.mask & 7
+	for rest != 0 {
+		placed := false
+		for _, g := range []uint8{7, 3, 5, 6, 1, 2, 4} {
+			if g&rest != g {
+				continue
+			}
+			var args [3]harg
+			ok := true
+			for k := 0; k < n && ok; k++ {
+				args[k], ok = c.rgbArg(v.src[k], g)
+			}
+			if !ok {
+				continue
+			}
+			h := &hop{op: vopRGB[v.op], nargs: n, args: args}
+			c.presubArgs(h, v)
+			c.dstFields(h, v, g)
+			c.addHop(h)
+			rest &^= g
+			placed = true
+			break
+		}
+		if !placed {
+			return fmt.Errorf("no native select for channels %s", maskString(rest))
+		}
+	}
+	if v.mask&8 != 0 {
+		h := &hop{alpha: true, op: vopAlpha[v.op], nargs: n}
+		for k := 0; k < n; k++ {
+			h.args[k] = c.alphaArg(v.src[k], 3)
+		}
+		c.presubArgs(h, v)
+		c.dstFields(h, v, 1)
+		c.addHop(h)
+	}
+	return nil
+}

@@ -1,0 +1,633 @@
+package r300
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/retrogl/retrogl/compiler/ir"
+)
+
+// vop is a native R300 operation before legalisation.
+type vop uint8
+
+const (
+	vMAD vop = iota
+	vDP3
+	vDP4
+	vD2A
+	vMIN
+	vMAX
+	vCND
+	vCMP
+	vFRC
+	vEX2
+	vLN2
+	vRCP
+	vRSQ
+	vTEX
+	vTXP
+	vTXB
+	vKIL
+)
+
+var vopInfo = [...]struct {
+	name   string
+	nsrc   int
+	scalar bool // alpha-unit transcendental: reads component 0 of A
+	dot    bool
+	tex    bool
+}{
+	vMAD: {"mad", 3, false, false, false}, vDP3: {"dp3", 2, false, true, false}, vDP4: {"dp4", 2, false, true, false},
+	vD2A: {"d2a", 3, false, true, false}, vMIN: {"min", 2, false, false, false}, vMAX: {"max", 2, false, false, false},
+	vCND: {"cnd", 3, false, false, false}, vCMP: {"cmp", 3, false, false, false}, vFRC: {"frc", 1, false, false, false},
+	vEX2: {"ex2", 1, true, false, false}, vLN2: {"ln2", 1, true, false, false}, vRCP: {"rcp", 1, true, false, false},
+	vRSQ: {"rsq", 1, true, false, false}, vTEX: {"tex", 1, false, false, true}, vTXP: {"txp", 1, false, false, true},
+	vTXB: {"txb", 1, false, false, true}, vKIL: {"kil", 1, false, false, true},
+}
+
+// vfile is the register file of a vref.
+type vfile uint8
+
+const (
+	fNone  vfile = iota
+	fTemp        // virtual register
+	fInput       // IR input (an interpolant, pre-coloured)
+	fConst       // IR constant register (a vec4 slot)
+	fOut         // output: colour target 0-3, or 4 for depth
+)
+
+// depthOut is the vref index of the depth output.
+const depthOut = 4
+
+type vref struct {
+	file vfile
+	idx  int
+}
+
+func (r vref) String() string {
+	switch r.file {
+	case fTemp:
+		return fmt.Sprintf("t%d", r.idx)
+	case fInput:
+		return fmt.Sprintf("v%d", r.idx)
+	case fConst:
+		return fmt.Sprintf("c%d", r.idx)
+	case fOut:
+		if r.idx == depthOut {
+			return "depth"
+		}
+		return fmt.Sprintf("out%d", r.idx)
+	}
+	return "_"
+}
+
+// Swizzle selectors: components 0-3, then inline constants.
+const (
+	selZero uint8 = 4
+	selOne  uint8 = 5
+	selHalf uint8 = 6
+)
+
+// vsrc is an operand: a register read through a per-channel swizzle
+// (selectors 4-6 are the inline 0, 1 and 0.5), a replicated literal, or
+// the instruction's pre-subtract result.
+type vsrc struct {
+	ref      vref
+	swz      [4]uint8
+	neg, abs bool
+	lit      bool
+	val      float32
+	srcp     bool
+}
+
+func lit(v float32) vsrc { return vsrc{lit: true, val: v, swz: [4]uint8{0, 1, 2, 3}} }
+
+func (s vsrc) String() string {
+	var t string
+	switch {
+	case s.lit:
+		t = fmt.Sprintf("%g", s.val)
+	default:
+		name := s.ref.String()
+		if s.srcp {
+			name = "srcp"
+		}
+		t = name + "." + swzString(s.swz)
+	}
+	if s.abs {
+		t = "|" + t + "|"
+	}
+	if s.neg {
+		t = "-" + t
+	}
+	return t
+}
+
+func swzString(s [4]uint8) string {
+	const letters = "xyzw01h"
+	b := make([]byte, 4)
+	for i, c := range s {
+		b[i] = letters[c]
+	}
+	return string(b)
+}
+
+// vinst is one native operation on virtual registers.
+type vinst struct {
+	op     vop
+	dst    vref
+	mask   uint8
+	src    [3]vsrc
+	pop    int8 // pre-subtract op (SRCP_OP), -1 when unused
+	psrc   [2]vsrc
+	omod   uint8
+	clamp  bool
+	unit   uint8
+	target ir.TexTarget
+	dead   bool
+}
+
+func maskString(m uint8) string {
+	s := ""
+	for c := 0; c < 4; c++ {
+		if m>>c&1 != 0 {
+			s += string("xyzw"[c])
+		}
+	}
+	return s
+}
+
+func (v *vinst) String() string {
+	var b strings.Builder
+	b.WriteString(vopInfo[v.op].name)
+	if v.omod != 0 {
+		b.WriteString([]string{"", "_x2", "_x4", "_x8", "_d2", "_d4", "_d8"}[v.omod])
+	}
+	if v.clamp {
+		b.WriteString("_sat")
+	}
+	var ops []string
+	if v.op != vKIL {
+		ops = append(ops, v.dst.String()+"."+maskString(v.mask))
+	}
+	for k := 0; k < vopInfo[v.op].nsrc; k++ {
+		ops = append(ops, v.src[k].String())
+	}
+	if vopInfo[v.op].tex && v.op != vKIL {
+		ops = append(ops, fmt.Sprintf("s%d", v.unit))
+	}
+	b.WriteString(" " + strings.Join(ops, ", "))
+	if v.pop >= 0 {
+		b.WriteString(fmt.Sprintf(" [srcp=%s(%s, %s)]", []string{"1-2*s0", "s1-s0", "s1+s0", "1-s0"}[v.pop], v.psrc[0], v.psrc[1]))
+	}
+	return b.String()
+}
+
+// readMask returns the swizzle positions operand k of v reads.
+func (v *vinst) readMask(k int) uint8 {
+	info := vopInfo[v.op]
+	switch {
+	case info.scalar:
+		return 1
+	case v.op == vDP3:
+		return 7
+	case v.op == vDP4:
+		return 15
+	case v.op == vD2A:
+		if k == 2 {
+			return 4
+		}
+		return 3
+	case v.op == vKIL:
+		return 15
+	case info.tex:
+		m := uint8(3)
+		if v.target != ir.Tex2D {
+			m = 7
+		}
+		if v.op != vTEX {
+			m |= 8
+		}
+		return m
+	}
+	return v.mask
+}
+
+// channels returns the register components operand s reads at positions m.
+func (s *vsrc) channels(m uint8) uint8 {
+	if s.lit || s.srcp {
+		return 0
+	}
+	var out uint8
+	for c := 0; c < 4; c++ {
+		if m>>c&1 != 0 && s.swz[c] < 4 {
+			out |= 1 << s.swz[c]
+		}
+	}
+	return out
+}
+
+// lowering state.
+type lowerer struct {
+	c *compilation
+	p *ir.Program
+	// web maps an IR def (instruction index) to its vreg.
+	defVreg map[int]int
+	// reach[i][k] holds, per IR instruction and source, the reaching def
+	// of each channel (-1 undefined).
+	reach [][3][4]int
+}
+
+func (c *compilation) newVreg() vref {
+	c.nvreg++
+	return vref{fTemp, c.nvreg - 1}
+}
+
+func (c *compilation) add(v vinst) *vinst {
+	if v.pop == 0 && v.psrc == [2]vsrc{} {
+		v.pop = -1
+	}
+	c.insts = append(c.insts, v)
+	return &c.insts[len(c.insts)-1]
+}
+
+// lower translates the IR into vinsts (the "lower" pass): IR temps become
+// virtual registers per web (defs joined by the uses they reach), and every
+// opcode becomes native R300 operations.
+func (c *compilation) lower() error {
+	l := &lowerer{c: c, p: c.p, defVreg: map[int]int{}}
+	l.webs()
+	c.inputTemp = make([]int, len(c.p.Inputs))
+	for i := range c.p.Insts {
+		if err := l.inst(i); err != nil {
+			return fmt.Errorf("instruction %d (%s): %w", i, c.p.Insts[i].String(), err)
+		}
+	}
+	return nil
+}
+
+// webs computes reaching definitions per temp channel and joins the defs
+// each use reaches into one virtual register.
+func (l *lowerer) webs() {
+	p := l.p
+	parent := map[int]int{}
+	var find func(int) int
+	find = func(x int) int {
+		if parent[x] != x {
+			parent[x] = find(parent[x])
+		}
+		return parent[x]
+	}
+	nt := p.NumTemps()
+	last := make([][4]int, nt)
+	for t := range last {
+		last[t] = [4]int{-1, -1, -1, -1}
+	}
+	l.reach = make([][3][4]int, len(p.Insts))
+	for i := range p.Insts {
+		in := &p.Insts[i]
+		info := in.Op.Info()
+		for k := 0; k < info.NumSrc; k++ {
+			l.reach[i][k] = [4]int{-1, -1, -1, -1}
+			s := in.Src[k]
+			if s.File != ir.Temp {
+				continue
+			}
+			root := -1
+			for c := 0; c < 4; c++ {
+				if !in.ReadMask(k).Has(c) || s.Swz[c] >= 4 {
+					continue
+				}
+				d := last[s.Index][s.Swz[c]]
+				l.reach[i][k][c] = d
+				if d < 0 {
+					continue
+				}
+				if root < 0 {
+					root = find(d)
+				} else if r := find(d); r != root {
+					parent[r] = root
+				}
+			}
+		}
+		if info.Kind != ir.Kill && in.Dst.File == ir.Temp {
+			parent[i] = i
+			for c := 0; c < 4; c++ {
+				if in.Dst.Mask.Has(c) {
+					last[in.Dst.Index][c] = i
+				}
+			}
+		}
+	}
+	roots := map[int]int{}
+	for i := range p.Insts {
+		if _, ok := parent[i]; !ok {
+			continue
+		}
+		r := find(i)
+		if _, ok := roots[r]; !ok {
+			roots[r] = l.c.newVreg().idx
+		}
+		l.defVreg[i] = roots[r]
+	}
+}
+
+// src converts source k of IR instruction i.
+func (l *lowerer) src(i, k int) vsrc {
+	in := &l.p.Insts[i]
+	s := in.Src[k]
+	v := vsrc{neg: s.Neg, abs: s.Abs}
+	copy(v.swz[:], s.Swz[:])
+	rm := in.ReadMask(k)
+	switch s.File {
+	case ir.Temp:
+		v.ref = vref{fTemp, -1}
+		for c := 0; c < 4; c++ {
+			if !rm.Has(c) || s.Swz[c] >= 4 {
+				continue
+			}
+			d := l.reach[i][k][c]
+			if d < 0 {
+				// [PROP] An undefined temp component reads 0, as the
+				// interpreter's zeroed temps do.
+				v.swz[c] = selZero
+				continue
+			}
+			v.ref = vref{fTemp, l.defVreg[d]}
+		}
+		if v.ref.idx < 0 {
+			v.ref = vref{}
+		}
+	case ir.Input:
+		v.ref = vref{fInput, s.Index}
+	case ir.Const:
+		v.ref = vref{fConst, s.Index}
+		k := l.p.Consts[s.Index]
+		if k.Uniform == "" {
+			// A literal read through equal components is a replicated
+			// scalar; read components 0, 0.5 and 1 become inline selects.
+			var vals []float32
+			same := true
+			for c := 0; c < 4; c++ {
+				if rm.Has(c) && s.Swz[c] < 4 {
+					x := k.Value[s.Swz[c]]
+					if len(vals) > 0 && x != vals[0] {
+						same = false
+					}
+					vals = append(vals, x)
+				}
+			}
+			if len(vals) > 0 && same {
+				allInline := true
+				for c := 0; c < 4; c++ {
+					if rm.Has(c) && s.Swz[c] >= 4 {
+						allInline = false
+					}
+				}
+				if allInline {
+					return vsrc{lit: true, val: vals[0], neg: s.Neg, abs: s.Abs, swz: [4]uint8{0, 1, 2, 3}}
+				}
+			}
+			for c := 0; c < 4; c++ {
+				if rm.Has(c) && s.Swz[c] < 4 {
+					switch k.Value[s.Swz[c]] {
+					case 0:
+						v.swz[c] = selZero
+					case 1:
+						v.swz[c] = selOne
+					case 0.5:
+						v.swz[c] = selHalf
+					}
+				}
+			}
+		}
+	}
+	// Positions not read keep a harmless selector.
+	for c := 0; c < 4; c++ {
+		if !rm.Has(c) {
+			v.swz[c] = selZero
+		}
+	}
+	return v
+}
+
+// scalarize returns s reading its component 0 in every position.
+func scalarize(s vsrc) vsrc {
+	if !s.lit && !s.srcp {
+		s.swz = [4]uint8{s.swz[0], s.swz[0], s.swz[0], s.swz[0]}
+	}
+	return s
+}
+
+// splatW returns a read of the w channel of t, replicated.
+func splatW(t vref) vsrc { return vsrc{ref: t, swz: [4]uint8{3, 3, 3, 3}} }
+
+func neg(s vsrc) vsrc { s.neg = !s.neg; return s }
+
+// dstOf maps an IR destination.
+func (l *lowerer) dstOf(i int) (vref, uint8, error) {
+	in := &l.p.Insts[i]
+	switch in.Dst.File {
+	case ir.Temp:
+		return vref{fTemp, l.defVreg[i]}, uint8(in.Dst.Mask), nil
+	case ir.Output:
+		name := l.p.Outputs[in.Dst.Index].Name
+		switch {
+		case name == "color" || name == "color0":
+			return vref{fOut, 0}, uint8(in.Dst.Mask), nil
+		case len(name) == 6 && strings.HasPrefix(name, "color") && name[5] >= '1' && name[5] <= '3':
+			return vref{fOut, int(name[5] - '0')}, uint8(in.Dst.Mask), nil
+		case name == "depth":
+			return vref{fOut, depthOut}, uint8(in.Dst.Mask), nil
+		}
+		return vref{}, 0, fmt.Errorf("output %q is not a fragment output (color, color1-3, depth)", name)
+	}
+	return vref{}, 0, fmt.Errorf("cannot write %s", in.Dst.Reg)
+}
+
+func one() vsrc  { return lit(1) }
+func zero() vsrc { return lit(0) }
+
+// identityFor reports whether s reads register components in place (no
+// modifiers) at positions m, as TEX and KIL sources must (L1720-1727).
+func identityFor(s vsrc, m uint8) bool {
+	if s.lit || s.srcp || s.neg || s.abs || (s.ref.file != fTemp && s.ref.file != fInput) {
+		return false
+	}
+	for c := 0; c < 4; c++ {
+		if m>>c&1 != 0 && s.swz[c] != uint8(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// inst lowers IR instruction i.
+func (l *lowerer) inst(i int) error {
+	c := l.c
+	in := &l.p.Insts[i]
+	info := in.Op.Info()
+	var s [3]vsrc
+	for k := 0; k < info.NumSrc; k++ {
+		s[k] = l.src(i, k)
+	}
+	if in.Op == ir.KIL {
+		if !identityFor(s[0], 15) {
+			t := c.newVreg()
+			c.add(vinst{op: vMAD, dst: t, mask: 15, src: [3]vsrc{s[0], one(), zero()}})
+			s[0] = vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		}
+		c.add(vinst{op: vKIL, src: [3]vsrc{s[0]}})
+		return nil
+	}
+	d, m, err := l.dstOf(i)
+	if err != nil {
+		return err
+	}
+	final := d
+	finalMask := m
+	if d.file == fOut && d.idx == depthOut {
+		// The depth output takes the alpha unit's result (OMASK_W,
+		// L1477): compute into a temp, then move its x into depth.w.
+		d = c.newVreg()
+	}
+	emit := func(v vinst) {
+		v.clamp = in.Sat
+		c.add(v)
+	}
+	switch in.Op {
+	case ir.MOV:
+		emit(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{s[0], one(), zero()}})
+	case ir.ADD:
+		emit(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{s[0], one(), s[1]}})
+	case ir.MUL:
+		emit(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{s[0], s[1], zero()}})
+	case ir.MAD:
+		emit(vinst{op: vMAD, dst: d, mask: m, src: s})
+	case ir.DP2:
+		emit(vinst{op: vD2A, dst: d, mask: m, src: [3]vsrc{s[0], s[1], zero()}})
+	case ir.DP3:
+		emit(vinst{op: vDP3, dst: d, mask: m, src: s})
+	case ir.DP4:
+		emit(vinst{op: vDP4, dst: d, mask: m, src: s})
+	case ir.DPH:
+		a := s[0]
+		if a.neg || a.lit {
+			t := c.newVreg()
+			c.add(vinst{op: vMAD, dst: t, mask: 7, src: [3]vsrc{a, one(), zero()}})
+			a = vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		}
+		a.swz[3] = selOne
+		emit(vinst{op: vDP4, dst: d, mask: m, src: [3]vsrc{a, s[1]}})
+	case ir.MIN:
+		emit(vinst{op: vMIN, dst: d, mask: m, src: s})
+	case ir.MAX:
+		emit(vinst{op: vMAX, dst: d, mask: m, src: s})
+	case ir.SLT, ir.SGE, ir.SEQ, ir.SNE:
+		// t = a - b; CMP picks A when C >= 0 (L1650).
+		t := c.newVreg()
+		c.add(vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s[0], one(), neg(s[1])}})
+		ts := vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		a, b := zero(), one() // SLT: a-b >= 0 ? 0 : 1
+		switch in.Op {
+		case ir.SGE:
+			a, b = one(), zero()
+		case ir.SEQ:
+			a, b = one(), zero()
+			ts.abs, ts.neg = true, true
+		case ir.SNE:
+			ts.abs, ts.neg = true, true
+		}
+		emit(vinst{op: vCMP, dst: d, mask: m, src: [3]vsrc{a, b, ts}})
+	case ir.CMP:
+		emit(vinst{op: vCMP, dst: d, mask: m, src: [3]vsrc{s[1], s[2], s[0]}})
+	case ir.CND:
+		emit(vinst{op: vCND, dst: d, mask: m, src: [3]vsrc{s[1], s[2], s[0]}})
+	case ir.LRP:
+		// a·(b-c) + c, with b-c a pre-subtract candidate.
+		t := c.newVreg()
+		c.add(vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s[1], one(), neg(s[2])}})
+		emit(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{s[0], {ref: t, swz: [4]uint8{0, 1, 2, 3}}, s[2]}})
+	case ir.FRC:
+		emit(vinst{op: vFRC, dst: d, mask: m, src: s})
+	case ir.FLR:
+		t := c.newVreg()
+		c.add(vinst{op: vFRC, dst: t, mask: m, src: s})
+		emit(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{s[0], one(), {ref: t, swz: [4]uint8{0, 1, 2, 3}, neg: true}}})
+	case ir.RCP, ir.RSQ, ir.EX2, ir.LG2:
+		op := map[ir.Op]vop{ir.RCP: vRCP, ir.RSQ: vRSQ, ir.EX2: vEX2, ir.LG2: vLN2}[in.Op]
+		a := scalarize(s[0])
+		if in.Op == ir.RSQ {
+			// IR RSQ is 1/sqrt(|a|) ([OUT] Mesa adds ABS too).
+			a.abs, a.neg = true, false
+		}
+		emit(vinst{op: op, dst: d, mask: m, src: [3]vsrc{a}})
+	case ir.POW:
+		t1, t2 := c.newVreg(), c.newVreg()
+		c.add(vinst{op: vLN2, dst: t1, mask: 8, src: [3]vsrc{scalarize(s[0])}})
+		c.add(vinst{op: vMAD, dst: t2, mask: 8, src: [3]vsrc{splatW(t1), scalarize(s[1]), zero()}})
+		emit(vinst{op: vEX2, dst: d, mask: m, src: [3]vsrc{splatW(t2)}})
+	case ir.SIN, ir.COS:
+		l.sinCos(in.Op == ir.COS, scalarize(s[0]), d, m, in.Sat)
+	case ir.TEX, ir.TXP, ir.TXB:
+		op := map[ir.Op]vop{ir.TEX: vTEX, ir.TXP: vTXP, ir.TXB: vTXB}[in.Op]
+		probe := vinst{op: op, target: in.Target}
+		rm := probe.readMask(0)
+		coord := s[0]
+		if !identityFor(coord, rm) {
+			t := c.newVreg()
+			c.add(vinst{op: vMAD, dst: t, mask: rm, src: [3]vsrc{coord, one(), zero()}})
+			coord = vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		}
+		td := d
+		if d.file != fTemp || m != 15 {
+			td = c.newVreg()
+		}
+		if in.Unit > 15 {
+			return fmt.Errorf("texture unit %d: the US has 16 (TEX_ID, L1725)", in.Unit)
+		}
+		c.add(vinst{op: op, dst: td, mask: 15, src: [3]vsrc{coord}, unit: uint8(in.Unit), target: in.Target})
+		if in.Target != ir.Tex2D {
+			return fmt.Errorf("3D and cube textures are not supported by the simulator's TX unit")
+		}
+		if td != d || in.Sat {
+			emit(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{{ref: td, swz: [4]uint8{0, 1, 2, 3}}, one(), zero()}})
+		}
+	default:
+		return fmt.Errorf("opcode %s has no lowering", in.Op)
+	}
+	if final.file == fOut && final.idx == depthOut {
+		if finalMask&1 == 0 {
+			return nil
+		}
+		c.add(vinst{op: vMAD, dst: final, mask: 8, src: [3]vsrc{{ref: d, swz: [4]uint8{0, 0, 0, 0}}, one(), zero()}})
+	}
+	return nil
+}
+
+// sinCos expands SIN and COS: reduce to θ in [-π, π) with FRC, then the
+// degree-13 odd Taylor polynomial (error below 2.3e-5), all in the alpha
+// unit.
+func (l *lowerer) sinCos(cos bool, x vsrc, d vref, m uint8, sat bool) {
+	c := l.c
+	off := float32(0.5)
+	if cos {
+		off = 0.75
+	}
+	w := func() vref { return c.newVreg() }
+	t1, t2, th, th2 := w(), w(), w(), w()
+	c.add(vinst{op: vMAD, dst: t1, mask: 8, src: [3]vsrc{x, lit(float32(1 / (2 * math.Pi))), lit(off)}})
+	c.add(vinst{op: vFRC, dst: t2, mask: 8, src: [3]vsrc{splatW(t1)}})
+	c.add(vinst{op: vMAD, dst: th, mask: 8, src: [3]vsrc{splatW(t2), lit(float32(2 * math.Pi)), lit(float32(-math.Pi))}})
+	c.add(vinst{op: vMAD, dst: th2, mask: 8, src: [3]vsrc{splatW(th), splatW(th), zero()}})
+	// sin θ = θ · Σ k_n θ^2n, k_n = (-1)^n / (2n+1)!
+	k := []float64{1, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800, 1.0 / 6227020800}
+	p := lit(float32(k[6]))
+	for n := 5; n >= 0; n-- {
+		t := w()
+		c.add(vinst{op: vMAD, dst: t, mask: 8, src: [3]vsrc{p, splatW(th2), lit(float32(k[n]))}})
+		p = splatW(t)
+	}
+	c.add(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{p, splatW(th), zero()}, clamp: sat, pop: -1})
+}
