@@ -194,7 +194,9 @@ func (c *compilation) String() string {
 	case c.insts != nil:
 		var b strings.Builder
 		for i := range c.insts {
-			b.WriteString(c.insts[i].String() + "\n")
+			if !c.insts[i].dead {
+				b.WriteString(c.insts[i].String() + "\n")
+			}
 		}
 		return b.String()
 	}

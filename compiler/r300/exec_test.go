@@ -125,7 +125,7 @@ func TestUniforms(t *testing.T) {
 
 func TestSpecialValues(t *testing.T) {
 	src := "fragment\nin v0 tex0\nout o0 color\nrcp o0.x, v0.x\nrsq o0.y, v0.x\nlg2 o0.z, v0.x\nmul o0.w, v0.y, v0.z\n"
-	compare(t, src, nil, 0, [][4]float32{{0, 1e30, 1e30, 0}}, [][4]float32{{-0.0, 3e-19, 3e-19, 0}})
+	compare(t, src, nil, 0, [][4]float32{{0, 1e30, 1e30, 0}}, [][4]float32{{float32(math.Copysign(0, -1)), 3e-19, 3e-19, 0}})
 	p, _ := ir.Parse(src)
 	r, err := ir.Run(p, &ir.Env{Inputs: [][4]float32{{0, 1e30, 1e30, 0}}, Round: r3.RoundFP24})
 	require.NoError(t, err)

@@ -157,10 +157,19 @@ func (c *compilation) fold() error {
 			continue
 		}
 		p := &c.insts[i]
-		if p.mask != m.mask || !c.clearBetween(i, j, m.dst, m.mask) {
+		if vopInfo[p.op].tex {
+			// A TEX writes all four components (L1720-1727): it may take
+			// over a temp copy when nothing else defines that temp.
+			if m.dst.file != fTemp || m.clamp || m.omod != 0 || len(u[m.dst.idx].defs) != 1 ||
+				!c.clearBetween(i, j, m.dst, 15) {
+				continue
+			}
+			p.dst = m.dst
+			m.dead = true
+			u = c.usages()
 			continue
 		}
-		if vopInfo[p.op].tex && (m.dst.file != fTemp || m.clamp || m.omod != 0 || m.mask != 15) {
+		if p.mask != m.mask || !c.clearBetween(i, j, m.dst, m.mask) {
 			continue
 		}
 		if m.omod != 0 && (p.omod != 0 || p.clamp) {

@@ -395,13 +395,15 @@ func (c *compilation) presubArgs(h *hop, v *vinst) {
 	h.pop = v.pop
 	for k := 0; k < 2; k++ {
 		s := v.psrc[k]
-		if s.ref.file == fNone && !s.lit {
+		if s.ref.file == fNone {
 			continue
 		}
+		// The pre-subtract reads its slot registers raw: rgb for the RGB
+		// half, .a for the alpha half (the presub pass checked that the
+		// consumer selects components the sources hold in place).
+		h.psrc[k] = harg{kind: argReg, ref: c.resolve(s.ref)}
 		if h.alpha {
-			h.psrc[k] = c.alphaArg(s, 3)
-		} else {
-			h.psrc[k], _ = c.rgbArg(s, 7)
+			h.psrc[k].pat = 3
 		}
 	}
 }
@@ -451,6 +453,7 @@ func (c *compilation) legalizeInst(v *vinst) error {
 			need = [3]uint8{3, 3, 4}
 		}
 		rgb := &hop{op: vopRGB[v.op], nargs: 3, out: -1}
+		orig := v.src
 		for k := 0; k < 3; k++ {
 			if need[k] == 0 {
 				continue
@@ -478,7 +481,7 @@ func (c *compilation) legalizeInst(v *vinst) error {
 			al := &hop{alpha: true, op: r3.AlphaDP, out: -1, pop: -1}
 			if v.op == vDP4 {
 				// DP4 takes its .a terms from the alpha half's A and B.
-				al.args[0], al.args[1] = c.alphaArg(v.src[0], 3), c.alphaArg(v.src[1], 3)
+				al.args[0], al.args[1] = c.alphaArg(orig[0], 3), c.alphaArg(orig[1], 3)
 				al.nargs = 2
 				c.presubArgs(al, v)
 			}

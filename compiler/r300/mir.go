@@ -389,18 +389,6 @@ func (l *lowerer) src(i, k int) vsrc {
 					return vsrc{lit: true, val: vals[0], neg: s.Neg, abs: s.Abs, swz: [4]uint8{0, 1, 2, 3}}
 				}
 			}
-			for c := 0; c < 4; c++ {
-				if rm.Has(c) && s.Swz[c] < 4 {
-					switch k.Value[s.Swz[c]] {
-					case 0:
-						v.swz[c] = selZero
-					case 1:
-						v.swz[c] = selOne
-					case 0.5:
-						v.swz[c] = selHalf
-					}
-				}
-			}
 		}
 	}
 	// Positions not read keep a harmless selector.

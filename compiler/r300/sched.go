@@ -325,40 +325,57 @@ func (in *instr) assignSlots() bool {
 	if len(consts) > 2 {
 		return false
 	}
-	// Distinct registers per half, with fixed positions.
-	var regs [2][]vref
-	fixed := [2][3]vref{}
-	hasFixed := [2][3]bool{}
+	// Per half: fixed positions (pre-subtract sources, which may name one
+	// register twice), then the other registers in any free slot.
+	var fixed [2][3]vref
+	var hasFixed [2][3]bool
+	var free [2][]vref
+	for _, n := range needs {
+		if n.pos < 0 {
+			continue
+		}
+		if hasFixed[n.half][n.pos] && fixed[n.half][n.pos] != n.ref {
+			return false
+		}
+		hasFixed[n.half][n.pos], fixed[n.half][n.pos] = true, n.ref
+	}
 	for _, n := range needs {
 		if n.pos >= 0 {
-			if hasFixed[n.half][n.pos] && fixed[n.half][n.pos] != n.ref {
-				return false
-			}
-			hasFixed[n.half][n.pos], fixed[n.half][n.pos] = true, n.ref
+			continue
 		}
-		found := false
-		for _, r := range regs[n.half] {
-			found = found || r == n.ref
+		dup := false
+		for p := 0; p < 3; p++ {
+			dup = dup || hasFixed[n.half][p] && fixed[n.half][p] == n.ref
 		}
-		if !found {
-			regs[n.half] = append(regs[n.half], n.ref)
+		for _, r := range free[n.half] {
+			dup = dup || r == n.ref
+		}
+		if !dup {
+			free[n.half] = append(free[n.half], n.ref)
 		}
 	}
-	if len(regs[0]) > 3 || len(regs[1]) > 3 {
-		return false
+	var open [2][]int
+	for h := 0; h < 2; h++ {
+		for p := 0; p < 3; p++ {
+			if !hasFixed[h][p] {
+				open[h] = append(open[h], p)
+			}
+		}
+		if len(free[h]) > len(open[h]) {
+			return false
+		}
 	}
 	perms := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	var slots [2][3]vref
 	var used [2][3]bool
 	try := func(half int, p [3]int) bool {
-		slots[half], used[half] = [3]vref{}, [3]bool{}
-		for i, r := range regs[half] {
-			slots[half][p[i]], used[half][p[i]] = r, true
-		}
-		for pos := 0; pos < 3; pos++ {
-			if hasFixed[half][pos] && (!used[half][pos] || slots[half][pos] != fixed[half][pos]) {
+		slots[half], used[half] = fixed[half], hasFixed[half]
+		for i, r := range free[half] {
+			if p[i] >= len(open[half]) {
 				return false
 			}
+			pos := open[half][p[i]]
+			slots[half][pos], used[half][pos] = r, true
 		}
 		return true
 	}

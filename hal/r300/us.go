@@ -331,6 +331,9 @@ func (a *ALUInst) half(rgb bool) string {
 	}
 	b.WriteString(" " + strings.Join(dst, " "))
 	n := nargs[h.Op&15]
+	if !rgb && h.Op == AlphaDP && a.RGB.Op == RGBDP4 {
+		n = 2 // DP4 takes its .a terms from the alpha half's A and B
+	}
 	usesP := false
 	for i := 0; i < n; i++ {
 		s := h.Args[i].Sel
