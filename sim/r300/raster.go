@@ -367,13 +367,23 @@ func (s *drawState) interpolate(p *prim, q *quadState, vals []float64) {
 		a := &q.attr[i]
 		for j := 0; j < na; j++ {
 			v := vals[3*j:]
+			if v[0] == v[1] && v[1] == v[2] {
+				// A value equal at every vertex is a plane with no slope:
+				// exact, whatever the weights' rounding.
+				a[j] = v[0]
+				continue
+			}
 			a[j] = float64(wp[0]*v[0]) + float64(wp[1]*v[1]) + float64(wp[2]*v[2])
 		}
 		if p.stuff {
 			s.stuffPoint(p, a, px, py)
 		}
 		r := p.ref
-		q.z[i] = float64(wl[0]*r[0].wz) + float64(wl[1]*r[1].wz) + float64(wl[2]*r[2].wz)
+		if r[0].wz == r[1].wz && r[1].wz == r[2].wz {
+			q.z[i] = r[0].wz
+		} else {
+			q.z[i] = float64(wl[0]*r[0].wz) + float64(wl[1]*r[1].wz) + float64(wl[2]*r[2].wz)
+		}
 		iw := float64(wl[0]*r[0].q) + float64(wl[1]*r[1].q) + float64(wl[2]*r[2].q)
 		q.w[i] = 1 / iw
 		s.rs.load(&q.temps[i], a)

@@ -1,0 +1,16 @@
+package backends
+
+import (
+	"github.com/retrogl/retrogl/driver"
+	r300drv "github.com/retrogl/retrogl/driver/r300"
+	"github.com/retrogl/retrogl/hal"
+	r300sim "github.com/retrogl/retrogl/sim/r300"
+)
+
+func init() {
+	driver.Register(driver.Backend{
+		Name:      "r300",
+		NewDevice: func() (hal.Device, error) { return r300sim.New(), nil },
+		NewDriver: r300drv.New,
+	})
+}
