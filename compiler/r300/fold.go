@@ -143,8 +143,10 @@ func (c *compilation) omod() error {
 }
 
 // fold removes copies: a MOV (optionally saturating or scaled) of a value
-// used only there makes the producer write the MOV's destination (a temp
-// or an output) with the clamp and output modifier (the "fold" pass).
+// used only there makes the value's producers write the MOV's destination
+// (a temp or an output) with the clamp and output modifier (the "fold"
+// pass). A value built by several producers (disjoint components) folds
+// when every one of them can.
 func (c *compilation) fold() error {
 	u := c.usages()
 	for j := range c.insts {
@@ -152,14 +154,16 @@ func (c *compilation) fold() error {
 		if m.dead || !m.isMov() || m.src[0].neg || m.src[0].abs || m.src[0].lit || !m.src[0].identity(m.mask) {
 			continue
 		}
-		i := single(u, m.src[0].ref)
-		if i < 0 {
+		t := m.src[0].ref
+		if t.file != fTemp || len(u[t.idx].uses) != 1 || len(u[t.idx].defs) == 0 {
 			continue
 		}
-		p := &c.insts[i]
-		if vopInfo[p.op].tex {
+		defs := u[t.idx].defs
+		if len(defs) == 1 && vopInfo[c.insts[defs[0]].op].tex {
 			// A TEX writes all four components (L1720-1727): it may take
 			// over a temp copy when nothing else defines that temp.
+			i := defs[0]
+			p := &c.insts[i]
 			if m.dst.file != fTemp || m.clamp || m.omod != 0 || len(u[m.dst.idx].defs) != 1 ||
 				!c.clearBetween(i, j, m.dst, 15) {
 				continue
@@ -169,21 +173,55 @@ func (c *compilation) fold() error {
 			u = c.usages()
 			continue
 		}
-		if p.mask != m.mask || !c.clearBetween(i, j, m.dst, m.mask) {
+		ok := true
+		var covered uint8
+		for _, i := range defs {
+			p := &c.insts[i]
+			if vopInfo[p.op].tex || p.mask&^m.mask != 0 || covered&p.mask != 0 || i > j ||
+				!c.clearBetween(i, j, m.dst, p.mask) || (m.omod != 0 && (p.omod != 0 || p.clamp)) {
+				ok = false
+				break
+			}
+			covered |= p.mask
+		}
+		if !ok || covered != m.mask {
 			continue
 		}
-		if m.omod != 0 && (p.omod != 0 || p.clamp) {
+		// Every later producer must not read the earlier ones' results
+		// through t (they would read the moved destination instead).
+		for _, i := range defs {
+			for _, k := range defs {
+				if k > i && c.reads(k, t) {
+					ok = false
+				}
+			}
+		}
+		if !ok {
 			continue
 		}
-		if m.omod != 0 {
-			p.omod = m.omod
+		for _, i := range defs {
+			p := &c.insts[i]
+			if m.omod != 0 {
+				p.omod = m.omod
+			}
+			p.clamp = p.clamp || m.clamp
+			p.dst = m.dst
 		}
-		p.clamp = p.clamp || m.clamp
-		p.dst = m.dst
 		m.dead = true
 		u = c.usages()
 	}
 	return nil
+}
+
+// reads reports whether instruction i reads register t.
+func (c *compilation) reads(i int, t vref) bool {
+	v := &c.insts[i]
+	for k := 0; k < 5; k++ {
+		if s := v.operand(k); s != nil && !s.lit && !s.srcp && s.ref == t {
+			return true
+		}
+	}
+	return false
 }
 
 // presub folds a - b, a + b, 1 - b and 1 - 2b computed only for one

@@ -266,8 +266,9 @@ func (c *Context) emitState(st *driver.State, prog *rc.Program, l *layout, prim 
 			cull = 2
 		}
 	}
-	// GL's y-up CCW is CW on the chip's y-down screen.
-	if st.FrontFace == driver.WindingCCW {
+	// The y flip keeps the picture, so GL's counter-clockwise is the
+	// SU's FACE=0 "CCW" (sim/r300: as seen on the screen).
+	if st.FrontFace == driver.WindingCW {
 		cull |= 4
 	}
 	c.set(r3.SU_CULL_MODE, cull)
