@@ -616,5 +616,3 @@ func (c *Context) drawTex(st *driver.State, r *driver.DrawTexRect) error {
 	d := corner(r.X, r.Y+r.H, 0, 1)
 	return c.drawPrims(&ds, r3.PrimTriangles, []swtnl.Vertex{a, b, cc, a, cc, d}, makeKey(st))
 }
-
-

@@ -13,7 +13,7 @@ import (
 // code, the TX_FORMAT1 channel selects, and a converter when the layout
 // differs (emulated formats expand to 8_8_8_8 or repack).
 type texFormat struct {
-	code   uint8
+	code    uint8
 	format1 uint32 // TX_FORMAT1 without TXFORMAT
 	// convert returns level data in the chip's layout (tightly packed
 	// rows; the uploader pads them), nil when the GL layout is used as is.
