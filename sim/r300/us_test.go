@@ -26,14 +26,14 @@ func arg(s uint8) r3.Arg { return r3.Arg{Sel: s} }
 func TestUSOpcodes(t *testing.T) {
 	init := [32][4]float32{{1.5, -2, 0.25, 3}, {2, 0.5, 4, -1}, {0.25, 1, -3, 0.5}}
 	slots := [3]uint8{0, 1, 2}
-	abc := [3]r3.Arg{arg(0), arg(4), arg(8)}     // src0.rgb, src1.rgb, src2.rgb
+	abc := [3]r3.Arg{arg(0), arg(4), arg(8)}    // src0.rgb, src1.rgb, src2.rgb
 	aabc := [3]r3.Arg{arg(9), arg(10), arg(11)} // src0.a, src1.a, src2.a
 	tests := []struct {
-		name   string
-		rgbOp  uint8
-		aOp    uint8
-		aArgs  [3]r3.Arg
-		want   [4]float32
+		name  string
+		rgbOp uint8
+		aOp   uint8
+		aArgs [3]r3.Arg
+		want  [4]float32
 	}{
 		{"MAD", r3.RGBMAD, r3.AlphaMAD, aabc, [4]float32{3.25, 0, -2, -2.5}},
 		{"DP3 / DP", r3.RGBDP3, r3.AlphaDP, aabc, [4]float32{3, 3, 3, 3}},
