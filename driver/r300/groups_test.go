@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
 )
@@ -426,18 +427,19 @@ func rgb565Scene(c *gles.Context) {
 func TestSceneGoldens(t *testing.T) {
 	tri := scenes.Triangle()
 	list := []scene{
-		{"triangle", 320, 240, 16, 0, func(c *gles.Context) { _ = tri.Draw(c) }},
-		{"texenv", 128, 64, 0, 0, texenvScene},
-		{"multitexture", 64, 64, 0, 0, multitexScene},
-		{"formats", 96, 32, 0, 0, formatsScene},
-		{"blend", 96, 48, 0, 0, blendScene},
-		{"stencil", 64, 64, 24, 8, stencilScene},
-		{"depth", 64, 64, 16, 0, depthScene},
-		{"fog", 96, 32, 0, 0, fogScene},
-		{"prims", 64, 64, 0, 0, primsScene},
-		{"lighting", 64, 64, 24, 0, lightScene},
-		{"mipmap", 64, 64, 0, 0, mipmapScene},
-		{"clear", 64, 64, 0, 0, clearScene},
+		{"triangle", 320, 240, 16, 0, func(c *gles.Context) { _ = tri.Draw(c) }, 0},
+		{"texenv", 128, 64, 0, 0, texenvScene, 0},
+		{"multitexture", 64, 64, 0, 0, multitexScene, 0},
+		{"formats", 96, 32, 0, 0, formatsScene, 0},
+		{"blend", 96, 48, 0, 0, blendScene, 0},
+		{"stencil", 64, 64, 24, 8, stencilScene, 0},
+		{"depth", 64, 64, 16, 0, depthScene, 0},
+		{"fog", 96, 32, 0, 0, fogScene, 0},
+		{"prims", 64, 64, 0, 0, primsScene, 0},
+		{"lighting", 64, 64, 24, 0, lightScene, 0},
+		{"mipmap", 64, 64, 0, 0, mipmapScene, 0},
+		{"clear", 64, 64, 0, 0, clearScene, 0},
+		{"rgb565-dither", 64, 32, 0, 0, rgb565Scene, driver.FormatRGB565},
 	}
 	for _, sc := range list {
 		t.Run(sc.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/retrogl/retrogl/backends"
+	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/gles"
 	"github.com/retrogl/retrogl/hal"
 	r3 "github.com/retrogl/retrogl/hal/r300"
@@ -29,6 +30,7 @@ type scene struct {
 	w, h           int
 	depth, stencil int
 	draw           func(c *gles.Context)
+	format         driver.PixelFormat
 }
 
 // render draws a scene on r300 with a capture and returns the image and
@@ -36,7 +38,7 @@ type scene struct {
 func render(t *testing.T, sc scene) (*image.NRGBA, []string) {
 	t.Helper()
 	var capture bytes.Buffer
-	c, err := gles.NewContext("r300", gles.Config{Width: sc.w, Height: sc.h, DepthBits: sc.depth, StencilBits: sc.stencil, Capture: &capture})
+	c, err := gles.NewContext("r300", gles.Config{Width: sc.w, Height: sc.h, Format: sc.format, DepthBits: sc.depth, StencilBits: sc.stencil, Capture: &capture})
 	require.NoError(t, err)
 	sc.draw(c)
 	c.Finish()

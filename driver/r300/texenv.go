@@ -87,10 +87,7 @@ func (b *irBuilder) emit(op ir.Op, dst ir.Reg, mask ir.Mask, sat bool, src ...ir
 
 func swz(s ir.Src, sw ir.Swizzle) ir.Src { s.Swz = sw.Compose(s.Swz); return s }
 
-var (
-	xyzw = ir.Identity
-	www  = ir.Splat(3)
-)
+var www = ir.Splat(3)
 
 func negate(s ir.Src) ir.Src { s.Neg = !s.Neg; return s }
 
