@@ -142,6 +142,8 @@ type cbBuffer struct {
 	slots [4]int
 	bits  [4]uint
 	float bool
+	// simple: 8 bits in each of four slots, every channel mapped once.
+	simple bool
 }
 
 // cbState is the colour backend (L42-501).
@@ -156,6 +158,7 @@ type cbState struct {
 	acomb, asrc, adst     uint32
 	constant              [4]float64
 	mask                  [4]bool // R, G, B, A
+	allMask               bool
 	rop                   bool
 	rop2                  uint32
 	ditherRGB, ditherA    uint32
@@ -244,6 +247,7 @@ func (e *Engine) prepareCB(s *drawState) error {
 	m := e.reg(r3.RB3D_COLOR_CHANNEL_MASK)
 	// L455-458: B, G, R, A from bit 0.
 	cb.mask = [4]bool{m&4 != 0, m&2 != 0, m&1 != 0, m&8 != 0}
+	cb.allMask = m&15 == 15
 	rop := e.reg(r3.RB3D_ROPCNTL)
 	cb.rop, cb.rop2 = rop>>2&1 != 0, rop>>8&15
 	d := e.reg(r3.RB3D_DITHER_CTL)
@@ -276,12 +280,15 @@ func (e *Engine) prepareBuffer(cb *cbState, b int, outFmt uint32) error {
 		return faultf("RB3D_COLOROFFSET%d %#x lies outside memory", b, buf.base)
 	}
 	// US_OUT_FMT C0-C3_SEL: 0 A, 1 R, 2 G, 3 B (L1700-1708).
+	seen := 0
 	for k := 0; k < 4; k++ {
 		buf.slots[k] = -1
 		if info.bits[k] != 0 {
 			buf.slots[k] = [4]int{3, 0, 1, 2}[outFmt>>(8+2*uint(k))&3]
+			seen |= 1 << buf.slots[k]
 		}
 	}
+	buf.simple = f == 6 && seen == 15
 	return nil
 }
 
@@ -361,7 +368,10 @@ func clamp01(x float64) float64 {
 	if !(x > 0) {
 		return 0
 	}
-	return math.Min(x, 1)
+	if x > 1 {
+		return 1
+	}
+	return x
 }
 
 // fogFactor computes the FG_FOG_BLEND factor (1 = no fog). The source is
@@ -680,6 +690,19 @@ func (e *Engine) colorOut(s *drawState, buf *cbBuffer, src [4]float64, x, y int)
 		if src[0] == v && src[1] == v && src[2] == v && src[3] == v {
 			return nil
 		}
+	}
+	if !cb.blend && !cb.rop && buf.simple && cb.allMask {
+		// Fast path: ARGB8888 without blending, ROP or masking.
+		var px [4]byte
+		for k := 0; k < 4; k++ {
+			mode := cb.ditherRGB
+			if buf.slots[k] == 3 {
+				mode = cb.ditherA
+			}
+			px[k] = byte(toUnorm(src[buf.slots[k]], 8, mode, x, y))
+		}
+		copy(b, px[:])
+		return nil
 	}
 	old, dst := buf.read(b)
 	res := src

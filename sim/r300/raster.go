@@ -263,12 +263,15 @@ type quadState struct {
 	x, y    int
 	covered uint8
 	killed  uint8
-	temps   [4][32][4]float32
-	attr    [4][48]float64
-	z       [4]float64 // window z, linear
-	w       [4]float64 // perspective W
-	out     [4][4][4]float32
-	depth   [4]float32
+	// active is the pixels the ALU runs for: all four when the program
+	// samples textures (helpers feed the LOD), else the covered ones.
+	active uint8
+	temps  [4][32][4]float32
+	attr   [4][48]float64
+	z      [4]float64 // window z, linear
+	w      [4]float64 // perspective W
+	out    [4][4][4]float32
+	depth  [4]float32
 }
 
 // scan walks the primitive's quads and runs each through RS, US and the
@@ -306,6 +309,10 @@ func (e *Engine) scan(s *drawState, p *prim) error {
 			}
 			e.Stats.Quads++
 			q.x, q.y, q.covered, q.killed = qx, qy, cov, 0
+			q.active = cov
+			if s.us.tex {
+				q.active = 15
+			}
 			s.interpolate(p, q, vals)
 			if err := e.runUS(s, q); err != nil {
 				return err

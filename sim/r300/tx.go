@@ -25,7 +25,18 @@ type texUnit struct {
 	chroma        uint32
 	chromaKey     uint32
 	border        [4]float32
+	// fast8 is set for 8_8_8_8 textures without signed components, gamma
+	// or chroma key: texels decode through unorm8.
+	fast8 bool
 }
+
+// unorm8 holds v/255 for every byte.
+var unorm8 = func() (t [256]float32) {
+	for i := range t {
+		t[i] = float32(float64(i) / 255)
+	}
+	return
+}()
 
 func (e *Engine) prepareTX(s *drawState) error {
 	en := e.reg(r3.TX_ENABLE)
@@ -109,6 +120,7 @@ func (e *Engine) prepareTX(s *drawState) error {
 			return faultf("TX_FILTER1_%d: MPEG rounding and truncation are not simulated", n)
 		}
 		u.border = u.decodeBorder(e.reg(r3.TX_BORDER_COLOR_0 + o))
+		u.fast8 = u.f.Code == r3.TxFmt8_8_8_8 && u.signed == [4]bool{} && !u.gamma && u.chroma == 0
 	}
 	return nil
 }
@@ -193,6 +205,12 @@ func (u *texUnit) swizzle(c [4]float32) [4]float32 {
 func (u *texUnit) texel(l, x, y int) ([4]float32, bool) {
 	lv := &u.levels[l]
 	f := u.f
+	if u.fast8 {
+		o := lv.Offset + uint32(y)*lv.Pitch + uint32(4*x)
+		b := u.mem[o : o+4]
+		c := [6]float32{unorm8[b[0]], unorm8[b[1]], unorm8[b[2]], unorm8[b[3]], 0, 1}
+		return [4]float32{c[u.sel[0]], c[u.sel[1]], c[u.sel[2]], c[u.sel[3]]}, false
+	}
 	if f.BlockBytes > 0 {
 		o := lv.Offset + uint32(y/4)*lv.Pitch + uint32(x/4*f.BlockBytes)
 		c := dxtTexel(f.Code, u.mem[o:o+uint32(f.BlockBytes)], x%4, y%4)
@@ -216,6 +234,9 @@ func (u *texUnit) texel(l, x, y int) ([4]float32, bool) {
 func wrapIndex(mode uint32, i, n int) (int, bool) {
 	switch mode {
 	case 0:
+		if n&(n-1) == 0 {
+			return i & (n - 1), true
+		}
 		i %= n
 		if i < 0 {
 			i += n

@@ -10,15 +10,92 @@ import (
 // and its ALU segment (L1661-1690, guide §3.2).
 type usLevel struct {
 	tex []r3.TexInst
-	alu []r3.ALUInst
+	alu []aluOp
+}
+
+// aluOp is an ALU instruction decoded once per draw: every operand
+// component becomes an index into the per-pixel operand table (see
+// operandTable), so execution does no select decoding.
+type aluOp struct {
+	a       r3.ALUInst
+	rgbIdx  [3][3]uint8 // per argument A, B, C and channel r, g, b
+	aIdx    [3]uint8
+	srcpRGB bool
+	srcpA   bool
+}
+
+// Operand table layout: per source slot n, 4n..4n+2 its RGB-slot r, g,
+// b and 4n+3 its alpha-slot a; 12-14 srcp.rgb, 15 srcp.a; 16-18 the
+// inline 0, 1 and 0.5.
+const (
+	opSrcp = 12
+	opZero = 16
+)
+
+func rgbIndex(sel uint8) [3]uint8 {
+	n := 4 * (sel / 4)
+	switch {
+	case sel < 12 && sel%4 == 0:
+		return [3]uint8{n, n + 1, n + 2}
+	case sel < 12:
+		c := n + sel%4 - 1
+		return [3]uint8{c, c, c}
+	case sel < 15:
+		c := 4*(sel-12) + 3
+		return [3]uint8{c, c, c}
+	case sel == 15:
+		return [3]uint8{12, 13, 14}
+	case sel < 20:
+		c := 12 + sel - 16
+		return [3]uint8{c, c, c}
+	case sel < 23:
+		c := opZero + sel - 20
+		return [3]uint8{c, c, c}
+	case sel < 26:
+		m := 4 * (sel - 23)
+		return [3]uint8{m + 1, m + 2, m}
+	case sel < 29:
+		m := 4 * (sel - 26)
+		return [3]uint8{m + 2, m, m + 1}
+	}
+	m := 4 * (sel - 29)
+	return [3]uint8{m + 3, m + 2, m + 1}
+}
+
+func alphaIndex(sel uint8) uint8 {
+	switch {
+	case sel < 9:
+		return 4*(sel/3) + sel%3
+	case sel < 12:
+		return 4*(sel-9) + 3
+	case sel < 16:
+		return 12 + sel - 12
+	}
+	return opZero + sel - 16
+}
+
+func decodeALU(a r3.ALUInst) aluOp {
+	op := aluOp{a: a}
+	for k := 0; k < 3; k++ {
+		op.rgbIdx[k] = rgbIndex(a.RGB.Args[k].Sel)
+		op.aIdx[k] = alphaIndex(a.Alpha.Args[k].Sel)
+		for _, i := range op.rgbIdx[k] {
+			op.srcpRGB = op.srcpRGB || (i >= 12 && i < 15)
+			op.srcpA = op.srcpA || i == 15
+		}
+		op.srcpRGB = op.srcpRGB || (op.aIdx[k] >= 12 && op.aIdx[k] < 15)
+		op.srcpA = op.srcpA || op.aIdx[k] == 15
+	}
+	return op
 }
 
 // usProg is the fragment program decoded once per draw.
 type usProg struct {
 	levels []usLevel
 	consts [32][4]float32
-	// depth is set when some instruction writes the depth output.
-	depth bool
+	// depth is set when some instruction writes the depth output; tex
+	// when the program samples (so helper pixels matter).
+	depth, tex bool
 }
 
 func (e *Engine) prepareUS() (*usProg, error) {
@@ -42,6 +119,7 @@ func (e *Engine) prepareUS() (*usProg, error) {
 					return nil, faultf("US_TEX_INST_%d: INST %d is reserved", i, t.Op)
 				}
 				lv.tex = append(lv.tex, t)
+				u.tex = u.tex || (t.Op != r3.TexNOP && t.Op != r3.TexKill)
 			}
 		}
 		for i := l.ALUStart; i <= l.ALUEnd; i++ {
@@ -50,7 +128,7 @@ func (e *Engine) prepareUS() (*usProg, error) {
 				return nil, err
 			}
 			u.depth = u.depth || a.Alpha.DepthOut
-			lv.alu = append(lv.alu, a)
+			lv.alu = append(lv.alu, decodeALU(a))
 		}
 		u.levels = append(u.levels, lv)
 	}
@@ -122,7 +200,9 @@ func (e *Engine) runUS(s *drawState, q *quadState) error {
 		for ai := range lv.alu {
 			a := &lv.alu[ai]
 			for i := 0; i < 4; i++ {
-				execALU(a, &q.temps[i], &u.consts, &q.out[i], &q.depth[i])
+				if q.active>>i&1 != 0 {
+					a.exec(&q.temps[i], &u.consts, &q.out[i], &q.depth[i])
+				}
 			}
 		}
 	}
@@ -173,91 +253,52 @@ func finish(x float64, omod uint8, clamp bool) float32 {
 	return r
 }
 
-// execALU executes one ALU instruction for one pixel. Every source is read
-// before any result is written ([PROP] guide §3.5.8).
+// execALU executes one ALU instruction for one pixel (tests use it on
+// undecoded instructions).
 func execALU(a *r3.ALUInst, t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, depth *float32) {
-	read := func(addr uint8) *[4]float32 {
-		if addr >= r3.ConstBase {
-			return &k[addr-r3.ConstBase]
-		}
-		return &t[addr]
-	}
-	var rgb, al [3][4]float32
+	op := decodeALU(*a)
+	op.exec(t, k, out, depth)
+}
+
+// exec executes the instruction for one pixel. Every source is read
+// before any result is written ([PROP] guide §3.5.8).
+func (op *aluOp) exec(t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, depth *float32) {
+	a := &op.a
+	var v [19]float64
 	for n := 0; n < 3; n++ {
-		rgb[n] = *read(a.RGB.Src[n])
-		al[n] = *read(a.Alpha.Src[n])
+		ra, aa := a.RGB.Src[n], a.Alpha.Src[n]
+		var rgb, al *[4]float32
+		if ra >= r3.ConstBase {
+			rgb = &k[ra-r3.ConstBase]
+		} else {
+			rgb = &t[ra]
+		}
+		if aa >= r3.ConstBase {
+			al = &k[aa-r3.ConstBase]
+		} else {
+			al = &t[aa]
+		}
+		v[4*n], v[4*n+1], v[4*n+2], v[4*n+3] = float64(rgb[0]), float64(rgb[1]), float64(rgb[2]), float64(al[3])
 	}
 	// Pre-subtract from raw slots 0 and 1 of each half (L1542-1547).
-	var pr [3]float64
+	if op.srcpRGB {
+		for c := 0; c < 3; c++ {
+			v[opSrcp+c] = float64(r3.RoundFP24(srcp(a.RGB.Srcp, v[c], v[4+c])))
+		}
+	}
+	if op.srcpA {
+		v[opSrcp+3] = float64(r3.RoundFP24(srcp(a.Alpha.Srcp, v[3], v[7])))
+	}
+	v[opZero+1], v[opZero+2] = 1, 0.5
+	var A, B, C [3]float64
 	for c := 0; c < 3; c++ {
-		pr[c] = float64(r3.RoundFP24(srcp(a.RGB.Srcp, float64(rgb[0][c]), float64(rgb[1][c]))))
+		A[c] = mod(v[op.rgbIdx[0][c]], a.RGB.Args[0].Mod)
+		B[c] = mod(v[op.rgbIdx[1][c]], a.RGB.Args[1].Mod)
+		C[c] = mod(v[op.rgbIdx[2][c]], a.RGB.Args[2].Mod)
 	}
-	pa := float64(r3.RoundFP24(srcp(a.Alpha.Srcp, float64(al[0][3]), float64(al[1][3]))))
-
-	rgbArg := func(arg r3.Arg) [3]float64 {
-		sel := arg.Sel
-		var v [3]float64
-		switch {
-		case sel < 12:
-			s := &rgb[sel/4]
-			switch sel % 4 {
-			case 0:
-				v = [3]float64{float64(s[0]), float64(s[1]), float64(s[2])}
-			default:
-				x := float64(s[sel%4-1])
-				v = [3]float64{x, x, x}
-			}
-		case sel < 15:
-			x := float64(al[sel-12][3])
-			v = [3]float64{x, x, x}
-		case sel == 15:
-			v = pr
-		case sel < 19:
-			x := pr[sel-16]
-			v = [3]float64{x, x, x}
-		case sel == 19:
-			v = [3]float64{pa, pa, pa}
-		case sel == 20:
-		case sel == 21:
-			v = [3]float64{1, 1, 1}
-		case sel == 22:
-			v = [3]float64{0.5, 0.5, 0.5}
-		case sel < 26:
-			s := &rgb[sel-23]
-			v = [3]float64{float64(s[1]), float64(s[2]), float64(s[0])}
-		case sel < 29:
-			s := &rgb[sel-26]
-			v = [3]float64{float64(s[2]), float64(s[0]), float64(s[1])}
-		default:
-			n := sel - 29
-			v = [3]float64{float64(al[n][3]), float64(rgb[n][2]), float64(rgb[n][1])}
-		}
-		for c := range v {
-			v[c] = mod(v[c], arg.Mod)
-		}
-		return v
-	}
-	alphaArg := func(arg r3.Arg) float64 {
-		sel := arg.Sel
-		var x float64
-		switch {
-		case sel < 9:
-			x = float64(rgb[sel/3][sel%3])
-		case sel < 12:
-			x = float64(al[sel-9][3])
-		case sel < 15:
-			x = pr[sel-12]
-		case sel == 15:
-			x = pa
-		case sel == 17:
-			x = 1
-		case sel == 18:
-			x = 0.5
-		}
-		return mod(x, arg.Mod)
-	}
-	A, B, C := rgbArg(a.RGB.Args[0]), rgbArg(a.RGB.Args[1]), rgbArg(a.RGB.Args[2])
-	aA, aB, aC := alphaArg(a.Alpha.Args[0]), alphaArg(a.Alpha.Args[1]), alphaArg(a.Alpha.Args[2])
+	aA := mod(v[op.aIdx[0]], a.Alpha.Args[0].Mod)
+	aB := mod(v[op.aIdx[1]], a.Alpha.Args[1].Mod)
+	aC := mod(v[op.aIdx[2]], a.Alpha.Args[2].Mod)
 
 	// The alpha unit (L1552).
 	var ar float64
