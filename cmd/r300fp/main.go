@@ -1,0 +1,88 @@
+// Command r300fp compiles fragment programs in the compiler/ir text form
+// for the R3xx fragment unit and prints, per program, its statistics (ALU
+// and TEX instructions, temporaries, indirection levels, constants,
+// pre-subtracts and output modifiers used) and the disassembly of the
+// emitted microcode.
+//
+// Usage:
+//
+//	r300fp [-stats] [-noopt] [-dump pass] file.ir...
+//	r300fp < file.ir
+//
+// -dump prints the program after the named pass (or "all"). A program
+// that does not fit the unit reports the limit it exceeds and the command
+// exits with status 1.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/retrogl/retrogl/compiler/ir"
+	rc "github.com/retrogl/retrogl/compiler/r300"
+)
+
+func main() {
+	stats := flag.Bool("stats", false, "print only the statistics line")
+	noopt := flag.Bool("noopt", false, "skip the optional passes")
+	dump := flag.String("dump", "", `print the program after this pass ("all" for every pass)`)
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: r300fp [-stats] [-noopt] [-dump pass] [file.ir...]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	files := flag.Args()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	failed := false
+	for _, f := range files {
+		if err := compileFile(os.Stdout, f, *stats, *noopt, *dump); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", f, err)
+			failed = true
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+func compileFile(w io.Writer, name string, statsOnly, noopt bool, dump string) error {
+	var src []byte
+	var err error
+	if name == "-" {
+		src, err = io.ReadAll(os.Stdin)
+	} else {
+		src, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return err
+	}
+	p, err := ir.Parse(string(src))
+	if err != nil {
+		return err
+	}
+	opts := rc.Options{NoOpt: noopt}
+	if dump != "" {
+		opts.Dump = func(pass, text string) {
+			if dump == "all" || dump == pass {
+				fmt.Fprintf(w, "; ---- after %s\n%s", pass, text)
+			}
+		}
+	}
+	prog, err := rc.Compile(p, opts)
+	if err != nil {
+		return err
+	}
+	lines := prog.Disassemble()
+	fmt.Fprintf(w, "%s: %s\n", name, strings.TrimPrefix(lines[0], "; "))
+	if !statsOnly {
+		for _, l := range lines[1:] {
+			fmt.Fprintln(w, l)
+		}
+	}
+	return nil
+}
