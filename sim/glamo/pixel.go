@@ -95,6 +95,8 @@ type pixState struct {
 
 	// blend
 	blend             bool
+	blendOver         bool
+	plain             bool // no colour stage between setup and the output stage
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -348,6 +350,9 @@ func (e *Engine) buildPixel() error {
 	p.bconst = color6565(e.reg(0x2160))
 	p.dither, p.invDither = en0&1 != 0, en1>>9&1 != 0
 	p.needDst = p.blend || (p.rop != 12) || p.cmaskOn
+	p.blendOver = p.blend && !p.sep && p.ceq == 0 && p.csrc == 4 && p.cdst == 5
+	p.plain = p.ntex == 0 && !p.keyBlend && !p.specAdd && !p.fog && !p.aaLine && !p.aaPoint &&
+		!p.lineStipple && !p.polyStipple && !p.atest
 
 	// Lines and points (L1364-1380).
 	ln := e.reg(0x265C)
@@ -447,6 +452,23 @@ func stencilOp(op, s, ref, m uint32) uint32 {
 
 // bayer is the 4x4 ordered-dither matrix (P17).
 var bayer = [4][4]int32{{0, 8, 2, 10}, {12, 4, 14, 6}, {3, 11, 1, 9}, {15, 7, 13, 5}}
+
+// qluts[n][d] maps a saturated 12-bit channel (0..4096) to n bits with
+// dither threshold d (0..15), or rounded to nearest for d = 16: the table
+// form of quant, built once.
+var qluts [9][17][]uint8
+
+func init() {
+	for bits := uint8(1); bits <= 8; bits++ {
+		for d := int32(0); d <= 16; d++ {
+			t := make([]uint8, one+1)
+			for v := range t {
+				t[v] = uint8(quant(int32(v), bits, d, d < 16))
+			}
+			qluts[bits][d] = t
+		}
+	}
+}
 
 // quant reduces a 12-bit channel to n bits: round to nearest, or with
 // dither add the matrix threshold (2b+1)/32 of one step and truncate.
@@ -616,6 +638,10 @@ const log2e = 1.4426950408889634
 // shade runs the pixel pipeline on one fragment.
 func (e *Engine) shade(f *frag) {
 	p := &e.px
+	if p.plain {
+		e.output(f, f.col)
+		return
+	}
 	var tex [2][4]int32
 	for u := 0; u < p.ntex; u++ {
 		t := &p.tex[u]
@@ -684,6 +710,13 @@ func (e *Engine) shade(f *frag) {
 			return
 		}
 	}
+	e.output(f, col)
+}
+
+// output runs the tests and writes of the pixel engine: stencil, Z,
+// blending, dither, ROP, write mask.
+func (e *Engine) output(f *frag, col [4]int32) {
+	p := &e.px
 	vram := p.vram
 	x, y := f.x, f.y
 	// Stencil and Z.
@@ -732,7 +765,16 @@ func (e *Engine) shade(f *frag) {
 		if !p.hasAlpha {
 			d[3] = p.dstAlphaDef
 		}
-		col = p.blendPixel(col, d)
+		if p.blendOver {
+			// SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD: the same arithmetic as
+			// blendPixel, without the table walk.
+			a, ia := col[3], one-col[3]
+			for k := 0; k < 4; k++ {
+				col[k] = sat(mul12(col[k], a) + mul12(d[k], ia))
+			}
+		} else {
+			col = p.blendPixel(col, d)
+		}
 	}
 	var dth int32
 	if p.dither {
@@ -741,11 +783,15 @@ func (e *Engine) shade(f *frag) {
 			dth = 15 - dth
 		}
 	}
+	di := int32(16)
+	if p.dither {
+		di = dth
+	}
 	var px uint16
 	for k := 0; k < 4; k++ {
-		ch := p.clay.ch[k]
+		ch := &p.clay.ch[k]
 		if ch.bits != 0 {
-			px |= uint16(quant(col[k], ch.bits, dth, p.dither)) << ch.shift
+			px |= uint16(qluts[ch.bits][di][col[k]]) << ch.shift
 		}
 	}
 	if p.rop != 12 {

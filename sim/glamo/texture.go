@@ -326,6 +326,27 @@ func wrap(i, n int, mode uint32) int {
 	return i
 }
 
+// wrap2 wraps x and x+1 (the bilinear pair) without divisions when x lies
+// within a period of the range, the common case.
+func wrap2(x, n int, mode uint32) (int, int) {
+	if mode == 1 && x >= -n && x < 2*n {
+		if x < 0 {
+			x += n
+		} else if x >= n {
+			x -= n
+		}
+		x1 := x + 1
+		if x1 == n {
+			x1 = 0
+		}
+		return x, x1
+	}
+	if mode == 3 {
+		return max(0, min(n-1, x)), max(0, min(n-1, x+1))
+	}
+	return wrap(x, n, mode), wrap(x+1, n, mode)
+}
+
 func (t *texUnit) fetch(l *texLevel, x, y int) [4]int32 {
 	x, y = wrap(x, l.w, t.wrapU), wrap(y, l.h, t.wrapV)
 	if x < 0 || y < 0 {
@@ -357,12 +378,16 @@ func (t *texUnit) sampleLevel(l *texLevel, u, v float64, linear bool) [4]int32 {
 	}
 	fu -= 128
 	fv -= 128
-	x0, y0 := int(fu>>8), int(fv>>8)
 	wu, wv := int64(fu&255), int64(fv&255)
-	c00 := t.fetch(l, x0, y0)
-	c10 := t.fetch(l, x0+1, y0)
-	c01 := t.fetch(l, x0, y0+1)
-	c11 := t.fetch(l, x0+1, y0+1)
+	x0, x1 := wrap2(int(fu>>8), l.w, t.wrapU)
+	y0, y1 := wrap2(int(fv>>8), l.h, t.wrapV)
+	at := func(x, y int) [4]int32 {
+		if x < 0 || y < 0 {
+			return t.border
+		}
+		return t.texel(l, x, y)
+	}
+	c00, c10, c01, c11 := at(x0, y0), at(x1, y0), at(x0, y1), at(x1, y1)
 	w00 := (256 - wu) * (256 - wv)
 	w10 := wu * (256 - wv)
 	w01 := (256 - wu) * wv
