@@ -9,9 +9,10 @@
 //
 // Mapping decisions (the seed and guide named beside each):
 //   - GL's y-up window maps to the chip's y-down window (P10) through a
-//     negative RGXScaleY; a GL counter-clockwise triangle is therefore
-//     clockwise on the chip, which picks the cull direction and the
-//     CW/CCW material set.
+//     negative RGXScaleY. The flip keeps what a triangle looks like, so a
+//     GL counter-clockwise triangle is counter-clockwise on the chip too
+//     (its area changes sign with the axis): that picks the cull
+//     direction and the face that gets the negated normal.
 //   - T1 holds projection x model-view and Mwv the model-view, written in
 //     the hardware's row-vector order, which is mgl32's column-major array
 //     order; InvMwv holds GL's normal matrix.

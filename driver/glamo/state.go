@@ -177,11 +177,11 @@ func (c *Context) lighting(st *driver.State, dc *driver.DrawCall, vfog bool) (lt
 		"SCALENORMAL", st.RescaleNormal && !st.Normalize, "VFOG", vfog)
 	if st.Lighting.Enabled {
 		lt |= hg.Pack("RGXLight", "LIGHTING", true)
-		// Two-sided lighting: GL back faces get the negated normal. A
-		// GL counter-clockwise front face is clockwise on the chip, so
-		// the back face is CCW (NEGCW = 0) unless FrontFace is CW.
+		// Two-sided lighting: GL back faces get the negated normal. The
+		// y flip keeps windings (cullSetup), so with GL's CCW front face
+		// the back face is CW (NEGCW = 1).
 		if l.TwoSide {
-			lt |= hg.Pack("RGXLight", "NEGNORMAL", true, "NEGCW", st.FrontFace == driver.WindingCW)
+			lt |= hg.Pack("RGXLight", "NEGNORMAL", true, "NEGCW", st.FrontFace == driver.WindingCCW)
 		}
 		var types uint32
 		for i := range l.Lights {
@@ -334,8 +334,10 @@ func cullSetup(st *driver.State) uint32 {
 	if !st.CullEnabled || st.CullFace == driver.FaceFrontAndBack {
 		return 0
 	}
-	// GL CCW is chip CW. The culled GL winding is CCW when the front face
-	// is CCW and the front is culled, or the front is CW and the back is.
-	cullGLCCW := (st.FrontFace == driver.WindingCCW) == (st.CullFace == driver.FaceFront)
-	return hg.Pack("RGPSetup", "CULL", true, "CULLDIR", !cullGLCCW)
+	// The y flip keeps a triangle's visual winding: GL's CCW (positive
+	// area with y up) is the chip's CCW (negative area with y down). The
+	// culled winding is CCW when the front face is CCW and the front is
+	// culled, or the front is CW and the back is; RGPCullDflg 1 culls CCW.
+	cullCCW := (st.FrontFace == driver.WindingCCW) == (st.CullFace == driver.FaceFront)
+	return hg.Pack("RGPSetup", "CULL", true, "CULLDIR", cullCCW)
 }
