@@ -136,9 +136,8 @@ func LineAt(buf []byte, off int) string {
 	if i < 0 || i >= len(lines) {
 		return ""
 	}
-	s := lines[i]
-	if len(s) > 16 {
-		return s[16:]
+	if parts := strings.SplitN(lines[i], "  ", 3); len(parts) == 3 {
+		return parts[2]
 	}
-	return s
+	return lines[i]
 }

@@ -107,7 +107,7 @@ func (e *Engine) modeFire(v uint16) error {
 	var in input
 	var out vertex
 	for i := 0; i < count; i++ {
-		if err := e.x.Step(1); err != nil {
+		if err := e.step(1); err != nil {
 			return err
 		}
 		index := uint32(i)

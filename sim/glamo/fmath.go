@@ -27,7 +27,7 @@ func q(x float64) float64 {
 	return math.Float64frombits(b)
 }
 
-const f24Max = 0x1.fffep64
+const f24Max = 0x1.ffffp64
 
 func qSat(b uint64) float64 {
 	if b>>63 != 0 {

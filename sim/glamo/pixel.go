@@ -159,6 +159,9 @@ func dstLUT(f uint32) [][4]int32 {
 func (e *Engine) buildPixel() error {
 	p := &e.px
 	vram := e.vramAll()
+	if vram == nil {
+		return faultf("the engine has no memory attached")
+	}
 	p.vram = vram
 	en0, en1 := e.reg(0x2100), e.reg(0x2104)
 	dst := e.reg(0x2120)
@@ -392,6 +395,9 @@ func (e *Engine) buildPixel() error {
 }
 
 func (e *Engine) vramAll() []byte {
+	if e.mem == nil {
+		return nil
+	}
 	b, _ := e.mem.Slice(0, VRAMSize)
 	if b == nil {
 		for _, r := range e.mem.Regions() {

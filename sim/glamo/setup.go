@@ -153,6 +153,13 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 		return nil
 	}
 	e.stats.Triangles++
+	box := t.Bounds().Intersect(e.clipRect())
+	if !box.Empty() {
+		// The watchdog counts pixels too, one step per 64 of the box.
+		if err := e.step((box.X1 - box.X0) * (box.Y1 - box.Y0) / 64); err != nil {
+			return err
+		}
+	}
 
 	var xs, ys [3]float64
 	for i := range v {
@@ -314,6 +321,9 @@ func (e *Engine) setupPoint(v *vertex) error {
 		}
 	}
 	e.stats.Points++
+	if err := e.step(int(size*size) / 64); err != nil {
+		return err
+	}
 	s16 := int64(math.Floor(size*16 + 0.5))
 	l16, t16 := cx-s16/2, cy-s16/2
 	x0, y0 := int((l16-8+15)>>4), int((t16-8+15)>>4)
@@ -385,6 +395,9 @@ func (e *Engine) setupLine(a, b *vertex) error {
 		dir = -1
 	}
 	length := math.Sqrt(dx*dx + dy*dy)
+	if err := e.step(int(math.Min(length*(half*2+1), 1<<24)) / 64); err != nil {
+		return err
+	}
 	r := e.clipRect()
 	var ca, cb [8]int64
 	for k := 0; k < 8; k++ {
