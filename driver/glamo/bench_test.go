@@ -25,7 +25,7 @@ func newQuads() *quadScene {
 			s.pos = append(s.pos, c[0], c[1], z)
 			k := float32((i + q) % 3)
 			s.col = append(s.col, 0.3+0.3*k, 0.9-0.3*k, 0.5, 0.8)
-			s.tc = append(s.tc, (c[0]+1), (c[1]+1))
+			s.tc = append(s.tc, (c[0] + 1), (c[1] + 1))
 		}
 	}
 	return s

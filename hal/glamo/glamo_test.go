@@ -170,10 +170,10 @@ func TestFormatsAtEdges(t *testing.T) {
 		{1, 0x3F0000}, {-1, 0xBF0000}, {0.5, 0x3E0000}, {1.5, 0x3F8000}, {0, 0},
 		{1e30, 0x7FFFFF}, {-1e30, 0xFFFFFF}, // saturate
 		{0x1p-62, 0x010000}, {0x1p-63, 0}, // smallest normal; below flushes to zero
-		{1 + 0x1p-17, 0x3F0000},         // tie rounds to even (down)
-		{1 + 3*0x1p-17, 0x3F0002},       // tie rounds to even (up)
+		{1 + 0x1p-17, 0x3F0000},           // tie rounds to even (down)
+		{1 + 3*0x1p-17, 0x3F0002},         // tie rounds to even (up)
 		{1 + 0x1p-17 + 0x1p-30, 0x3F0001}, // just above the tie
-		{2 - 0x1p-18, 0x400000},         // mantissa carry into the exponent
+		{2 - 0x1p-18, 0x400000},           // mantissa carry into the exponent
 		{-3.25, 0xC0A000},
 	}
 	for _, tt := range f24 {
@@ -312,7 +312,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{0x01})
 	f.Fuzz(func(t *testing.T, buf []byte) {
 		lines := Disassemble(buf, 0)
-		if want := (len(buf)+1)/2; len(lines) != want {
+		if want := (len(buf) + 1) / 2; len(lines) != want {
 			t.Fatalf("%d lines for %d bytes", len(lines), len(buf))
 		}
 		for off := 0; off+2 <= len(buf)&^1; {

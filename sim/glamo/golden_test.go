@@ -86,7 +86,7 @@ func TestGoldenFillModesAndStipple(t *testing.T) {
 	b.Set("RGXFront", "SCRCOOR", true, "TWOSIDEFILL", true)
 	b.Set("EGPrimSet", "FILL", "SOLID", "CCWFILL", "WIREFRAME", "PARMODE", "STRIP_NEW_FAN_NEW")
 	b.Set("RGPLine", "WIDTH", hg.Fix9_4.Encode(1))
-	tri(&b, [3][2]float32{{2, 30}, {16, 2}, {30, 30}}, [3]uint32{0xFFFF0000, 0xFF00FF00, 0xFF0000FF}) // CW
+	tri(&b, [3][2]float32{{2, 30}, {16, 2}, {30, 30}}, [3]uint32{0xFFFF0000, 0xFF00FF00, 0xFF0000FF})  // CW
 	tri(&b, [3][2]float32{{34, 2}, {34, 30}, {62, 16}}, [3]uint32{0xFFFFFF00, 0xFFFFFF00, 0xFFFFFF00}) // CCW
 	b.Set("EGPrimSet", "FILL", "POINT", "CCWFILL", "POINT", "PARMODE", "STRIP_NEW_FAN_NEW")
 	b.Set("RGXPtSize", "SIZE", hg.F24(3))
