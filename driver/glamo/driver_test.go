@@ -2,6 +2,7 @@ package glamo_test
 
 import (
 	"bytes"
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,4 +129,22 @@ func TestTexEnvWords(t *testing.T) {
 	w = glamodrv.StageWords(&env, driver.BaseRGB, 1, 1)
 	// RGB: Tex1 (00111) x (0 complemented); alpha: previous = Ccur0 (00101) x 1.
 	assert.Equal(t, [4]uint32{0x01002100, 0x0E008080, 0x01002100, 0x0A008080}, w)
+}
+
+// TestWorkerCountInvariance renders the textured fill scene with one and
+// with three raster workers: the bytes must match.
+func TestWorkerCountInvariance(t *testing.T) {
+	var imgs [][]byte
+	for _, n := range []int{1, 3} {
+		ctx, err := gles.NewContext("glamo3365", gles.Config{Width: benchSize, Height: benchSize, DepthBits: 16})
+		require.NoError(t, err)
+		ctx.Backend().Device().(*glamosim.Device).SetWorkers(n)
+		setupFill(ctx, fillTexBlend)()
+		ctx.Finish()
+		require.NoError(t, ctx.Err())
+		img := ctx.Image()
+		imgs = append(imgs, img.(*image.NRGBA).Pix)
+		require.NoError(t, ctx.Close())
+	}
+	assert.True(t, bytes.Equal(imgs[0], imgs[1]), "one worker and three workers disagree")
 }

@@ -127,27 +127,39 @@ func (e *Engine) shadeFlat(a, b, c *vertex) (x, y, z vertex) {
 	return
 }
 
+// flatSource returns the provoking vertex of flat shading (RGPSHMD,
+// 260Ch D[13:11], L1325), or nil for Gouraud shading.
+func (e *Engine) flatSource(a, b, c *vertex) *vertex {
+	switch e.px.shade {
+	case 1:
+		return a
+	case 2:
+		return b
+	case 3:
+		return c
+	}
+	return nil
+}
+
 // tri clips a triangle and hands the pieces to setup.
 func (e *Engine) tri(a, b, c *vertex) error {
 	if e.gl.tnlDrop {
 		return nil
 	}
-	va, vb, vc := e.shadeFlat(a, b, c)
+	flat := e.flatSource(a, b, c)
 	if e.gl.scr {
-		va.win, vb.win, vc.win = a.win, b.win, c.win
-		return e.setupTri(&va, &vb, &vc)
+		return e.setupTriFlat(a, b, c, flat)
 	}
 	mask := e.planeMask()
-	oa, ob, oc := e.outcode(&va, mask), e.outcode(&vb, mask), e.outcode(&vc, mask)
+	oa, ob, oc := e.outcode(a, mask), e.outcode(b, mask), e.outcode(c, mask)
 	if oa&ob&oc != 0 {
 		return nil // trivially rejected
 	}
 	if oa|ob|oc == 0 {
-		e.project(&va)
-		e.project(&vb)
-		e.project(&vc)
-		return e.setupTri(&va, &vb, &vc)
+		// transform already projected every vertex (vertex.win).
+		return e.setupTriFlat(a, b, c, flat)
 	}
+	va, vb, vc := e.shadeFlat(a, b, c)
 	// Sutherland-Hodgman against each plane some vertex lies outside.
 	var bufA, bufB [3 + nPlanes]vertex
 	poly := bufA[:0]

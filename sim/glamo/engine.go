@@ -70,6 +70,8 @@ type Engine struct {
 	buf []byte
 	pos int // byte offset of the word being executed
 
+	jobs      []triJob
+	workers   int
 	asm       assembler
 	lineCount float64 // line-stipple counter (pixels along the major axis)
 	gl        glState
@@ -220,6 +222,7 @@ func (e *Engine) Run(x *device.Exec) error {
 		return x.Fault(b.Addr, 0, fmt.Sprintf("buffer %#x+%d lies outside VRAM", b.Addr, b.Size))
 	}
 	e.buf = buf
+	defer e.flushJobs()
 	for off := 0; off < len(buf); {
 		e.pos = off
 		if err := e.step(1); err != nil {
@@ -277,6 +280,10 @@ func (e *Engine) Reset() {
 
 // write performs one 16-bit register write.
 func (e *Engine) write(addr, v uint16) error {
+	if len(e.jobs) > 0 && (addr < 0x1B00 || addr >= 0x1B84) && addr != 0x2058 && addr != 0x2052 {
+		// Pending triangles see the state they were set up with.
+		e.flushJobs()
+	}
 	i := (addr - hg.BlockStart) / 2
 	switch e.kind[i] {
 	case kReserved:

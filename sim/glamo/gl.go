@@ -337,6 +337,9 @@ func (e *Engine) transform(in *input, out *vertex) {
 	out.tex[2] = [2]float64{in.tex[2][0], in.tex[2][1]}
 	out.tex[3] = [2]float64{in.tex[3][0], in.tex[3][1]}
 	e.pointSize(in, out, eye)
+	if out.clip[3] >= wMin {
+		e.project(out) // the common, unclipped case needs it; clipping redoes it
+	}
 }
 
 func to8(v float64) uint8 {

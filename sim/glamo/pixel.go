@@ -19,6 +19,7 @@ type frag struct {
 	// textures (2138h), used when smode != 0.
 	special [2]float64
 	smode   uint8
+	count   int64 // pixels written, summed into Stats
 }
 
 const (
@@ -36,6 +37,7 @@ type pixState struct {
 	cfmt        uint32
 	clay        layout
 	dstLUT      [][4]int32
+	dstFast     fastLayout
 	cbase       uint32
 	cpitch      uint32
 	rop         uint32
@@ -97,6 +99,7 @@ type pixState struct {
 	blend             bool
 	blendOver         bool
 	plain             bool // no colour stage between setup and the output stage
+	parallel          bool // row bands may be walked by several workers
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -173,6 +176,7 @@ func (e *Engine) buildPixel() error {
 	p.clay = l
 	p.hasAlpha = l.ch[3].bits != 0
 	p.dstLUT = dstLUT(p.cfmt)
+	p.dstFast = newFastLayout(&l)
 	p.rop = dst >> 24 & 15
 	p.cpitch = (dst & 0x3FF) * 2
 	p.cbase = e.reg(0x2128) & 0x7FFFFE
@@ -367,6 +371,7 @@ func (e *Engine) buildPixel() error {
 	p.ptClip = [4]int{s10(plr), s10(ptb), s10(plr >> 16), s10(ptb >> 16)} // left, top, right, bottom
 	p.ptClipOn = p.ptClip != [4]int{}
 
+	p.parallel = e.parallelSafe()
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
 		span := func(base, pitch uint32, bpp int, what string) error {
@@ -656,7 +661,7 @@ func (e *Engine) shade(f *frag) {
 				return
 			}
 		}
-		tex[u] = t.sample(f.uv[u][0], f.uv[u][1], f.lod[u])
+		t.sampleTo(f.uv[u][0], f.uv[u][1], f.lod[u], &tex[u])
 	}
 	col := f.col
 	if p.ntex > 0 && p.txbl {
@@ -767,7 +772,8 @@ func (e *Engine) output(f *frag, col [4]int32) {
 		col[k] = sat(col[k])
 	}
 	if p.blend {
-		d := p.dstLUT[dp]
+		var d [4]int32
+		p.dstFast.decodeTo(uint32(dp), &d)
 		if !p.hasAlpha {
 			d[3] = p.dstAlphaDef
 		}
@@ -789,15 +795,19 @@ func (e *Engine) output(f *frag, col [4]int32) {
 			dth = 15 - dth
 		}
 	}
-	di := int32(16)
+	// Quantise to the target's bits: the arithmetic form of quant (the
+	// channels are saturated, and the largest dither offset, 3968, never
+	// carries a full-scale value past the maximum).
+	add := int32(2048)
 	if p.dither {
-		di = dth
+		add = dth*256 + 128
 	}
 	var px uint16
 	for k := 0; k < 4; k++ {
 		ch := &p.clay.ch[k]
 		if ch.bits != 0 {
-			px |= uint16(qluts[ch.bits][di][col[k]]) << ch.shift
+			m := int32(1)<<ch.bits - 1
+			px |= uint16((col[k]*m+add)>>12) << ch.shift
 		}
 	}
 	if p.rop != 12 {
@@ -807,7 +817,7 @@ func (e *Engine) output(f *frag, col [4]int32) {
 		px = px&p.cmask | dp&^p.cmask
 	}
 	binary.LittleEndian.PutUint16(vram[cAddr:], px)
-	e.stats.Pixels++
+	f.count++
 }
 
 func (e *Engine) stencilWrite(addr, s, op uint32) {
@@ -848,4 +858,57 @@ func init() {
 	}
 	lut5_8 = mk(5)
 	lut6_8 = mk(6)
+}
+
+// parallelSafe reports whether row bands of the clip rectangle touch
+// disjoint memory: each written buffer's rows do not overlap (pitch at
+// least the row), the buffers do not overlap each other, and no texture
+// level in use overlaps a written buffer.
+func (e *Engine) parallelSafe() bool {
+	p := &e.px
+	if p.clipX1 < p.clipX0 || p.clipY1 < p.clipY0 {
+		return false
+	}
+	type span struct{ lo, hi uint64 }
+	var written []span
+	add := func(base, pitch uint32, bpp int) bool {
+		row := uint64(bpp) * uint64(p.clipX1+1)
+		if uint64(pitch) < row {
+			return false
+		}
+		written = append(written, span{uint64(base), uint64(base) + uint64(pitch)*uint64(p.clipY1) + row})
+		return true
+	}
+	if !add(p.cbase, p.cpitch, 2) {
+		return false
+	}
+	if (p.zt || p.zw) && !add(p.zbase, p.zpitch, 2) {
+		return false
+	}
+	if p.stOn && !add(p.stBase, p.stPitch, 1) {
+		return false
+	}
+	overlap := func(a, b span) bool { return a.lo < b.hi && b.lo < a.hi }
+	for i := range written {
+		for j := i + 1; j < len(written); j++ {
+			if overlap(written[i], written[j]) {
+				return false
+			}
+		}
+	}
+	for u := range p.tex {
+		t := &p.tex[u]
+		if !t.on {
+			continue
+		}
+		for _, l := range t.levels {
+			s := span{uint64(l.base), uint64(l.base) + uint64(l.pitch)*uint64(l.h) + uint64(l.w)*2}
+			for _, w := range written {
+				if overlap(s, w) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

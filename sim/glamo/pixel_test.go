@@ -77,6 +77,29 @@ func TestTexelFormats(t *testing.T) {
 	assert.Equal(t, uint8(0xE4), e, "Index8 with ABGR1555")
 }
 
+// TestFastLayouts checks the shift-and-table decoder against the full
+// tables for every 16-bit value of every format.
+func TestFastLayouts(t *testing.T) {
+	for code, l := range texLayouts {
+		f := newFastLayout(&l)
+		lut := formatLUT(code)
+		for v := range lut {
+			if f.decode(uint32(v)) != lut[v] {
+				t.Fatalf("format %#02x texel %#x: %v, want %v", code, v, f.decode(uint32(v)), lut[v])
+			}
+		}
+	}
+	for code, l := range colorLayouts {
+		f := newFastLayout(&l)
+		lut := dstLUT(code)
+		for v := range lut {
+			if f.decode(uint32(v)) != lut[v] {
+				t.Fatalf("colour format %#02x pixel %#x differs", code, v)
+			}
+		}
+	}
+}
+
 func TestWrapModes(t *testing.T) {
 	tests := []struct {
 		i, n int

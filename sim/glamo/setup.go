@@ -102,7 +102,11 @@ func (e *Engine) clipRect() raster.Rect {
 }
 
 // setupTri sets up and rasterises one window-space triangle.
-func (e *Engine) setupTri(a, b, c *vertex) error {
+func (e *Engine) setupTri(a, b, c *vertex) error { return e.setupTriFlat(a, b, c, nil) }
+
+// setupTriFlat is setupTri with the colours of every vertex taken from
+// flat when it is not nil (flat shading without copying vertices).
+func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 	if e.gl.setupDrop || e.gl.twoCull {
 		return nil
 	}
@@ -133,7 +137,11 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 	case 1: // point
 		for _, x := range v {
 			y := *x
-			y.col[0], y.spec[0] = x.col[face], x.spec[face]
+			cs := x
+			if flat != nil {
+				cs = flat
+			}
+			y.col[0], y.spec[0] = cs.col[face], cs.spec[face]
 			if err := e.setupPoint(&y); err != nil {
 				return err
 			}
@@ -143,7 +151,11 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 		var w [3]vertex
 		for i, x := range v {
 			w[i] = *x
-			w[i].col[0], w[i].spec[0] = x.col[face], x.spec[face]
+			cs := x
+			if flat != nil {
+				cs = flat
+			}
+			w[i].col[0], w[i].spec[0] = cs.col[face], cs.spec[face]
 		}
 		for i := 0; i < 3; i++ {
 			if err := e.setupLine(&w[i], &w[(i+1)%3]); err != nil {
@@ -174,7 +186,11 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 	for k := 0; k < nch; k++ {
 		var vals [3]float64
 		for i := range v {
-			vals[i] = float64(colorUnits(v[i], face, k))
+			cs := v[i]
+			if flat != nil {
+				cs = flat
+			}
+			vals[i] = float64(colorUnits(cs, face, k))
 		}
 		gx, gy := gradient(xs, ys, vals)
 		ip[k] = iplane{a0: int64(vals[0]), dx: int64(math.Round(gx)), dy: int64(math.Round(gy))}
@@ -223,9 +239,34 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 			lodC[u] = lodOf(&p.tex[u], up[u].dx, vp[u].dx, up[u].dy, vp[u].dy)
 		}
 	}
-	xa, ya := pt[0].X, pt[0].Y
-	var f frag
-	t.Walk(e.clipRect(), func(s *raster.Span) {
+	e.jobs = append(e.jobs, triJob{t: t, xa: pt[0].X, ya: pt[0].Y, nch: nch, ip: ip, zp: zp, wp: wp,
+		needW: needW, up: up, vp: vp, persp: persp, off: off, lodC: lodC})
+	return nil
+}
+
+// triJob is a set-up triangle waiting to be walked: the raster engine
+// runs jobs in order, on row bands in parallel when that cannot change a
+// pixel (flushJobs).
+type triJob struct {
+	t      raster.Triangle
+	xa, ya int64
+	nch    int
+	ip     [8]iplane
+	zp, wp fplane
+	needW  bool
+	up, vp [2]fplane
+	persp  bool
+	off    float64
+	lodC   [2]float64
+}
+
+// walkTri shades the pixels of a job inside clip.
+func (e *Engine) walkTri(j *triJob, clip raster.Rect, f *frag) {
+	p := &e.px
+	nch, ip, zp, wp, up, vp := j.nch, &j.ip, &j.zp, &j.wp, &j.up, &j.vp
+	persp, needW, off, lodC := j.persp, j.needW, j.off, j.lodC
+	xa, ya := j.xa, j.ya
+	j.t.Walk(clip, func(s *raster.Span) {
 		cy16 := int64(s.Y)*16 + 8 - ya
 		cx16 := int64(s.X0)*16 + 8 - xa
 		var acc [8]int64
@@ -275,7 +316,7 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 					}
 				}
 			}
-			e.shade(&f)
+			e.shade(f)
 			for k := 0; k < nch; k++ {
 				acc[k] += ip[k].dx * 16
 			}
@@ -289,7 +330,6 @@ func (e *Engine) setupTri(a, b, c *vertex) error {
 			}
 		}
 	})
-	return nil
 }
 
 // lodOf returns log2 of the larger texel footprint of one pixel step:
@@ -309,6 +349,7 @@ func (e *Engine) setupPoint(v *vertex) error {
 	if e.gl.setupDrop {
 		return nil
 	}
+	e.flushJobs()
 	p := &e.px
 	size := math.Max(1, math.Min(v.psz, 512))
 	cx, cy := snap(v.win[0]), snap(v.win[1])
@@ -356,6 +397,7 @@ func (e *Engine) setupPoint(v *vertex) error {
 			e.shade(&f)
 		}
 	}
+	e.stats.Pixels += f.count
 	return nil
 }
 
@@ -369,6 +411,7 @@ func (e *Engine) setupLine(a, b *vertex) error {
 	if e.gl.setupDrop {
 		return nil
 	}
+	e.flushJobs()
 	p := &e.px
 	e.stats.Lines++
 	x0, y0 := float64(snap(a.win[0]))/16, float64(snap(a.win[1]))/16
@@ -459,5 +502,6 @@ func (e *Engine) setupLine(a, b *vertex) error {
 	if p.lineStipple {
 		e.lineCount += math.Floor(math.Abs(ma1 - ma0))
 	}
+	e.stats.Pixels += f.count
 	return nil
 }

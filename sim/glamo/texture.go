@@ -131,6 +131,93 @@ func decodeLayout(l *layout, raw uint32) [4]int32 {
 	return out
 }
 
+// expandTab[n][v] is expand(v, n): the small tables fastLayout decodes
+// with (a per-format table of every 16-bit texel would not fit the cache).
+var expandTab [9][256]int32
+
+func init() {
+	for n := uint8(1); n <= 8; n++ {
+		for v := 0; v < 1<<n; v++ {
+			expandTab[n][v] = expand(uint32(v), n)
+		}
+	}
+}
+
+// fastLayout decodes a layout with shifts and expandTab.
+type fastLayout struct {
+	sh   [4]uint8
+	mask [4]uint32
+	tab  [4]*[256]int32
+	on   [4]bool
+	mode uint8 // 0 colour, 1 luminance, 2 intensity
+}
+
+func newFastLayout(l *layout) fastLayout {
+	var f fastLayout
+	for k, c := range l.ch {
+		if c.bits != 0 {
+			f.sh[k], f.mask[k], f.tab[k], f.on[k] = c.shift, 1<<c.bits-1, &expandTab[c.bits], true
+		}
+	}
+	switch {
+	case l.ints:
+		f.mode = 2
+	case l.lum:
+		f.mode = 1
+	}
+	return f
+}
+
+func (f *fastLayout) get(k int, raw uint32) int32 { return f.tab[k][raw>>f.sh[k]&f.mask[k]] }
+
+// decodeTo is decode writing through a pointer: Go passes arrays on the
+// stack, and the texel path is the hottest in the simulator.
+func (f *fastLayout) decodeTo(raw uint32, out *[4]int32) {
+	switch f.mode {
+	case 2:
+		v := f.get(0, raw)
+		*out = [4]int32{v, v, v, v}
+		return
+	case 1:
+		v := f.get(0, raw)
+		out[0], out[1], out[2], out[3] = v, v, v, one
+	default:
+		out[0], out[1], out[2], out[3] = 0, 0, 0, one
+		for k := 0; k < 3; k++ {
+			if f.on[k] {
+				out[k] = f.get(k, raw)
+			}
+		}
+	}
+	if f.on[3] {
+		out[3] = f.get(3, raw)
+	}
+}
+
+// decode equals decodeLayout (a test checks every 16-bit value).
+func (f *fastLayout) decode(raw uint32) [4]int32 {
+	var out [4]int32
+	switch f.mode {
+	case 2:
+		v := f.get(0, raw)
+		return [4]int32{v, v, v, v}
+	case 1:
+		v := f.get(0, raw)
+		out = [4]int32{v, v, v, one}
+	default:
+		for k := 0; k < 3; k++ {
+			if f.on[k] {
+				out[k] = f.get(k, raw)
+			}
+		}
+		out[3] = one
+	}
+	if f.on[3] {
+		out[3] = f.get(3, raw)
+	}
+	return out
+}
+
 // luts caches a decoded table per format code (read-only once built).
 var (
 	lutMu sync.Mutex
@@ -163,6 +250,7 @@ type texUnit struct {
 	code     uint8
 	bpp      uint8
 	lut      [][4]int32
+	fl       fastLayout
 	levels   []texLevel
 	wrapU    uint32
 	wrapV    uint32
@@ -216,6 +304,7 @@ func (e *Engine) buildTex(u int, vram []byte) error {
 		}
 		t.bpp = l.bpp
 		t.lut = formatLUT(t.code)
+		t.fl = newFastLayout(&l)
 	}
 	t.wrapU, t.wrapV = cfg>>16&7, cfg>>19&7
 	if t.wrapU > 3 || t.wrapV > 3 {
@@ -271,13 +360,46 @@ func (e *Engine) buildTex(u int, vram []byte) error {
 	return nil
 }
 
+// texelTo reads texel (x, y) of level l (wrapped into range, or -1 for
+// the border colour) into out.
+func (t *texUnit) texelTo(l *texLevel, x, y int, out *[4]int32) {
+	if x < 0 || y < 0 {
+		*out = t.border
+		return
+	}
+	row := l.base + uint32(y)*l.pitch
+	switch t.bpp {
+	case 16:
+		t.fl.decodeTo(uint32(binary.LittleEndian.Uint16(t.vram[row+2*uint32(x):])), out)
+		return
+	case 8:
+		v := t.vram[row+uint32(x)]
+		if t.paletted {
+			*out = t.pal[v]
+		} else {
+			t.fl.decodeTo(uint32(v), out)
+		}
+		return
+	}
+	v := t.vram[row+uint32(x>>1)]
+	if x&1 == 0 {
+		v >>= 4
+	}
+	v &= 15
+	if t.paletted {
+		*out = t.pal[v]
+	} else {
+		t.fl.decodeTo(uint32(v), out)
+	}
+}
+
 // texel reads texel (x, y) of level l, already wrapped into range.
 func (t *texUnit) texel(l *texLevel, x, y int) [4]int32 {
 	row := l.base + uint32(y)*l.pitch
 	switch t.bpp {
 	case 16:
 		v := binary.LittleEndian.Uint16(t.vram[row+2*uint32(x):])
-		return t.lut[v]
+		return t.fl.decode(uint32(v))
 	case 8:
 		v := t.vram[row+uint32(x)]
 		if t.paletted {
@@ -369,34 +491,58 @@ func texCoordFixed(u float64, size int) int64 {
 	return int64(math.Floor(v))
 }
 
-// sampleLevel filters level l at (u, v): nearest takes the texel holding
-// the point; linear blends the four texels around it with 8-bit weights.
-func (t *texUnit) sampleLevel(l *texLevel, u, v float64, linear bool) [4]int32 {
+// sampleLevelTo filters level l at (u, v) into out: nearest takes the
+// texel holding the point; linear blends the four texels around it with
+// 8-bit weights.
+func (t *texUnit) sampleLevelTo(l *texLevel, u, v float64, linear bool, out *[4]int32) {
 	fu, fv := texCoordFixed(u, l.w), texCoordFixed(v, l.h)
 	if !linear {
-		return t.fetch(l, int(fu>>8), int(fv>>8))
+		t.texelTo(l, wrap(int(fu>>8), l.w, t.wrapU), wrap(int(fv>>8), l.h, t.wrapV), out)
+		if wrap(int(fu>>8), l.w, t.wrapU) < 0 || wrap(int(fv>>8), l.h, t.wrapV) < 0 {
+			*out = t.border
+		}
+		return
 	}
 	fu -= 128
 	fv -= 128
 	wu, wv := int64(fu&255), int64(fv&255)
 	x0, x1 := wrap2(int(fu>>8), l.w, t.wrapU)
 	y0, y1 := wrap2(int(fv>>8), l.h, t.wrapV)
-	at := func(x, y int) [4]int32 {
-		if x < 0 || y < 0 {
-			return t.border
-		}
-		return t.texel(l, x, y)
+	var c00, c10, c01, c11 [4]int32
+	t.texelTo(l, x0, y0, &c00)
+	t.texelTo(l, x1, y0, &c10)
+	t.texelTo(l, x0, y1, &c01)
+	t.texelTo(l, x1, y1, &c11)
+	if y0 < 0 {
+		c00, c10 = t.border, t.border
 	}
-	c00, c10, c01, c11 := at(x0, y0), at(x1, y0), at(x0, y1), at(x1, y1)
+	if y1 < 0 {
+		c01, c11 = t.border, t.border
+	}
 	w00 := (256 - wu) * (256 - wv)
 	w10 := wu * (256 - wv)
 	w01 := (256 - wu) * wv
 	w11 := wu * wv
-	var out [4]int32
 	for k := 0; k < 4; k++ {
 		out[k] = int32((w00*int64(c00[k]) + w10*int64(c10[k]) + w01*int64(c01[k]) + w11*int64(c11[k]) + 32768) >> 16)
 	}
+}
+
+// sampleLevel is sampleLevelTo returning the colour.
+func (t *texUnit) sampleLevel(l *texLevel, u, v float64, linear bool) [4]int32 {
+	var out [4]int32
+	t.sampleLevelTo(l, u, v, linear, &out)
 	return out
+}
+
+// sampleTo is sample writing into out, with the fast path of a texture
+// without LOD selection.
+func (t *texUnit) sampleTo(u, v, lod float64, out *[4]int32) {
+	if !t.needLOD {
+		t.sampleLevelTo(&t.levels[0], u, v, t.mag == 1, out)
+		return
+	}
+	*out = t.sample(u, v, lod)
 }
 
 // sample filters the texture at (u, v) with level of detail lod (log2 of
