@@ -7,6 +7,7 @@ import (
 	"image"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 	"github.com/retrogl/retrogl/hal"
 	hg "github.com/retrogl/retrogl/hal/glamo"
 )
@@ -30,6 +31,7 @@ type Context struct {
 	fences []pending
 	tex    map[uint32]*texObj
 	aaTex  *texObj
+	tnl    *swtnl.TnL
 	closed bool
 }
 

@@ -88,6 +88,9 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if dc.DrawTexture != nil {
 		return c.drawTex(st, dc.DrawTexture)
 	}
+	if st.MatrixPalette.Enabled {
+		return c.drawSoftware(st, dc)
+	}
 	x0, y0, x1, y1, ok := c.scissor(st)
 	if !ok || dc.Count == 0 {
 		return nil

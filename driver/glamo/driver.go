@@ -68,6 +68,7 @@ func newCaps() *driver.Caps {
 			"GL_OES_compressed_paletted_texture",
 			"GL_OES_draw_texture",
 			"GL_OES_fixed_point",
+			"GL_OES_matrix_palette",
 			"GL_OES_point_size_array",
 			"GL_OES_point_sprite",
 			"GL_OES_read_format",
@@ -84,7 +85,7 @@ func newCaps() *driver.Caps {
 			AliasedPointSizeRange: [2]float32{1, 256}, SmoothPointSizeRange: [2]float32{1, 256},
 			AliasedLineWidthRange: [2]float32{1, 256}, SmoothLineWidthRange: [2]float32{1, 256},
 			MaxElementsVertices: 1 << 20, MaxElementsIndices: 1 << 20,
-			SubpixelBits: 4,
+			SubpixelBits: 4, MaxPaletteMatrices: driver.MaxPaletteMatrix, MaxVertexUnits: driver.MaxVertexUnits,
 			Extra: map[string]int{
 				"texture_blend_stages":   2,
 				"vertex_streams":         8,
@@ -106,7 +107,7 @@ func newCaps() *driver.Caps {
 			driver.FeatureDither, driver.FeaturePolygonOffset, driver.FeatureClipPlanes, driver.FeaturePointSize,
 			driver.FeatureLineWidth, driver.FeaturePointSprite, driver.FeaturePointSizeArray,
 			driver.FeatureDrawTexture, driver.FeaturePalettedTextures, driver.FeatureCopyTexImage,
-			driver.FeatureGenerateMipmap,
+			driver.FeatureGenerateMipmap, driver.FeatureMatrixPalette,
 		),
 		ColorFormats: []driver.PixelFormat{driver.FormatRGB565, driver.FormatARGB4444, driver.FormatARGB1555},
 		DepthBits:    []int{0, 16},
@@ -132,11 +133,11 @@ func newCaps() *driver.Caps {
 			{Feature: "ETC1 textures", How: "decoded on the CPU to RGB565"},
 			{Feature: "smooth points and lines", How: "the chip's AA path: a coverage texture the driver creates in the first free texture unit"},
 			{Feature: "OES_draw_texture", How: "a screen-space textured rectangle through the immediate vertex port"},
+			{Feature: "OES_matrix_palette", How: "driver/swtnl on the CPU (GL float arithmetic, not the chip's s[7].16); window-space vertices then go through the streams with RGXScrCoor"},
 			{Feature: "projective texture coordinates", How: "the G/L engine divides s and t by q per vertex (the RGX ports hold U and V only), not per pixel"},
 		},
 	}
 	c.Missing = append(c.Missing,
-		driver.Missing{Feature: driver.FeatureMatrixPalette, Why: "the G/L engine has one model-view matrix; software skinning is not implemented yet"},
 		driver.Missing{Feature: driver.FeatureShaders, Why: "fixed-function chip: OpenGL ES 1.1 only"},
 		driver.Missing{Feature: driver.FeatureFramebufferObjects, Why: "not implemented in the glamo3365 backend"},
 	)

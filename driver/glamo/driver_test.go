@@ -88,7 +88,7 @@ func TestCaps(t *testing.T) {
 			assert.NotEqual(t, "", c.WhyMissing(f), f)
 		}
 	}
-	assert.False(t, c.Has(driver.FeatureMatrixPalette))
+	assert.True(t, c.Has(driver.FeatureMatrixPalette), "emulated with driver/swtnl")
 	assert.True(t, c.Has(driver.FeatureTexEnvCombine))
 	_, err = glamodrv.New(&fakeDev{})
 	assert.ErrorContains(t, err, "device is \"other\"")

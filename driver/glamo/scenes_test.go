@@ -653,6 +653,38 @@ var allScenes = []scene{
 		c.Scalef(0.8, 0.8, 1)
 		c.DrawElements(gles.TRIANGLES, 3, gles.UNSIGNED_SHORT, []uint16{0, 1, 2})
 	}},
+	{"matrix-palette", defCfg(), func(c *gles.Context) {
+		ortho(c)
+		c.Enable(gles.MATRIX_PALETTE_OES)
+		c.MatrixMode(gles.MATRIX_PALETTE_OES)
+		c.CurrentPaletteMatrixOES(0)
+		c.LoadIdentity()
+		c.CurrentPaletteMatrixOES(1)
+		c.LoadIdentity()
+		c.Rotatef(35, 0, 0, 1)
+		c.MatrixMode(gles.MODELVIEW)
+		// A bar bending from bone 0 (left) to bone 1 (right).
+		var pos, w []float32
+		var mi []uint8
+		for i := 0; i <= 8; i++ {
+			x := -0.8 + 0.2*float32(i)
+			k := float32(i) / 8
+			for _, y := range []float32{-0.15, 0.15} {
+				pos = append(pos, x, y, 0)
+				w = append(w, 1-k, k)
+				mi = append(mi, 0, 1)
+			}
+		}
+		c.EnableClientState(gles.VERTEX_ARRAY)
+		c.VertexPointer(3, gles.FLOAT, 0, pos)
+		c.EnableClientState(gles.WEIGHT_ARRAY_OES)
+		c.WeightPointerOES(2, gles.FLOAT, 0, w)
+		c.EnableClientState(gles.MATRIX_INDEX_ARRAY_OES)
+		c.MatrixIndexPointerOES(2, gles.UNSIGNED_BYTE, 0, mi)
+		c.Color4f(0.9, 0.6, 0.2, 1)
+		c.DrawArrays(gles.TRIANGLE_STRIP, 0, 18)
+		c.Disable(gles.MATRIX_PALETTE_OES)
+	}},
 }
 
 // render draws a scene and returns its image.
