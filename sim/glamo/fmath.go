@@ -9,32 +9,21 @@ import "math"
 // it; a test checks the two agree.
 func q(x float64) float64 {
 	b := math.Float64bits(x)
-	if b>>52&0x7FF == 0x7FF {
-		if b&(1<<52-1) != 0 {
-			return 0 // NaN converts to zero (hal/glamo numfmt)
-		}
-		return qSat(b)
+	r := b + 1<<35 - 1 + (b >> 36 & 1)
+	e := r >> 52 & 0x7FF
+	if e-961 <= 126 { // the rounded exponent lies in 2^-62..2^64
+		return math.Float64frombits(r &^ (1<<36 - 1))
 	}
-	b += 1<<35 - 1 + (b >> 36 & 1)
-	b &^= 1<<36 - 1
-	e := int(b>>52&0x7FF) - 1023
-	if e < -62 {
-		return 0
+	if e < 961 || (b>>52&0x7FF == 0x7FF && b&(1<<52-1) != 0) {
+		return 0 // underflow, or NaN (hal/glamo numfmt)
 	}
-	if e > 64 {
-		return qSat(b)
-	}
-	return math.Float64frombits(b)
-}
-
-const f24Max = 0x1.ffffp64
-
-func qSat(b uint64) float64 {
 	if b>>63 != 0 {
 		return -f24Max
 	}
 	return f24Max
 }
+
+const f24Max = 0x1.ffffp64
 
 // The s[7].16 operations: each rounds its result.
 func qadd(a, b float64) float64 { return q(a + b) }
