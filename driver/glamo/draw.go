@@ -132,7 +132,14 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return err
 	}
 	if len(units) > 0 {
-		en0 |= hg.Pack("EGEn0", "TXMP", true, "TXPP", true, "TXNUM", len(units))
+		// Perspective correction (2100h D9) divides by the interpolated
+		// 1/w at every pixel. When every vertex has w = 1 (affine
+		// projection and model-view, positions without w) the division is
+		// by exactly 1 and changes nothing, so the driver leaves it off.
+		one := mgl32.Vec4{0, 0, 0, 1}
+		affine := st.Projection.Row(3) == one && st.ModelView.Row(3) == one &&
+			!(dc.Arrays.Position.Enabled && dc.Arrays.Position.Size == 4)
+		en0 |= hg.Pack("EGEn0", "TXMP", true, "TXPP", !affine, "TXNUM", len(units))
 		en1 |= hg.Pack("EGEn1", "TXBL", true)
 	}
 	if smoothPt || smoothLn {

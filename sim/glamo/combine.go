@@ -303,8 +303,45 @@ func (cb *combiner) eval(u *cunit, in *cinputs, alpha bool) (r0, r1 [4]int32, ok
 	return
 }
 
-// run blends one pixel.
-func (cb *combiner) run(dif, spec, tex0, tex1 [4]int32) [4]int32 {
+// run blends one pixel into out (pointers: Go passes arrays on the stack).
+func (cb *combiner) run(dif, spec, tex0, tex1, out *[4]int32) {
+	if cb.stages == 1 && cb.col[0].simple && cb.alp[0].simple {
+		// One MUL stage, the GL MODULATE/REPLACE shape: no copies.
+		c, a := &cb.col[0], &cb.alp[0]
+		a0, a1 := cb.srcp(dif, spec, tex0, tex1, c.arg[0]), cb.srcp(dif, spec, tex0, tex1, c.arg[1])
+		b0, b1 := cb.srcp(dif, spec, tex0, tex1, a.arg[0]), cb.srcp(dif, spec, tex0, tex1, a.arg[1])
+		out[0], out[1], out[2] = sat(mul12(a0[0], a1[0])), sat(mul12(a0[1], a1[1])), sat(mul12(a0[2], a1[2]))
+		out[3] = sat(mul12(b0[3], b1[3]))
+		return
+	}
+	*out = cb.runFull(*dif, *spec, *tex0, *tex1)
+}
+
+var zero4 [4]int32
+
+// srcp is src for a stage-0 unit, by pointer (Ccur0 and Ccur1 are Cdif).
+func (cb *combiner) srcp(dif, spec, tex0, tex1 *[4]int32, sel uint8) *[4]int32 {
+	switch sel & 31 {
+	case 0x01, 0x03, 0x05:
+		return dif
+	case 0x04:
+		if cb.useSpc {
+			return spec
+		}
+	case 0x06:
+		return tex0
+	case 0x07:
+		return tex1
+	case 0x12:
+		return &cb.fact[0]
+	case 0x13:
+		return &cb.fact[1]
+	}
+	return &zero4
+}
+
+// runFull blends one pixel through every stage.
+func (cb *combiner) runFull(dif, spec, tex0, tex1 [4]int32) [4]int32 {
 	in := cinputs{cur0: dif, cur1: dif, dif: dif, spec: spec, tex0: tex0, tex1: tex1}
 	for s := 0; s < cb.stages; s++ {
 		cu, au := &cb.col[s], &cb.alp[s]

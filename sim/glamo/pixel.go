@@ -665,7 +665,7 @@ func (e *Engine) shade(f *frag) {
 	}
 	col := f.col
 	if p.ntex > 0 && p.txbl {
-		col = p.comb.run(f.col, f.spec, tex[0], tex[1])
+		p.comb.run(&f.col, &f.spec, &tex[0], &tex[1], &col)
 	}
 	if p.keyBlend {
 		t := &p.tex[0]

@@ -508,6 +508,10 @@ func (t *texUnit) sampleLevelTo(l *texLevel, u, v float64, linear bool, out *[4]
 	wu, wv := int64(fu&255), int64(fv&255)
 	x0, x1 := wrap2(int(fu>>8), l.w, t.wrapU)
 	y0, y1 := wrap2(int(fv>>8), l.h, t.wrapV)
+	if t.bpp == 16 && t.fl.mode == 0 && x0 >= 0 && x1 >= 0 && y0 >= 0 && y1 >= 0 {
+		t.bilinear16(l, x0, x1, y0, y1, wu, wv, out)
+		return
+	}
 	var c00, c10, c01, c11 [4]int32
 	t.texelTo(l, x0, y0, &c00)
 	t.texelTo(l, x1, y0, &c10)
@@ -525,6 +529,35 @@ func (t *texUnit) sampleLevelTo(l *texLevel, u, v float64, linear bool, out *[4]
 	w11 := wu * wv
 	for k := 0; k < 4; k++ {
 		out[k] = int32((w00*int64(c00[k]) + w10*int64(c10[k]) + w01*int64(c01[k]) + w11*int64(c11[k]) + 32768) >> 16)
+	}
+}
+
+// bilinear16 is the bilinear filter of a 16-bit colour format with all
+// four texels inside the level: the same arithmetic as sampleLevelTo's
+// general path, decoding channel by channel without temporaries.
+func (t *texUnit) bilinear16(l *texLevel, x0, x1, y0, y1 int, wu, wv int64, out *[4]int32) {
+	r0, r1 := l.base+uint32(y0)*l.pitch, l.base+uint32(y1)*l.pitch
+	vr := t.vram
+	v00 := uint32(binary.LittleEndian.Uint16(vr[r0+2*uint32(x0):]))
+	v10 := uint32(binary.LittleEndian.Uint16(vr[r0+2*uint32(x1):]))
+	v01 := uint32(binary.LittleEndian.Uint16(vr[r1+2*uint32(x0):]))
+	v11 := uint32(binary.LittleEndian.Uint16(vr[r1+2*uint32(x1):]))
+	w00 := (256 - wu) * (256 - wv)
+	w10 := wu * (256 - wv)
+	w01 := (256 - wu) * wv
+	w11 := wu * wv
+	f := &t.fl
+	for k := 0; k < 4; k++ {
+		if !f.on[k] {
+			out[k] = 0
+			if k == 3 {
+				out[k] = one
+			}
+			continue
+		}
+		tab, sh, m := f.tab[k], f.sh[k], f.mask[k]
+		out[k] = int32((w00*int64(tab[v00>>sh&m]) + w10*int64(tab[v10>>sh&m]) + w01*int64(tab[v01>>sh&m]) +
+			w11*int64(tab[v11>>sh&m]) + 32768) >> 16)
 	}
 }
 
