@@ -61,7 +61,9 @@ func fxParams(pname Enum, v []Fixed) []float32 {
 func (c *Context) AlphaFuncx(fn Enum, ref Fixed) { c.AlphaFunc(fn, ref.Float()) }
 
 // ClearColorx is ClearColor in fixed point.
-func (c *Context) ClearColorx(r, g, b, a Fixed) { c.ClearColor(r.Float(), g.Float(), b.Float(), a.Float()) }
+func (c *Context) ClearColorx(r, g, b, a Fixed) {
+	c.ClearColor(r.Float(), g.Float(), b.Float(), a.Float())
+}
 
 // ClearDepthx is ClearDepthf in fixed point.
 func (c *Context) ClearDepthx(d Fixed) { c.ClearDepthf(d.Float()) }
@@ -76,7 +78,9 @@ func (c *Context) Color4x(r, g, b, a Fixed) { c.Color4f(r.Float(), g.Float(), b.
 func (c *Context) DepthRangex(n, f Fixed) { c.DepthRangef(n.Float(), f.Float()) }
 
 // Fogx is Fogf in fixed point (FOG_MODE takes the enum unconverted).
-func (c *Context) Fogx(pname Enum, param Fixed) { c.fog("Fogx", pname, fxParams(pname, []Fixed{param})) }
+func (c *Context) Fogx(pname Enum, param Fixed) {
+	c.fog("Fogx", pname, fxParams(pname, []Fixed{param}))
+}
 
 // Fogxv is Fogfv in fixed point.
 func (c *Context) Fogxv(pname Enum, params []Fixed) { c.fog("Fogxv", pname, fxParams(pname, params)) }
@@ -155,7 +159,9 @@ func (c *Context) PointSizex(size Fixed) { c.PointSize(size.Float()) }
 func (c *Context) PolygonOffsetx(factor, units Fixed) { c.PolygonOffset(factor.Float(), units.Float()) }
 
 // Rotatex is Rotatef in fixed point.
-func (c *Context) Rotatex(angle, x, y, z Fixed) { c.Rotatef(angle.Float(), x.Float(), y.Float(), z.Float()) }
+func (c *Context) Rotatex(angle, x, y, z Fixed) {
+	c.Rotatef(angle.Float(), x.Float(), y.Float(), z.Float())
+}
 
 // SampleCoveragex is SampleCoverage in fixed point.
 func (c *Context) SampleCoveragex(value Fixed, invert bool) { c.SampleCoverage(value.Float(), invert) }
@@ -229,7 +235,9 @@ func (c *Context) GetClipPlanex(plane Enum) []Fixed { return toFixed(c.GetClipPl
 func (c *Context) GetLightxv(light, pname Enum) []Fixed { return toFixed(c.GetLightfv(light, pname)) }
 
 // GetMaterialxv is GetMaterialfv in fixed point.
-func (c *Context) GetMaterialxv(face, pname Enum) []Fixed { return toFixed(c.GetMaterialfv(face, pname)) }
+func (c *Context) GetMaterialxv(face, pname Enum) []Fixed {
+	return toFixed(c.GetMaterialfv(face, pname))
+}
 
 // GetTexEnvxv is GetTexEnvfv in fixed point (enums unconverted).
 func (c *Context) GetTexEnvxv(target, pname Enum) []Fixed {

@@ -140,7 +140,7 @@ func TestThroughSpriteFacts(t *testing.T) {
 	d := New()
 	defer d.Close()
 	// Fact 18: sprite (0,0)-(4,4) fills exactly x, y in 0..3.
-	ws := cat(setup(), []uint32{ge.Word(ge.OFFSETX, 100 << 4)}, sprite(t, d, 0, 0, 4, 4, 0, 0xFF00FF00), finish(0))
+	ws := cat(setup(), []uint32{ge.Word(ge.OFFSETX, 100<<4)}, sprite(t, d, 0, 0, 4, 4, 0, 0xFF00FF00), finish(0))
 	require.NoError(t, run(t, d, listAddr, ws...))
 	n := 0
 	for y := 0; y < 8; y++ {
