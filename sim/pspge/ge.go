@@ -77,6 +77,14 @@ type GE struct {
 
 	clut [1024]byte
 
+	// Per-PRIM scratch state, reused to avoid allocation.
+	tgt      target
+	smp      sampler
+	drw      draw
+	idxBuf   []int
+	vtxBuf   []vertex
+	lastPrim int
+
 	// Finishes and Signals record the callback arguments raised, in order.
 	Finishes []uint16
 	Signals  []uint16
@@ -151,8 +159,8 @@ var handlerRows = []struct {
 		return pc + 4, false, nil
 	}},
 	{ge.PRIM, (*GE).prim},
-	{ge.BEZIER, unimplemented("Bezier patches")},
-	{ge.SPLINE, unimplemented("spline patches")},
+	{ge.BEZIER, (*GE).bezier},
+	{ge.SPLINE, (*GE).spline},
 	{ge.BBOX, (*GE).bbox},
 	{ge.JUMP, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		return g.branch(x, pc, w)
@@ -239,12 +247,6 @@ func (g *GE) branch(x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("branch target %#08x outside device memory", t))
 	}
 	return t, false, nil
-}
-
-func unimplemented(what string) handler {
-	return func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
-		return 0, false, x.Fault(pc, uint64(w), what+" are not implemented in the simulator")
-	}
 }
 
 func matSelect(n func(*GE) *int) handler {

@@ -51,6 +51,15 @@ func setup() []uint32 {
 	}
 }
 
+// alphaVia returns the words that make draws store alpha a: the GE keeps
+// the stencil in the framebuffer's alpha bits and never stores a fragment's
+// alpha (pspautotests gpu/dither.expected: an alpha-255 fan leaves alpha 0
+// in an 8888 buffer with the stencil test off), so a constant alpha is
+// written with the stencil test ALWAYS and zpass REPLACE.
+func alphaVia(a uint8) []uint32 {
+	return []uint32{ge.Word(ge.STE, 1), ge.Word(ge.STST, 1|uint32(a)<<8|0xFF<<16), ge.Word(ge.SOP, 2<<16)}
+}
+
 // sprite returns the words that draw a through-mode sprite (8888 colour,
 // s16 position) from vertices written at vtxAddr.
 func sprite(t *testing.T, d *Device, x0, y0, x1, y1 int16, z uint16, col uint32) []uint32 {
@@ -140,7 +149,7 @@ func TestThroughSpriteFacts(t *testing.T) {
 	d := New()
 	defer d.Close()
 	// Fact 18: sprite (0,0)-(4,4) fills exactly x, y in 0..3.
-	ws := cat(setup(), []uint32{ge.Word(ge.OFFSETX, 100<<4)}, sprite(t, d, 0, 0, 4, 4, 0, 0xFF00FF00), finish(0))
+	ws := cat(setup(), alphaVia(0xFF), []uint32{ge.Word(ge.OFFSETX, 100<<4)}, sprite(t, d, 0, 0, 4, 4, 0, 0xFF00FF00), finish(0))
 	require.NoError(t, run(t, d, listAddr, ws...))
 	n := 0
 	for y := 0; y < 8; y++ {
@@ -176,7 +185,7 @@ func TestDepthMaskFact(t *testing.T) {
 	require.NoError(t, run(t, d, listAddr, cat(clear, finish(0))...))
 	// Fact 32: ZMSK 1 keeps Z; ZMSK 0 writes it (depth test on, ALWAYS).
 	draw := func(zmsk uint32) []uint32 {
-		return cat([]uint32{ge.Word(ge.ZTE, 1), ge.Word(ge.ZTST, 1), ge.Word(ge.ZMSK, zmsk)}, sprite(t, d, 0, 0, 8, 8, 0x1000, 0xFFFFFFFF), finish(0))
+		return cat(alphaVia(0xFF), []uint32{ge.Word(ge.ZTE, 1), ge.Word(ge.ZTST, 1), ge.Word(ge.ZMSK, zmsk)}, sprite(t, d, 0, 0, 8, 8, 0x1000, 0xFFFFFFFF), finish(0))
 	}
 	require.NoError(t, run(t, d, listAddr, draw(1)...))
 	assert.Equal(t, uint16(0x8000), depth(t, d, 1, 1))
@@ -199,9 +208,20 @@ func TestPixelFormats(t *testing.T) {
 		{3, 0xC04080FF, 4},
 	} {
 		d := New()
+		// Without the stencil the alpha bits keep their old value (0).
 		ws := cat(setup(), []uint32{ge.Word(ge.PSM, tc.psm)}, sprite(t, d, 0, 0, 2, 1, 0, 0xC04080FF), finish(0))
 		require.NoError(t, run(t, d, listAddr, ws...))
 		b := make([]byte, 4)
+		require.NoError(t, d.Read(VRAMBase, b))
+		alphaBits := [4]uint32{0, 0x80008000, 0xF000F000, 0xFF000000}[tc.psm]
+		both := tc.want
+		if tc.size == 2 {
+			both |= tc.want << 16
+		}
+		assert.Equal(t, both&^alphaBits, binary.LittleEndian.Uint32(b), "psm %d: alpha untouched", tc.psm)
+		// With stencil REPLACE 0xC0 the alpha bits hold the fragment alpha.
+		ws = cat(alphaVia(0xC0), sprite(t, d, 0, 0, 2, 1, 0, 0xC04080FF), finish(0))
+		require.NoError(t, run(t, d, listAddr, ws...))
 		require.NoError(t, d.Read(VRAMBase, b))
 		got := binary.LittleEndian.Uint32(b)
 		if tc.size == 2 {
@@ -221,7 +241,7 @@ func TestTransformedTriangle(t *testing.T) {
 		ge.Word(ge.OFFSETX, (2048-240)<<4), ge.Word(ge.OFFSETY, (2048-136)<<4),
 		ge.WordF(ge.XSCALE, 240), ge.WordF(ge.YSCALE, -136), ge.WordF(ge.XPOS, 2048), ge.WordF(ge.YPOS, 2048),
 		ge.WordF(ge.ZSCALE, 32767.5), ge.WordF(ge.ZPOS, 32767.5), ge.Word(ge.SHADE, 1),
-	})
+	}, alphaVia(0xFF))
 	ident := func(sel, data ge.Op, n int) []uint32 {
 		out := []uint32{ge.Word(sel, 0)}
 		for i := 0; i < n; i++ {
