@@ -7,8 +7,13 @@ import (
 	"github.com/retrogl/retrogl/sim/device"
 )
 
-// bbox executes BBOX: the box is visible when any of its vertices, after
-// transform, lies inside the scissor rectangle (guide §5.11 proposal).
+// bbox executes BBOX: it transforms count vertices at VADDR and decides
+// whether the box they span can be visible; BJUMP jumps when it cannot.
+// Decision (the seed is silent, guide §5.11): a box is invisible only when
+// every vertex lies on the outer side of the same edge of the drawing
+// rectangle (scissor within region), or every vertex lies behind the near
+// plane - an outcode test, so a box that surrounds the view stays visible.
+// Through-mode or empty boxes are visible. VADDR does not advance.
 func (g *GE) bbox(x *device.Exec, pc, w uint32) (uint32, bool, error) {
 	count := int(w & 0xFFFF)
 	vt := ge.ParseVType(g.regs[ge.VTYPE])
@@ -22,24 +27,36 @@ func (g *GE) bbox(x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("bounding box %#08x+%d outside memory", g.vaddr, count*l.Size))
 	}
 	clip := g.scissor()
-	visible := false
 	var t tnl
 	g.setupTnL(vt, &t)
 	t.lighting, t.fog, t.texMode, t.needNormal = false, false, 0, false
+	all := ^uint32(0)
 	for i := 0; i < count; i++ {
 		var v vertex
 		g.decodeVertex(vt, &l, vb[i*l.Size:], &v)
 		g.transform(&t, &v)
-		if v.clip[3] <= 0 {
-			continue
+		var code uint32
+		if !inside(&v) {
+			code = 1
+		} else {
+			g.toScreen(&v)
+			px, py := int(v.sx>>subBits), int(v.sy>>subBits)
+			if px < clip.X0 {
+				code |= 2
+			}
+			if px >= clip.X1 {
+				code |= 4
+			}
+			if py < clip.Y0 {
+				code |= 8
+			}
+			if py >= clip.Y1 {
+				code |= 16
+			}
 		}
-		g.toScreen(&v)
-		px, py := int(v.sx>>subBits), int(v.sy>>subBits)
-		if px >= clip.X0 && px < clip.X1 && py >= clip.Y0 && py < clip.Y1 {
-			visible = true
-		}
+		all &= code
 	}
-	g.bboxVisible = visible
+	g.bboxVisible = all == 0
 	return pc + 4, false, nil
 }
 
