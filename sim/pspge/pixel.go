@@ -80,11 +80,15 @@ type target struct {
 	sfix, dfix           [3]int32
 	dither               bool
 	dith                 [16]int32
+	srcOver              bool // blend is SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
 	logic                bool
 	lop                  uint32
 	writeMask            uint32 // in the framebuffer's own format; 1 = protected
 	simple               bool   // nothing but depth test/write and a plain colour write
 	alphaOrStencilNeeded bool
+	// needZ is set when anything reads the fragment depth (tests, writes,
+	// the depth range, clear mode's depth flag).
+	needZ bool
 }
 
 // scissor returns the drawing rectangle: SCISSOR1..SCISSOR2 (inclusive)
@@ -179,6 +183,7 @@ func (g *GE) target(x *device.Exec, pc, w uint32, through bool) (*target, error)
 			sf, df := g.regs[ge.SFIX], g.regs[ge.DFIX]
 			t.sfix = [3]int32{int32(sf & 0xFF), int32(sf >> 8 & 0xFF), int32(sf >> 16 & 0xFF)}
 			t.dfix = [3]int32{int32(df & 0xFF), int32(df >> 8 & 0xFF), int32(df >> 16 & 0xFF)}
+			t.srcOver = t.bsrc == bfSrcA && t.bdst == bfInvSrcA && t.bop == 0
 		}
 		if g.regs[ge.LOE]&1 != 0 {
 			t.logic = true
@@ -187,6 +192,7 @@ func (g *GE) target(x *device.Exec, pc, w uint32, through bool) (*target, error)
 		t.simple = !t.alphaTest && !t.fog && !t.colorTest && !t.stencil && !t.blend && !t.dither && !t.logic &&
 			t.writeMask == 0 && !t.depthRange
 	}
+	t.needZ = t.ztest || t.zwrite || t.clearZ || t.depthRange
 	if t.ztest || t.zwrite || t.clearZ {
 		if t.zStride == 0 {
 			return nil, x.Fault(pc, uint64(w), "depth buffer width (ZBW) is zero")
@@ -332,6 +338,15 @@ func blendTerm(c, f int32) int32 {
 
 func (t *target) blendColor(src [4]int32, dst uint32) [3]int32 {
 	d := [3]int32{int32(dst & 0xFF), int32(dst >> 8 & 0xFF), int32(dst >> 16 & 0xFF)}
+	if t.srcOver {
+		// SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD: the usual "over".
+		fa, fd := 2*src[3]+1, 2*(255-src[3])+1
+		return [3]int32{
+			(2*src[0]+1)*fa>>10 + (2*d[0]+1)*fd>>10,
+			(2*src[1]+1)*fa>>10 + (2*d[1]+1)*fd>>10,
+			(2*src[2]+1)*fa>>10 + (2*d[2]+1)*fd>>10,
+		}
+	}
 	da := int32(dst >> 24)
 	var out [3]int32
 	for k := 0; k < 3; k++ {

@@ -317,6 +317,32 @@ func setupPlane(x, y [3]float64, v [3]float64) plane {
 	return plane{a, b, v[0] - float64(a*x[0]) - float64(b*y[0])}
 }
 
+// ilerp interpolates one integer attribute across a span exactly: the
+// value at each pixel is floor(N/area) with N = e0*a + e1*b + e2*c + area/2
+// (N >= 0 inside the triangle), stepped by quotient and remainder so no
+// division runs per pixel; the result equals the per-pixel division.
+type ilerp struct {
+	q, r, dq, dr, area int64
+}
+
+func newIlerp(n, dn, area int64) ilerp {
+	l := ilerp{q: n / area, r: n % area, dq: dn / area, dr: dn % area, area: area}
+	if l.dr < 0 {
+		l.dr += area
+		l.dq--
+	}
+	return l
+}
+
+func (l *ilerp) step() {
+	l.q += l.dq
+	l.r += l.dr
+	if l.r >= l.area {
+		l.r -= l.area
+		l.q++
+	}
+}
+
 // raster walks one screen-space triangle. Depth and colours interpolate
 // linearly in screen space with exact integer arithmetic (rounding to
 // nearest); texture coordinates interpolate perspective-correctly (s/w, t/w,
@@ -348,25 +374,53 @@ func (d *draw) raster(a, b, c, flat *vertex) {
 	if d.fog {
 		fogA, fogB, fogC = float64(a.fogd), float64(b.fogd), float64(c.fogd)
 	}
+	needZ := t.needZ
+	smooth := d.smooth
+	spec := d.specular
+	flatCol := [4]int32{int32(flat.c[0]), int32(flat.c[1]), int32(flat.c[2]), int32(flat.c[3])}
+	var w0, h0 float64
+	if d.tex != nil {
+		w0, h0 = float64(d.tex.levels[0].w), float64(d.tex.levels[0].h)
+	}
 	tri.Walk(t.clip, func(s *raster.Span) {
 		e0, e1, e2 := s.E[0], s.E[1], s.E[2]
-		py := float64(s.Y) + 0.5
-		for xx := s.X0; xx < s.X1; xx++ {
-			z := int32((e0*a.sz + e1*b.sz + e2*c.sz + half) / area)
-			var col [4]int32
-			if d.smooth {
-				for k := 0; k < 4; k++ {
-					col[k] = int32((e0*a.c[k] + e1*b.c[k] + e2*c.c[k] + half) / area)
+		dx0, dx1, dx2 := s.DX[0], s.DX[1], s.DX[2]
+		var zl ilerp
+		if needZ {
+			zl = newIlerp(e0*a.sz+e1*b.sz+e2*c.sz+half, dx0*a.sz+dx1*b.sz+dx2*c.sz, area)
+		}
+		var cl [4]ilerp
+		var sl [3]ilerp
+		if smooth {
+			for k := 0; k < 4; k++ {
+				cl[k] = newIlerp(e0*a.c[k]+e1*b.c[k]+e2*c.c[k]+half, dx0*a.c[k]+dx1*b.c[k]+dx2*c.c[k], area)
+			}
+			if spec {
+				for k := 0; k < 3; k++ {
+					sl[k] = newIlerp(e0*a.c2[k]+e1*b.c2[k]+e2*c.c2[k]+half, dx0*a.c2[k]+dx1*b.c2[k]+dx2*c.c2[k], area)
 				}
-			} else {
-				col = [4]int32{int32(flat.c[0]), int32(flat.c[1]), int32(flat.c[2]), int32(flat.c[3])}
+			}
+		}
+		py := float64(s.Y) + 0.5
+		sRow, tRow, qRow := float64(sP.b*py)+sP.c, float64(tP.b*py)+tP.c, float64(qP.b*py)+qP.c
+		for xx := s.X0; xx < s.X1; xx++ {
+			col := flatCol
+			if smooth {
+				col = [4]int32{int32(cl[0].q), int32(cl[1].q), int32(cl[2].q), int32(cl[3].q)}
+				cl[0].step()
+				cl[1].step()
+				cl[2].step()
+				cl[3].step()
 			}
 			if d.tex != nil {
 				px := float64(xx) + 0.5
-				S, T, Q := sP.at(px, py), tP.at(px, py), qP.at(px, py)
+				S, T, Q := float64(sP.a*px)+sRow, float64(tP.a*px)+tRow, float64(qP.a*px)+qRow
 				var st, tt float32
 				if Q != 0 {
-					st, tt = float32(S/Q), float32(T/Q)
+					// One reciprocal per pixel (decision: the GE's divider
+					// is not documented; a reciprocal times s and t).
+					rq := 1 / Q
+					st, tt = float32(S*rq), float32(T*rq)
 				}
 				var grad float32
 				if grads && Q != 0 {
@@ -375,30 +429,38 @@ func (d *draw) raster(a, b, c, flat *vertex) {
 					dsy := (float64(sP.b*Q) - float64(S*qP.b)) / q2
 					dtx := (float64(tP.a*Q) - float64(T*qP.a)) / q2
 					dty := (float64(tP.b*Q) - float64(T*qP.b)) / q2
-					gs := math.Max(math.Abs(dsx), math.Abs(dsy)) * float64(d.tex.levels[0].w)
-					gt := math.Max(math.Abs(dtx), math.Abs(dty)) * float64(d.tex.levels[0].h)
+					gs := math.Max(math.Abs(dsx), math.Abs(dsy)) * w0
+					gt := math.Max(math.Abs(dtx), math.Abs(dty)) * h0
 					grad = float32(math.Max(gs, gt))
 				}
 				col = d.tex.texFunc(col, d.tex.sample(st, tt, grad, float32(Q)))
 			}
-			if d.specular {
-				for k := 0; k < 3; k++ {
-					if d.smooth {
-						col[k] += int32((e0*a.c2[k] + e1*b.c2[k] + e2*c.c2[k] + half) / area)
-					} else {
-						col[k] += int32(flat.c2[k])
-					}
+			if spec {
+				if smooth {
+					col[0] += int32(sl[0].q)
+					col[1] += int32(sl[1].q)
+					col[2] += int32(sl[2].q)
+					sl[0].step()
+					sl[1].step()
+					sl[2].step()
+				} else {
+					col[0] += int32(flat.c2[0])
+					col[1] += int32(flat.c2[1])
+					col[2] += int32(flat.c2[2])
 				}
 			}
 			fog := int32(255)
 			if d.fog {
 				fd := (float64(float64(e0)*fogA) + float64(float64(e1)*fogB) + float64(float64(e2)*fogC)) / fa
 				fog = fogFactor(fd)
+				e0 += dx0
+				e1 += dx1
+				e2 += dx2
 			}
-			t.pixel(xx, s.Y, z, fog, col)
-			e0 += s.DX[0]
-			e1 += s.DX[1]
-			e2 += s.DX[2]
+			t.pixel(xx, s.Y, int32(zl.q), fog, col)
+			if needZ {
+				zl.step()
+			}
 		}
 		d.pixels += s.X1 - s.X0
 	})

@@ -72,6 +72,8 @@ type sampler struct {
 	// mag filters differ).
 	needLOD bool
 	fetch   func(s *sampler, l *texLevel, level, u, v int) uint32
+	// linear8888 is set for unswizzled 8888 textures, read inline.
+	linear8888 bool
 }
 
 // setupSampler reads the texture registers. It faults (returns an error
@@ -157,6 +159,7 @@ func (g *GE) setupSampler(s *sampler) string {
 	if s.swizzle && s.format < texDXT1 {
 		s.fetch = fetchSwizzled
 	}
+	s.linear8888 = s.format == tex8888 && !s.swizzle
 	return ""
 }
 
@@ -377,10 +380,19 @@ func (s *sampler) bilinear(lv int, st, tt float32) uint32 {
 	fu, fv := uint32(bu&15), uint32(bv&15)
 	u0, u1 := s.wrapU(l, bu>>4), s.wrapU(l, bu>>4+1)
 	v0, v1 := s.wrapV(l, bv>>4), s.wrapV(l, bv>>4+1)
-	tl := s.fetch(s, l, lv, u0, v0)
-	tr := s.fetch(s, l, lv, u1, v0)
-	bl := s.fetch(s, l, lv, u0, v1)
-	br := s.fetch(s, l, lv, u1, v1)
+	var tl, tr, bl, br uint32
+	if s.linear8888 {
+		r0, r1 := l.data[v0*l.pitch:], l.data[v1*l.pitch:]
+		tl = binary.LittleEndian.Uint32(r0[u0*4:])
+		tr = binary.LittleEndian.Uint32(r0[u1*4:])
+		bl = binary.LittleEndian.Uint32(r1[u0*4:])
+		br = binary.LittleEndian.Uint32(r1[u1*4:])
+	} else {
+		tl = s.fetch(s, l, lv, u0, v0)
+		tr = s.fetch(s, l, lv, u1, v0)
+		bl = s.fetch(s, l, lv, u0, v1)
+		br = s.fetch(s, l, lv, u1, v1)
+	}
 	top := lerp4(tl, tr, fu)
 	bot := lerp4(bl, br, fu)
 	return lerp4(top, bot, fv)
@@ -463,6 +475,19 @@ func (s *sampler) sample(st, tt, grad float32, q float32) uint32 {
 // modulate (c+1)*t/256, decal and blend divide by 256 after a bias, replace
 // and add are exact; doubling (bit 16) doubles the colour result.
 func (s *sampler) texFunc(c [4]int32, tex uint32) [4]int32 {
+	if s.fn == 0 && !s.double {
+		// The common case, in unsigned shifts (every operand is >= 0).
+		out := [4]int32{
+			int32(uint32(c[0]+1) * (tex & 0xFF) >> 8),
+			int32(uint32(c[1]+1) * (tex >> 8 & 0xFF) >> 8),
+			int32(uint32(c[2]+1) * (tex >> 16 & 0xFF) >> 8),
+			c[3],
+		}
+		if s.rgba {
+			out[3] = int32(uint32(c[3]+1) * (tex >> 24) >> 8)
+		}
+		return out
+	}
 	t := [4]int32{int32(tex & 0xFF), int32(tex >> 8 & 0xFF), int32(tex >> 16 & 0xFF), int32(tex >> 24)}
 	var out [4]int32
 	out[3] = c[3]
