@@ -36,7 +36,7 @@ func quads() (pos, col, tex []float32) {
 			pos = append(pos, c[0], c[1], z)
 			k := float32((i+q)%3) / 2
 			col = append(col, k, 1-k, 0.5, 0.8)
-			tex = append(tex, (c[0]+1), (c[1]+1))
+			tex = append(tex, (c[0] + 1), (c[1] + 1))
 		}
 	}
 	return
