@@ -346,3 +346,44 @@ func FuzzList(f *testing.F) {
 		}
 	})
 }
+
+// FuzzVertices draws random vertex data with a random VTYPE, primitive and
+// pixel state: the vertex decoder, transform, clipping and rasteriser must
+// never panic or hang, whatever the numbers (NaN, huge, reserved formats).
+func FuzzVertices(f *testing.F) {
+	f.Add(uint32(0x1200019F), uint32(3), words(0x3F800000, 0x3F800000, 0, 0, 0x7FC00000, 0xFF800000))
+	f.Add(uint32(0x1280011C), uint32(6), []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24})
+	f.Add(uint32(0x12DFFFFF), uint32(0), make([]byte, 64))
+	f.Add(uint32(0x120007FF), uint32(5), make([]byte, 300))
+	d := NewWithBudget(1 << 14)
+	defer d.Close()
+	f.Fuzz(func(t *testing.T, vtype, prim uint32, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		if err := d.Write(vtxAddr, data); err != nil {
+			t.Fatal(err)
+		}
+		base, low := ge.Addr(vtxAddr)
+		n := uint32(len(data) / 4)
+		ws := cat(setup(), []uint32{
+			ge.Word(ge.VTYPE, vtype), base, ge.Word(ge.VADDR, low), ge.Word(ge.IADDR, low),
+			ge.Word(ge.TME, prim>>3&1), ge.Word(ge.LTE, prim>>4&1), ge.Word(ge.LTE0, 1), ge.Word(ge.FGE, prim>>5&1),
+			ge.Word(ge.ABE, prim>>6&1), ge.Word(ge.TMAP, prim>>7&3), ge.Word(ge.TSIZE0, prim>>9&0xF0F),
+			ge.WordF(ge.XSCALE, 240), ge.WordF(ge.YSCALE, -136), ge.WordF(ge.XPOS, 2048), ge.WordF(ge.YPOS, 2048),
+			ge.Word(ge.OFFSETX, (2048-240)<<4), ge.Word(ge.OFFSETY, (2048-136)<<4),
+			ge.Word(ge.PRIM, (prim&7)<<16|min(n, 64)),
+		}, finish(0))
+		if err := d.Write(listAddr, words(ws...)); err != nil {
+			t.Fatal(err)
+		}
+		fence, err := d.Submit(hal.Buffer{Addr: listAddr, Size: uint32(4 * len(ws))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.Wait(fence)
+		if f, ok := hal.AsFault(err); ok && strings.Contains(f.Reason, "internal simulator error") {
+			t.Fatal(f.Reason)
+		}
+	})
+}
