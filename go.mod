@@ -11,4 +11,5 @@ require (
 require (
 	github.com/hashicorp/errwrap v1.0.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/image v0.47.0 // indirect
 )
