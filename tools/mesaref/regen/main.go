@@ -162,7 +162,6 @@ func readPAM(path string) (image.Image, error) {
 	return img, nil
 }
 
-
 // record draws s on backend through a Recorder and returns the trace. GL
 // errors are expected (the backend may lack features the scene uses) and
 // do not change the calls recorded.
