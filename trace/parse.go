@@ -95,7 +95,7 @@ func Parse(r io.Reader) (*Trace, error) {
 		c.Line = n
 		if c.Name == "Surface" {
 			if sawSurface || len(t.Calls) > 0 {
-				return nil, fmt.Errorf("trace: line %d: Surface must come once, before any call", n)
+				return nil, fmt.Errorf("trace: line %d: the Surface line must come once, before any call", n)
 			}
 			if err := t.surface(c); err != nil {
 				return nil, fmt.Errorf("trace: line %d: %w", n, err)
@@ -119,13 +119,13 @@ func Parse(r io.Reader) (*Trace, error) {
 
 func (t *Trace) surface(c *Call) error {
 	if len(c.Args) != 4 {
-		return fmt.Errorf("Surface takes 4 numbers (width height depth stencil), got %d values", len(c.Args))
+		return fmt.Errorf("the Surface line takes 4 numbers (width height depth stencil), got %d values", len(c.Args))
 	}
 	dst := []*int{&t.Width, &t.Height, &t.DepthBits, &t.StencilBits}
 	for i, v := range c.Args {
 		n, err := v.Int()
 		if err != nil || n < 0 || n > 1<<14 {
-			return fmt.Errorf("Surface value %d: %q is not a size 0..16384", i+1, v.Text)
+			return fmt.Errorf("the Surface line's value %d: %q is not a size 0..16384", i+1, v.Text)
 		}
 		*dst[i] = int(n)
 	}

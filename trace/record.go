@@ -413,8 +413,9 @@ func intOf(v any) (int64, bool) {
 	return 0, false
 }
 
-// enumName gives the name a trace writes for each enumerant value (the
-// first declared); enumValue reads every name.
+// enumName gives the name a trace writes for each enumerant value: the
+// first declared, except that the Clear bits (written by line.bits) give way
+// (LIGHT0 shares COLOR_BUFFER_BIT's 0x4000). enumValue reads every name.
 var (
 	enumName  = map[gles.Enum]string{}
 	enumValue = map[string]gles.Enum{}
@@ -422,7 +423,7 @@ var (
 
 func init() {
 	for _, e := range enumTable {
-		if _, ok := enumName[e.Value]; !ok {
+		if _, ok := enumName[e.Value]; !ok && !strings.HasSuffix(e.Name, "_BIT") {
 			enumName[e.Value] = e.Name
 		}
 		enumValue[e.Name] = e.Value

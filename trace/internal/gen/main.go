@@ -74,14 +74,26 @@ func main() {
 // trace, and enums_gen.h).
 func Generate(glesDir string) (map[string][]byte, error) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, glesDir, func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	names, err := filepath.Glob(filepath.Join(glesDir, "*.go"))
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", glesDir, err)
+		return nil, err
 	}
-	pkg, ok := pkgs["gles"]
-	if !ok {
+	sort.Strings(names)
+	var parsed []*ast.File
+	for _, fn := range names {
+		if strings.HasSuffix(fn, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, fn, nil, parser.ParseComments)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", fn, err)
+		}
+		if f.Name.Name != "gles" {
+			continue
+		}
+		parsed = append(parsed, f)
+	}
+	if len(parsed) == 0 {
 		return nil, fmt.Errorf("no package gles in %s", glesDir)
 	}
 	var methods []method
@@ -91,13 +103,7 @@ func Generate(glesDir string) (map[string][]byte, error) {
 		pos   token.Pos
 	}
 	var enums []enumDef
-	names := make([]string, 0, len(pkg.Files))
-	for n := range pkg.Files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, fn := range names {
-		f := pkg.Files[fn]
+	for _, f := range parsed {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
