@@ -66,6 +66,12 @@ func RenderScene(backend string, s scenes.Scene, rec io.Writer) (res Result) {
 		res.Err = fmt.Errorf("%s on %s: %w", s.Name, backend, err)
 		return res
 	}
+	closed := false
+	defer func() {
+		if !closed { // a panic in Draw: release the context all the same
+			ctx.Close()
+		}
+	}()
 	res.Missing = s.Missing(ctx.Caps())
 	var gl trace.GL = ctx
 	var r *trace.Recorder
@@ -84,6 +90,7 @@ func RenderScene(backend string, s scenes.Scene, rec io.Writer) (res Result) {
 			drawErr = errors.Join(drawErr, err)
 		}
 	}
+	closed = true
 	if err := ctx.Close(); err != nil {
 		drawErr = errors.Join(drawErr, err)
 	}
