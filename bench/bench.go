@@ -83,7 +83,7 @@ var quadVerts, quadColors, quadUV = func() ([]float32, []float32, []float32) {
 		for k, c := range corners {
 			pos = append(pos, c[0], c[1], z)
 			col = append(col, colors[k][0], colors[k][1], colors[k][2], 0.8)
-			uv = append(uv, (c[0]+1), (c[1] + 1))
+			uv = append(uv, (c[0] + 1), (c[1] + 1))
 		}
 	}
 	return pos, col, uv

@@ -122,7 +122,6 @@ type Context struct {
 	sampleAlphaOne bool
 	sampleCovValue float32
 	sampleCovInv   bool
-	fogHint        Enum
 }
 
 // NewContext creates a context on the named backend. Import
