@@ -39,6 +39,9 @@ type Config struct {
 	// Capture, when set, records every device operation (see hal.Capture);
 	// the capture is complete after Close.
 	Capture io.Writer
+	// ES2 asks for a GL ES 2.0 context (shaders instead of fixed
+	// function); the backend's Caps.ES2 must allow it.
+	ES2 bool
 }
 
 // Error is one GL error, with the entry point that raised it.
@@ -122,6 +125,10 @@ type Context struct {
 	sampleAlphaOne bool
 	sampleCovValue float32
 	sampleCovInv   bool
+
+	// GL ES 2.0.
+	api2 bool
+	gl2  es2
 }
 
 // NewContext creates a context on the named backend. Import
@@ -132,6 +139,14 @@ func NewContext(backend string, cfg Config) (*Context, error) {
 		return nil, err
 	}
 	caps := drv.Caps()
+	var compiler driver.ShaderCompiler
+	if cfg.ES2 {
+		sd, ok := drv.(driver.ShaderDriver)
+		if !caps.ES2 || !ok {
+			return nil, errors.Join(fmt.Errorf("%s: GL ES 2.0 contexts are not supported (%s)", backend, caps.Version), drv.Close())
+		}
+		compiler = sd.ShaderCompiler()
+	}
 	sc, err := caps.ChooseConfig(driver.SurfaceConfig{
 		Width: cfg.Width, Height: cfg.Height, Format: cfg.Format,
 		DepthBits: cfg.DepthBits, StencilBits: cfg.StencilBits,
@@ -143,8 +158,12 @@ func NewContext(backend string, cfg Config) (*Context, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: new context: %w", backend, err), drv.Close())
 	}
-	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config()}
+	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config(), api2: cfg.ES2}
 	c.init()
+	if c.api2 {
+		c.gl2.compiler = compiler
+		c.initES2()
+	}
 	return c, nil
 }
 
@@ -290,6 +309,19 @@ func (c *Context) Err() error {
 	m = multierror.Append(m, c.errs...)
 	c.errs = nil
 	return m
+}
+
+// need1 is alive for the fixed-function entry points, which a GL ES 2.0
+// context does not have.
+func (c *Context) need1(fn string) bool {
+	if !c.alive(fn) {
+		return false
+	}
+	if c.api2 {
+		c.record(fn, INVALID_OPERATION, "fixed-function entry point in a GL ES 2.0 context")
+		return false
+	}
+	return true
 }
 
 // alive reports whether the context can take calls.
