@@ -31,12 +31,12 @@ func arrayName(a int) string {
 type arrayState struct {
 	enabled    bool
 	normalized bool
-	size    int
-	typ     Enum
-	stride  int // as given; 0 means tightly packed
-	buffer  *bufferObject
-	offset  int
-	client  []byte
+	size       int
+	typ        Enum
+	stride     int // as given; 0 means tightly packed
+	buffer     *bufferObject
+	offset     int
+	client     []byte
 }
 
 type bufferObject struct {

@@ -865,7 +865,9 @@ func (c *Context) setUniform(fn string, loc, comps int, f []float32, iv []int32,
 }
 
 // Uniform1f sets a float (or bool) uniform of the current program.
-func (c *Context) Uniform1f(loc int, x float32) { c.setUniform("Uniform1f", loc, 1, []float32{x}, nil, false) }
+func (c *Context) Uniform1f(loc int, x float32) {
+	c.setUniform("Uniform1f", loc, 1, []float32{x}, nil, false)
+}
 
 // Uniform2f sets a vec2 uniform.
 func (c *Context) Uniform2f(loc int, x, y float32) {
@@ -883,7 +885,9 @@ func (c *Context) Uniform4f(loc int, x, y, z, w float32) {
 }
 
 // Uniform1i sets an int, bool or sampler uniform.
-func (c *Context) Uniform1i(loc int, x int32) { c.setUniform("Uniform1i", loc, 1, nil, []int32{x}, false) }
+func (c *Context) Uniform1i(loc int, x int32) {
+	c.setUniform("Uniform1i", loc, 1, nil, []int32{x}, false)
+}
 
 // Uniform2i sets an ivec2 uniform.
 func (c *Context) Uniform2i(loc int, x, y int32) {
@@ -901,28 +905,44 @@ func (c *Context) Uniform4i(loc int, x, y, z, w int32) {
 }
 
 // Uniform1fv sets float uniforms from loc on (len(v) elements).
-func (c *Context) Uniform1fv(loc int, v []float32) { c.setUniform("Uniform1fv", loc, 1, nonNilF(v), nil, false) }
+func (c *Context) Uniform1fv(loc int, v []float32) {
+	c.setUniform("Uniform1fv", loc, 1, nonNilF(v), nil, false)
+}
 
 // Uniform2fv sets vec2 uniforms (2 values per element).
-func (c *Context) Uniform2fv(loc int, v []float32) { c.setUniform("Uniform2fv", loc, 2, nonNilF(v), nil, false) }
+func (c *Context) Uniform2fv(loc int, v []float32) {
+	c.setUniform("Uniform2fv", loc, 2, nonNilF(v), nil, false)
+}
 
 // Uniform3fv sets vec3 uniforms.
-func (c *Context) Uniform3fv(loc int, v []float32) { c.setUniform("Uniform3fv", loc, 3, nonNilF(v), nil, false) }
+func (c *Context) Uniform3fv(loc int, v []float32) {
+	c.setUniform("Uniform3fv", loc, 3, nonNilF(v), nil, false)
+}
 
 // Uniform4fv sets vec4 uniforms.
-func (c *Context) Uniform4fv(loc int, v []float32) { c.setUniform("Uniform4fv", loc, 4, nonNilF(v), nil, false) }
+func (c *Context) Uniform4fv(loc int, v []float32) {
+	c.setUniform("Uniform4fv", loc, 4, nonNilF(v), nil, false)
+}
 
 // Uniform1iv sets int, bool or sampler uniforms.
-func (c *Context) Uniform1iv(loc int, v []int32) { c.setUniform("Uniform1iv", loc, 1, nil, nonNilI(v), false) }
+func (c *Context) Uniform1iv(loc int, v []int32) {
+	c.setUniform("Uniform1iv", loc, 1, nil, nonNilI(v), false)
+}
 
 // Uniform2iv sets ivec2 uniforms.
-func (c *Context) Uniform2iv(loc int, v []int32) { c.setUniform("Uniform2iv", loc, 2, nil, nonNilI(v), false) }
+func (c *Context) Uniform2iv(loc int, v []int32) {
+	c.setUniform("Uniform2iv", loc, 2, nil, nonNilI(v), false)
+}
 
 // Uniform3iv sets ivec3 uniforms.
-func (c *Context) Uniform3iv(loc int, v []int32) { c.setUniform("Uniform3iv", loc, 3, nil, nonNilI(v), false) }
+func (c *Context) Uniform3iv(loc int, v []int32) {
+	c.setUniform("Uniform3iv", loc, 3, nil, nonNilI(v), false)
+}
 
 // Uniform4iv sets ivec4 uniforms.
-func (c *Context) Uniform4iv(loc int, v []int32) { c.setUniform("Uniform4iv", loc, 4, nil, nonNilI(v), false) }
+func (c *Context) Uniform4iv(loc int, v []int32) {
+	c.setUniform("Uniform4iv", loc, 4, nil, nonNilI(v), false)
+}
 
 func nonNilF(v []float32) []float32 {
 	if v == nil {
