@@ -1,5 +1,7 @@
 package driver
 
+import "image"
+
 // ShaderStage is a programmable pipeline stage.
 type ShaderStage uint8
 
@@ -108,4 +110,19 @@ type Framebuffer struct {
 	Depth         Attachment
 	Stencil       Attachment
 	Width, Height int
+}
+
+// TextureReader is implemented by backends that render into textures
+// (framebuffer objects): ReadTexture returns level 0 of texture object id
+// as the backend last rendered it, in the texture's TexFormat layout (rows
+// bottom to top), so the state tracker can update or read it.
+type TextureReader interface {
+	ReadTexture(id uint32, gen uint64) ([]byte, error)
+}
+
+// FramebufferReader is implemented by backends that render into
+// framebuffer objects: ReadFramebuffer is ReadPixels from fb's colour
+// attachment.
+type FramebufferReader interface {
+	ReadFramebuffer(fb *Framebuffer, x, y, w, h int) (*image.NRGBA, error)
 }

@@ -663,7 +663,7 @@ func (c *Context) draw(fn string, dc *driver.DrawCall) {
 	var va driver.VertexArrays
 	maxI := dc.MaxIndex
 	if c.api2 {
-		if !c.resolveProgram(fn, dc, &va) {
+		if !c.resolveProgram(fn, dc, &va) || !c.resolveFramebuffer(fn) {
 			return
 		}
 		dc.Arrays = &va

@@ -129,6 +129,7 @@ type Context struct {
 	// GL ES 2.0.
 	api2 bool
 	gl2  es2
+	fbo  fboState
 }
 
 // NewContext creates a context on the named backend. Import
@@ -367,7 +368,23 @@ func (c *Context) readImage(fn string, x, y, w, h int) (*image.NRGBA, error) {
 	if !c.alive(fn) {
 		return nil, errors.New("context closed")
 	}
-	img, err := c.dc.ReadPixels(x, y, w, h)
+	if !c.resolveFramebuffer(fn) {
+		return nil, errors.New("incomplete framebuffer")
+	}
+	var img *image.NRGBA
+	var err error
+	if fb := c.st.Framebuffer; fb != nil {
+		r, ok := c.dc.(driver.FramebufferReader)
+		if !ok {
+			err = &driver.Unsupported{Backend: c.caps.Name, Feature: driver.FeatureFramebufferObjects, Why: "no framebuffer read-back"}
+		} else {
+			x, y = max(0, min(x, fb.Width)), max(0, min(y, fb.Height))
+			w, h = min(w, fb.Width-x), min(h, fb.Height-y)
+			img, err = r.ReadFramebuffer(fb, x, y, w, h)
+		}
+	} else {
+		img, err = c.dc.ReadPixels(x, y, w, h)
+	}
 	if err != nil {
 		c.recordErr(fn, err)
 		return nil, err

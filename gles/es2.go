@@ -1363,5 +1363,8 @@ func (c *Context) GenerateMipmap(target Enum) {
 		c.record(fn, INVALID_OPERATION, "the texture is compressed (%v)", t.format)
 		return
 	}
+	if !c.syncTexture(fn, t) {
+		return
+	}
 	c.generateMipmaps(t)
 }

@@ -107,7 +107,7 @@ func init() {
 			caps := *d.Caps()
 			caps.ES2, caps.VersionES2, caps.GLSLVersion = true, "OpenGL ES 2.0 test", "OpenGL ES GLSL ES 1.00"
 			caps.Features = caps.Features.With(driver.FeatureShaders)
-			caps.Limits.MaxVertexAttribs, caps.Limits.MaxCombinedTextureUnits = 8, 4
+			caps.Limits.MaxVertexAttribs, caps.Limits.MaxCombinedTextureUnits, caps.Limits.MaxRenderbufferSize = 8, 4, 64
 			return &es2Driver{Driver: d, caps: caps}, nil
 		},
 	})
@@ -270,5 +270,34 @@ func TestVertexAttribs(t *testing.T) {
 	ctx.UseProgram(0)
 	ctx.DrawArrays(gles.TRIANGLES, 0, 3)
 	assert.Equal(t, gles.INVALID_OPERATION, ctx.GetError(), "no program")
+	ctx.Err()
+}
+
+func TestFramebufferObjects(t *testing.T) {
+	ctx, _ := newES2(t)
+	fb := ctx.GenFramebuffers(1)[0]
+	rb := ctx.GenRenderbuffers(2)
+	ctx.BindFramebuffer(gles.FRAMEBUFFER, fb)
+	assert.Equal(t, gles.FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT, ctx.CheckFramebufferStatus(gles.FRAMEBUFFER))
+	ctx.BindRenderbuffer(gles.RENDERBUFFER, rb[0])
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.RGB565, 8, 4)
+	assert.Equal(t, 6, ctx.GetRenderbufferParameteriv(gles.RENDERBUFFER, gles.RENDERBUFFER_GREEN_SIZE))
+	ctx.FramebufferRenderbuffer(gles.FRAMEBUFFER, gles.COLOR_ATTACHMENT0, gles.RENDERBUFFER, rb[0])
+	ctx.BindRenderbuffer(gles.RENDERBUFFER, rb[1])
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.DEPTH_COMPONENT16, 8, 8)
+	ctx.FramebufferRenderbuffer(gles.FRAMEBUFFER, gles.DEPTH_ATTACHMENT, gles.RENDERBUFFER, rb[1])
+	assert.Equal(t, gles.FRAMEBUFFER_INCOMPLETE_DIMENSIONS, ctx.CheckFramebufferStatus(gles.FRAMEBUFFER))
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.DEPTH_COMPONENT16, 8, 4)
+	assert.Equal(t, gles.FRAMEBUFFER_UNSUPPORTED, ctx.CheckFramebufferStatus(gles.FRAMEBUFFER),
+		"the test backend cannot render into framebuffer objects")
+	assert.Equal(t, int(gles.RENDERBUFFER), ctx.GetFramebufferAttachmentParameteriv(gles.FRAMEBUFFER, gles.DEPTH_ATTACHMENT, gles.FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE))
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	assert.Equal(t, gles.INVALID_FRAMEBUFFER_OPERATION, ctx.GetError())
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.RGBA, 8, 4)
+	assert.Equal(t, gles.INVALID_ENUM, ctx.GetError())
+	ctx.BindFramebuffer(gles.FRAMEBUFFER, 0)
+	ctx.FramebufferRenderbuffer(gles.FRAMEBUFFER, gles.COLOR_ATTACHMENT0, gles.RENDERBUFFER, rb[0])
+	assert.Equal(t, gles.INVALID_OPERATION, ctx.GetError(), "framebuffer 0 has no attachments")
+	assert.Equal(t, gles.FRAMEBUFFER_COMPLETE, ctx.CheckFramebufferStatus(gles.FRAMEBUFFER))
 	ctx.Err()
 }

@@ -198,7 +198,7 @@ func (c *Context) Clear(mask Enum) {
 	if mask&STENCIL_BUFFER_BIT != 0 && c.cfg.StencilBits > 0 {
 		m |= driver.ClearStencil
 	}
-	if m == 0 {
+	if m == 0 || !c.resolveFramebuffer(fn) {
 		return
 	}
 	if err := c.dc.Clear(&c.st, m, c.clearColor, c.clearDepth, c.clearStencil); err != nil {

@@ -20,6 +20,9 @@ type textureObject struct {
 	snap           driver.Texture
 	snapGen        uint64
 	complete       bool
+	// rendered is set when the backend rendered into level 0 (a
+	// framebuffer attachment): its device copy is newer than levels.
+	rendered bool
 }
 
 func newTextureObject(id uint32) *textureObject {
@@ -245,6 +248,11 @@ func (c *Context) TexImage2D(target Enum, level int, internalformat Enum, width,
 // setLevel stores a level, dropping levels of another format (a paletted or
 // compressed texture becomes uncompressed), and regenerates mipmaps.
 func (c *Context) setLevel(t *textureObject, tf driver.TexFormat, level int, lv driver.Level) {
+	if level == 0 {
+		t.rendered = false
+	} else if !c.syncTexture("TexImage2D", t) {
+		return
+	}
 	if t.format != tf {
 		t.levels = nil
 		t.palette = nil
@@ -346,7 +354,7 @@ func (c *Context) TexSubImage2D(target Enum, level, xoffset, yoffset, width, hei
 	}
 	t := c.boundTexture()
 	lv, ok := c.subImageLevel(fn, t, level, xoffset, yoffset, width, height)
-	if !ok {
+	if !ok || !c.syncTexture(fn, t) {
 		return
 	}
 	if t.format.BytesPerTexel() == 0 {
@@ -617,7 +625,7 @@ func (c *Context) CopyTexSubImage2D(target Enum, level, xoffset, yoffset, x, y, 
 	}
 	t := c.boundTexture()
 	lv, ok := c.subImageLevel(fn, t, level, xoffset, yoffset, width, height)
-	if !ok {
+	if !ok || !c.syncTexture(fn, t) {
 		return
 	}
 	if t.format.BytesPerTexel() == 0 {
