@@ -10,6 +10,7 @@ import "github.com/retrogl/retrogl/gles"
 type GL interface {
 	ActiveTexture(texture gles.Enum)
 	AlphaFunc(fn gles.Enum, ref float32)
+	AlphaFuncx(fn gles.Enum, ref gles.Fixed)
 	BindBuffer(target gles.Enum, id uint32)
 	BindTexture(target gles.Enum, id uint32)
 	BlendEquationOES(mode gles.Enum)
@@ -20,12 +21,16 @@ type GL interface {
 	BufferSubData(target gles.Enum, offset int, data any)
 	Clear(mask gles.Enum)
 	ClearColor(r float32, g float32, b float32, a float32)
+	ClearColorx(r gles.Fixed, g gles.Fixed, b gles.Fixed, a gles.Fixed)
 	ClearDepthf(d float32)
+	ClearDepthx(d gles.Fixed)
 	ClearStencil(s int)
 	ClientActiveTexture(texture gles.Enum)
 	ClipPlanef(plane gles.Enum, equation []float32)
+	ClipPlanex(plane gles.Enum, eq []gles.Fixed)
 	Color4f(r float32, g float32, b float32, a float32)
 	Color4ub(r uint8, g uint8, b uint8, a uint8)
+	Color4x(r gles.Fixed, g gles.Fixed, b gles.Fixed, a gles.Fixed)
 	ColorMask(r bool, g bool, b bool, a bool)
 	ColorPointer(size int, typ gles.Enum, stride int, ptr any)
 	CompressedTexImage2D(target gles.Enum, level int, internalformat gles.Enum, width int, height int, border int, data []byte)
@@ -39,6 +44,7 @@ type GL interface {
 	DepthFunc(fn gles.Enum)
 	DepthMask(flag bool)
 	DepthRangef(near float32, far float32)
+	DepthRangex(n gles.Fixed, f gles.Fixed)
 	Disable(cap gles.Enum)
 	DisableClientState(array gles.Enum)
 	DrawArrays(mode gles.Enum, first int, count int)
@@ -51,55 +57,85 @@ type GL interface {
 	Flush()
 	Fogf(pname gles.Enum, param float32)
 	Fogfv(pname gles.Enum, params []float32)
+	Fogx(pname gles.Enum, param gles.Fixed)
+	Fogxv(pname gles.Enum, params []gles.Fixed)
 	FrontFace(mode gles.Enum)
 	Frustumf(left float32, right float32, bottom float32, top float32, near float32, far float32)
+	Frustumx(l gles.Fixed, r gles.Fixed, b gles.Fixed, t gles.Fixed, n gles.Fixed, f gles.Fixed)
 	GenBuffers(n int) []uint32
 	GenTextures(n int) []uint32
 	GetBooleanv(pname gles.Enum) []bool
 	GetBufferParameteriv(target gles.Enum, pname gles.Enum) int
 	GetClipPlanef(plane gles.Enum) []float32
+	GetClipPlanex(plane gles.Enum) []gles.Fixed
 	GetError() gles.Enum
+	GetFixedv(pname gles.Enum) []gles.Fixed
 	GetFloatv(pname gles.Enum) []float32
 	GetIntegerv(pname gles.Enum) []int
 	GetLightfv(light gles.Enum, pname gles.Enum) []float32
+	GetLightxv(light gles.Enum, pname gles.Enum) []gles.Fixed
 	GetMaterialfv(face gles.Enum, pname gles.Enum) []float32
+	GetMaterialxv(face gles.Enum, pname gles.Enum) []gles.Fixed
+	GetPointerv(pname gles.Enum) any
 	GetString(name gles.Enum) string
 	GetTexEnvfv(target gles.Enum, pname gles.Enum) []float32
+	GetTexEnviv(target gles.Enum, pname gles.Enum) []int
+	GetTexEnvxv(target gles.Enum, pname gles.Enum) []gles.Fixed
 	GetTexParameteriv(target gles.Enum, pname gles.Enum) []int
+	GetTexParameterxv(target gles.Enum, pname gles.Enum) []gles.Fixed
 	Hint(target gles.Enum, mode gles.Enum)
 	IsBuffer(id uint32) bool
 	IsEnabled(cap gles.Enum) bool
 	IsTexture(id uint32) bool
 	LightModelf(pname gles.Enum, param float32)
 	LightModelfv(pname gles.Enum, params []float32)
+	LightModelx(pname gles.Enum, param gles.Fixed)
+	LightModelxv(pname gles.Enum, params []gles.Fixed)
 	Lightf(light gles.Enum, pname gles.Enum, param float32)
 	Lightfv(light gles.Enum, pname gles.Enum, params []float32)
+	Lightx(light gles.Enum, pname gles.Enum, param gles.Fixed)
+	Lightxv(light gles.Enum, pname gles.Enum, params []gles.Fixed)
 	LineWidth(width float32)
+	LineWidthx(w gles.Fixed)
 	LoadIdentity()
 	LoadMatrixf(m []float32)
+	LoadMatrixx(m []gles.Fixed)
 	LoadPaletteFromModelViewMatrixOES()
 	LogicOp(op gles.Enum)
 	Materialf(face gles.Enum, pname gles.Enum, param float32)
 	Materialfv(face gles.Enum, pname gles.Enum, params []float32)
+	Materialx(face gles.Enum, pname gles.Enum, param gles.Fixed)
+	Materialxv(face gles.Enum, pname gles.Enum, params []gles.Fixed)
 	MatrixIndexPointerOES(size int, typ gles.Enum, stride int, ptr any)
 	MatrixMode(mode gles.Enum)
 	MultMatrixf(m []float32)
+	MultMatrixx(m []gles.Fixed)
 	MultiTexCoord4f(target gles.Enum, s float32, t float32, r float32, q float32)
+	MultiTexCoord4x(target gles.Enum, s gles.Fixed, t gles.Fixed, r gles.Fixed, q gles.Fixed)
 	Normal3f(x float32, y float32, z float32)
+	Normal3x(x gles.Fixed, y gles.Fixed, z gles.Fixed)
 	NormalPointer(typ gles.Enum, stride int, ptr any)
 	Orthof(left float32, right float32, bottom float32, top float32, near float32, far float32)
+	Orthox(l gles.Fixed, r gles.Fixed, b gles.Fixed, t gles.Fixed, n gles.Fixed, f gles.Fixed)
 	PixelStorei(pname gles.Enum, param int)
 	PointParameterf(pname gles.Enum, param float32)
 	PointParameterfv(pname gles.Enum, params []float32)
+	PointParameterx(pname gles.Enum, param gles.Fixed)
+	PointParameterxv(pname gles.Enum, params []gles.Fixed)
 	PointSize(size float32)
 	PointSizePointerOES(typ gles.Enum, stride int, ptr any)
+	PointSizex(size gles.Fixed)
 	PolygonOffset(factor float32, units float32)
+	PolygonOffsetx(factor gles.Fixed, units gles.Fixed)
 	PopMatrix()
 	PushMatrix()
 	ReadPixels(x int, y int, width int, height int, format gles.Enum, typ gles.Enum, pixels []byte)
 	Rotatef(angle float32, x float32, y float32, z float32)
+	Rotatex(angle gles.Fixed, x gles.Fixed, y gles.Fixed, z gles.Fixed)
 	SampleCoverage(value float32, invert bool)
+	SampleCoveragex(value gles.Fixed, invert bool)
 	Scalef(x float32, y float32, z float32)
+	Scalex(x gles.Fixed, y gles.Fixed, z gles.Fixed)
 	Scissor(x int, y int, width int, height int)
 	ShadeModel(mode gles.Enum)
 	StencilFunc(fn gles.Enum, ref int, mask uint32)
@@ -109,13 +145,19 @@ type GL interface {
 	TexEnvf(target gles.Enum, pname gles.Enum, param float32)
 	TexEnvfv(target gles.Enum, pname gles.Enum, params []float32)
 	TexEnvi(target gles.Enum, pname gles.Enum, param int)
+	TexEnviv(target gles.Enum, pname gles.Enum, params []int)
+	TexEnvx(target gles.Enum, pname gles.Enum, param gles.Fixed)
+	TexEnvxv(target gles.Enum, pname gles.Enum, params []gles.Fixed)
 	TexImage2D(target gles.Enum, level int, internalformat gles.Enum, width int, height int, border int, format gles.Enum, typ gles.Enum, pixels any)
 	TexParameterf(target gles.Enum, pname gles.Enum, param float32)
 	TexParameterfv(target gles.Enum, pname gles.Enum, params []float32)
 	TexParameteri(target gles.Enum, pname gles.Enum, param int)
 	TexParameteriv(target gles.Enum, pname gles.Enum, params []int)
+	TexParameterx(target gles.Enum, pname gles.Enum, param gles.Fixed)
+	TexParameterxv(target gles.Enum, pname gles.Enum, params []gles.Fixed)
 	TexSubImage2D(target gles.Enum, level int, xoffset int, yoffset int, width int, height int, format gles.Enum, typ gles.Enum, pixels any)
 	Translatef(x float32, y float32, z float32)
+	Translatex(x gles.Fixed, y gles.Fixed, z gles.Fixed)
 	VertexPointer(size int, typ gles.Enum, stride int, ptr any)
 	Viewport(x int, y int, width int, height int)
 	WeightPointerOES(size int, typ gles.Enum, stride int, ptr any)

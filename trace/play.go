@@ -379,3 +379,30 @@ func (a *args) indices(i int, typ gles.Enum) any {
 	}
 	return out
 }
+
+// fixed reads a 16.16 fixed-point value written as its raw integer; a name
+// is read as its enum value (Fogx FOG_MODE LINEAR passes the enum unscaled).
+func (a *args) fixed(i int) gles.Fixed {
+	n := a.int(i)
+	if n < -1<<31 || n > 1<<31-1 {
+		a.fail(i, fmt.Errorf("%d is not a 32-bit fixed-point value", n))
+		return 0
+	}
+	return gles.Fixed(n)
+}
+
+func (a *args) fixeds(i int) []gles.Fixed {
+	v := a.ints(i)
+	if v == nil {
+		return nil
+	}
+	out := make([]gles.Fixed, len(v))
+	for j, n := range v {
+		if n < -1<<31 || n > 1<<31-1 {
+			a.fail(i, fmt.Errorf("element %d: %d is not a 32-bit fixed-point value", j+1, n))
+			return nil
+		}
+		out[j] = gles.Fixed(n)
+	}
+	return out
+}

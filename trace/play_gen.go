@@ -22,6 +22,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.AlphaFunc(fn, ref)
 		return nil
 	},
+	"AlphaFuncx": func(pl *Player, av *args) error {
+		fn := av.enum(0)
+		ref := av.fixed(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.AlphaFuncx(fn, ref)
+		return nil
+	},
 	"BindBuffer": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		id := av.buf(1)
@@ -116,12 +125,31 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.ClearColor(r, g, b, a)
 		return nil
 	},
+	"ClearColorx": func(pl *Player, av *args) error {
+		r := av.fixed(0)
+		g := av.fixed(1)
+		b := av.fixed(2)
+		a := av.fixed(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.ClearColorx(r, g, b, a)
+		return nil
+	},
 	"ClearDepthf": func(pl *Player, av *args) error {
 		d := av.float(0)
 		if err := av.done(1); err != nil {
 			return err
 		}
 		pl.gl.ClearDepthf(d)
+		return nil
+	},
+	"ClearDepthx": func(pl *Player, av *args) error {
+		d := av.fixed(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.ClearDepthx(d)
 		return nil
 	},
 	"ClearStencil": func(pl *Player, av *args) error {
@@ -149,6 +177,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.ClipPlanef(plane, equation)
 		return nil
 	},
+	"ClipPlanex": func(pl *Player, av *args) error {
+		plane := av.enum(0)
+		eq := av.fixeds(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.ClipPlanex(plane, eq)
+		return nil
+	},
 	"Color4f": func(pl *Player, av *args) error {
 		r := av.float(0)
 		g := av.float(1)
@@ -169,6 +206,17 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Color4ub(r, g, b, a)
+		return nil
+	},
+	"Color4x": func(pl *Player, av *args) error {
+		r := av.fixed(0)
+		g := av.fixed(1)
+		b := av.fixed(2)
+		a := av.fixed(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.Color4x(r, g, b, a)
 		return nil
 	},
 	"ColorMask": func(pl *Player, av *args) error {
@@ -309,6 +357,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.DepthRangef(near, far)
 		return nil
 	},
+	"DepthRangex": func(pl *Player, av *args) error {
+		n := av.fixed(0)
+		f := av.fixed(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.DepthRangex(n, f)
+		return nil
+	},
 	"Disable": func(pl *Player, av *args) error {
 		cap := av.enum(0)
 		if err := av.done(1); err != nil {
@@ -418,6 +475,24 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.Fogfv(pname, params)
 		return nil
 	},
+	"Fogx": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		param := av.fixed(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Fogx(pname, param)
+		return nil
+	},
+	"Fogxv": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		params := av.fixeds(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Fogxv(pname, params)
+		return nil
+	},
 	"FrontFace": func(pl *Player, av *args) error {
 		mode := av.enum(0)
 		if err := av.done(1); err != nil {
@@ -437,6 +512,19 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Frustumf(left, right, bottom, top, near, far)
+		return nil
+	},
+	"Frustumx": func(pl *Player, av *args) error {
+		l := av.fixed(0)
+		r := av.fixed(1)
+		b := av.fixed(2)
+		t := av.fixed(3)
+		n := av.fixed(4)
+		f := av.fixed(5)
+		if err := av.done(6); err != nil {
+			return err
+		}
+		pl.gl.Frustumx(l, r, b, t, n, f)
 		return nil
 	},
 	"GenBuffers": func(pl *Player, av *args) error {
@@ -478,11 +566,27 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.GetClipPlanef(plane)
 		return nil
 	},
+	"GetClipPlanex": func(pl *Player, av *args) error {
+		plane := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetClipPlanex(plane)
+		return nil
+	},
 	"GetError": func(pl *Player, av *args) error {
 		if err := av.done(0); err != nil {
 			return err
 		}
 		pl.gl.GetError()
+		return nil
+	},
+	"GetFixedv": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetFixedv(pname)
 		return nil
 	},
 	"GetFloatv": func(pl *Player, av *args) error {
@@ -510,6 +614,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.GetLightfv(light, pname)
 		return nil
 	},
+	"GetLightxv": func(pl *Player, av *args) error {
+		light := av.enum(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetLightxv(light, pname)
+		return nil
+	},
 	"GetMaterialfv": func(pl *Player, av *args) error {
 		face := av.enum(0)
 		pname := av.enum(1)
@@ -517,6 +630,23 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.GetMaterialfv(face, pname)
+		return nil
+	},
+	"GetMaterialxv": func(pl *Player, av *args) error {
+		face := av.enum(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetMaterialxv(face, pname)
+		return nil
+	},
+	"GetPointerv": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetPointerv(pname)
 		return nil
 	},
 	"GetString": func(pl *Player, av *args) error {
@@ -536,6 +666,24 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.GetTexEnvfv(target, pname)
 		return nil
 	},
+	"GetTexEnviv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetTexEnviv(target, pname)
+		return nil
+	},
+	"GetTexEnvxv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetTexEnvxv(target, pname)
+		return nil
+	},
 	"GetTexParameteriv": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		pname := av.enum(1)
@@ -543,6 +691,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.GetTexParameteriv(target, pname)
+		return nil
+	},
+	"GetTexParameterxv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetTexParameterxv(target, pname)
 		return nil
 	},
 	"Hint": func(pl *Player, av *args) error {
@@ -596,6 +753,24 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.LightModelfv(pname, params)
 		return nil
 	},
+	"LightModelx": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		param := av.fixed(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.LightModelx(pname, param)
+		return nil
+	},
+	"LightModelxv": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		params := av.fixeds(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.LightModelxv(pname, params)
+		return nil
+	},
 	"Lightf": func(pl *Player, av *args) error {
 		light := av.enum(0)
 		pname := av.enum(1)
@@ -616,12 +791,40 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.Lightfv(light, pname, params)
 		return nil
 	},
+	"Lightx": func(pl *Player, av *args) error {
+		light := av.enum(0)
+		pname := av.enum(1)
+		param := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Lightx(light, pname, param)
+		return nil
+	},
+	"Lightxv": func(pl *Player, av *args) error {
+		light := av.enum(0)
+		pname := av.enum(1)
+		params := av.fixeds(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Lightxv(light, pname, params)
+		return nil
+	},
 	"LineWidth": func(pl *Player, av *args) error {
 		width := av.float(0)
 		if err := av.done(1); err != nil {
 			return err
 		}
 		pl.gl.LineWidth(width)
+		return nil
+	},
+	"LineWidthx": func(pl *Player, av *args) error {
+		w := av.fixed(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.LineWidthx(w)
 		return nil
 	},
 	"LoadIdentity": func(pl *Player, av *args) error {
@@ -637,6 +840,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.LoadMatrixf(m)
+		return nil
+	},
+	"LoadMatrixx": func(pl *Player, av *args) error {
+		m := av.fixeds(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.LoadMatrixx(m)
 		return nil
 	},
 	"LoadPaletteFromModelViewMatrixOES": func(pl *Player, av *args) error {
@@ -674,6 +885,26 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.Materialfv(face, pname, params)
 		return nil
 	},
+	"Materialx": func(pl *Player, av *args) error {
+		face := av.enum(0)
+		pname := av.enum(1)
+		param := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Materialx(face, pname, param)
+		return nil
+	},
+	"Materialxv": func(pl *Player, av *args) error {
+		face := av.enum(0)
+		pname := av.enum(1)
+		params := av.fixeds(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Materialxv(face, pname, params)
+		return nil
+	},
 	"MatrixIndexPointerOES": func(pl *Player, av *args) error {
 		size := av.int(0)
 		typ := av.enum(1)
@@ -701,6 +932,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.MultMatrixf(m)
 		return nil
 	},
+	"MultMatrixx": func(pl *Player, av *args) error {
+		m := av.fixeds(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.MultMatrixx(m)
+		return nil
+	},
 	"MultiTexCoord4f": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		s := av.float(1)
@@ -713,6 +952,18 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.MultiTexCoord4f(target, s, t, r, q)
 		return nil
 	},
+	"MultiTexCoord4x": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		s := av.fixed(1)
+		t := av.fixed(2)
+		r := av.fixed(3)
+		q := av.fixed(4)
+		if err := av.done(5); err != nil {
+			return err
+		}
+		pl.gl.MultiTexCoord4x(target, s, t, r, q)
+		return nil
+	},
 	"Normal3f": func(pl *Player, av *args) error {
 		x := av.float(0)
 		y := av.float(1)
@@ -721,6 +972,16 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Normal3f(x, y, z)
+		return nil
+	},
+	"Normal3x": func(pl *Player, av *args) error {
+		x := av.fixed(0)
+		y := av.fixed(1)
+		z := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Normal3x(x, y, z)
 		return nil
 	},
 	"NormalPointer": func(pl *Player, av *args) error {
@@ -744,6 +1005,19 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Orthof(left, right, bottom, top, near, far)
+		return nil
+	},
+	"Orthox": func(pl *Player, av *args) error {
+		l := av.fixed(0)
+		r := av.fixed(1)
+		b := av.fixed(2)
+		t := av.fixed(3)
+		n := av.fixed(4)
+		f := av.fixed(5)
+		if err := av.done(6); err != nil {
+			return err
+		}
+		pl.gl.Orthox(l, r, b, t, n, f)
 		return nil
 	},
 	"PixelStorei": func(pl *Player, av *args) error {
@@ -773,6 +1047,24 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.PointParameterfv(pname, params)
 		return nil
 	},
+	"PointParameterx": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		param := av.fixed(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.PointParameterx(pname, param)
+		return nil
+	},
+	"PointParameterxv": func(pl *Player, av *args) error {
+		pname := av.enum(0)
+		params := av.fixeds(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.PointParameterxv(pname, params)
+		return nil
+	},
 	"PointSize": func(pl *Player, av *args) error {
 		size := av.float(0)
 		if err := av.done(1); err != nil {
@@ -791,6 +1083,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.PointSizePointerOES(typ, stride, ptr)
 		return nil
 	},
+	"PointSizex": func(pl *Player, av *args) error {
+		size := av.fixed(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.PointSizex(size)
+		return nil
+	},
 	"PolygonOffset": func(pl *Player, av *args) error {
 		factor := av.float(0)
 		units := av.float(1)
@@ -798,6 +1098,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.PolygonOffset(factor, units)
+		return nil
+	},
+	"PolygonOffsetx": func(pl *Player, av *args) error {
+		factor := av.fixed(0)
+		units := av.fixed(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.PolygonOffsetx(factor, units)
 		return nil
 	},
 	"PopMatrix": func(pl *Player, av *args) error {
@@ -839,6 +1148,17 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.Rotatef(angle, x, y, z)
 		return nil
 	},
+	"Rotatex": func(pl *Player, av *args) error {
+		angle := av.fixed(0)
+		x := av.fixed(1)
+		y := av.fixed(2)
+		z := av.fixed(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.Rotatex(angle, x, y, z)
+		return nil
+	},
 	"SampleCoverage": func(pl *Player, av *args) error {
 		value := av.float(0)
 		invert := av.bool(1)
@@ -846,6 +1166,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.SampleCoverage(value, invert)
+		return nil
+	},
+	"SampleCoveragex": func(pl *Player, av *args) error {
+		value := av.fixed(0)
+		invert := av.bool(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.SampleCoveragex(value, invert)
 		return nil
 	},
 	"Scalef": func(pl *Player, av *args) error {
@@ -856,6 +1185,16 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Scalef(x, y, z)
+		return nil
+	},
+	"Scalex": func(pl *Player, av *args) error {
+		x := av.fixed(0)
+		y := av.fixed(1)
+		z := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Scalex(x, y, z)
 		return nil
 	},
 	"Scissor": func(pl *Player, av *args) error {
@@ -946,6 +1285,36 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.TexEnvi(target, pname, param)
 		return nil
 	},
+	"TexEnviv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		params := av.ints(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.TexEnviv(target, pname, params)
+		return nil
+	},
+	"TexEnvx": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		param := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.TexEnvx(target, pname, param)
+		return nil
+	},
+	"TexEnvxv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		params := av.fixeds(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.TexEnvxv(target, pname, params)
+		return nil
+	},
 	"TexImage2D": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		level := av.int(1)
@@ -1002,6 +1371,26 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.TexParameteriv(target, pname, params)
 		return nil
 	},
+	"TexParameterx": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		param := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.TexParameterx(target, pname, param)
+		return nil
+	},
+	"TexParameterxv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		params := av.fixeds(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.TexParameterxv(target, pname, params)
+		return nil
+	},
 	"TexSubImage2D": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		level := av.int(1)
@@ -1026,6 +1415,16 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Translatef(x, y, z)
+		return nil
+	},
+	"Translatex": func(pl *Player, av *args) error {
+		x := av.fixed(0)
+		y := av.fixed(1)
+		z := av.fixed(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Translatex(x, y, z)
 		return nil
 	},
 	"VertexPointer": func(pl *Player, av *args) error {

@@ -431,3 +431,17 @@ func init() {
 }
 
 func (l *line) u8(v uint8) { l.int(int(v)) }
+
+// fixed writes a 16.16 fixed-point value as its raw integer.
+func (l *line) fixed(v gles.Fixed) { l.int(int(v)) }
+
+func (l *line) fixeds(v []gles.Fixed) {
+	l.b = append(l.b, " {"...)
+	for i, n := range v {
+		if i > 0 {
+			l.b = append(l.b, ' ')
+		}
+		l.b = strconv.AppendInt(l.b, int64(n), 10)
+	}
+	l.b = append(l.b, '}')
+}

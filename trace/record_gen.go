@@ -21,6 +21,15 @@ func (rec *Recorder) AlphaFunc(fn gles.Enum, ref float32) {
 	rec.gl.AlphaFunc(fn, ref)
 }
 
+// AlphaFuncx records glAlphaFuncx and forwards it to the wrapped context.
+func (rec *Recorder) AlphaFuncx(fn gles.Enum, ref gles.Fixed) {
+	ln := rec.begin("AlphaFuncx")
+	ln.enum(fn)
+	ln.fixed(ref)
+	rec.end(ln)
+	rec.gl.AlphaFuncx(fn, ref)
+}
+
 // BindBuffer records glBindBuffer and forwards it to the wrapped context.
 func (rec *Recorder) BindBuffer(target gles.Enum, id uint32) {
 	ln := rec.begin("BindBuffer")
@@ -115,12 +124,31 @@ func (rec *Recorder) ClearColor(r float32, g float32, b float32, a float32) {
 	rec.gl.ClearColor(r, g, b, a)
 }
 
+// ClearColorx records glClearColorx and forwards it to the wrapped context.
+func (rec *Recorder) ClearColorx(r gles.Fixed, g gles.Fixed, b gles.Fixed, a gles.Fixed) {
+	ln := rec.begin("ClearColorx")
+	ln.fixed(r)
+	ln.fixed(g)
+	ln.fixed(b)
+	ln.fixed(a)
+	rec.end(ln)
+	rec.gl.ClearColorx(r, g, b, a)
+}
+
 // ClearDepthf records glClearDepthf and forwards it to the wrapped context.
 func (rec *Recorder) ClearDepthf(d float32) {
 	ln := rec.begin("ClearDepthf")
 	ln.float(d)
 	rec.end(ln)
 	rec.gl.ClearDepthf(d)
+}
+
+// ClearDepthx records glClearDepthx and forwards it to the wrapped context.
+func (rec *Recorder) ClearDepthx(d gles.Fixed) {
+	ln := rec.begin("ClearDepthx")
+	ln.fixed(d)
+	rec.end(ln)
+	rec.gl.ClearDepthx(d)
 }
 
 // ClearStencil records glClearStencil and forwards it to the wrapped context.
@@ -148,6 +176,15 @@ func (rec *Recorder) ClipPlanef(plane gles.Enum, equation []float32) {
 	rec.gl.ClipPlanef(plane, equation)
 }
 
+// ClipPlanex records glClipPlanex and forwards it to the wrapped context.
+func (rec *Recorder) ClipPlanex(plane gles.Enum, eq []gles.Fixed) {
+	ln := rec.begin("ClipPlanex")
+	ln.enum(plane)
+	ln.fixeds(eq)
+	rec.end(ln)
+	rec.gl.ClipPlanex(plane, eq)
+}
+
 // Color4f records glColor4f and forwards it to the wrapped context.
 func (rec *Recorder) Color4f(r float32, g float32, b float32, a float32) {
 	ln := rec.begin("Color4f")
@@ -168,6 +205,17 @@ func (rec *Recorder) Color4ub(r uint8, g uint8, b uint8, a uint8) {
 	ln.u8(a)
 	rec.end(ln)
 	rec.gl.Color4ub(r, g, b, a)
+}
+
+// Color4x records glColor4x and forwards it to the wrapped context.
+func (rec *Recorder) Color4x(r gles.Fixed, g gles.Fixed, b gles.Fixed, a gles.Fixed) {
+	ln := rec.begin("Color4x")
+	ln.fixed(r)
+	ln.fixed(g)
+	ln.fixed(b)
+	ln.fixed(a)
+	rec.end(ln)
+	rec.gl.Color4x(r, g, b, a)
 }
 
 // ColorMask records glColorMask and forwards it to the wrapped context.
@@ -307,6 +355,15 @@ func (rec *Recorder) DepthRangef(near float32, far float32) {
 	rec.gl.DepthRangef(near, far)
 }
 
+// DepthRangex records glDepthRangex and forwards it to the wrapped context.
+func (rec *Recorder) DepthRangex(n gles.Fixed, f gles.Fixed) {
+	ln := rec.begin("DepthRangex")
+	ln.fixed(n)
+	ln.fixed(f)
+	rec.end(ln)
+	rec.gl.DepthRangex(n, f)
+}
+
 // Disable records glDisable and forwards it to the wrapped context.
 func (rec *Recorder) Disable(cap gles.Enum) {
 	ln := rec.begin("Disable")
@@ -420,6 +477,24 @@ func (rec *Recorder) Fogfv(pname gles.Enum, params []float32) {
 	rec.gl.Fogfv(pname, params)
 }
 
+// Fogx records glFogx and forwards it to the wrapped context.
+func (rec *Recorder) Fogx(pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("Fogx")
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.Fogx(pname, param)
+}
+
+// Fogxv records glFogxv and forwards it to the wrapped context.
+func (rec *Recorder) Fogxv(pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("Fogxv")
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.Fogxv(pname, params)
+}
+
 // FrontFace records glFrontFace and forwards it to the wrapped context.
 func (rec *Recorder) FrontFace(mode gles.Enum) {
 	ln := rec.begin("FrontFace")
@@ -439,6 +514,19 @@ func (rec *Recorder) Frustumf(left float32, right float32, bottom float32, top f
 	ln.float(far)
 	rec.end(ln)
 	rec.gl.Frustumf(left, right, bottom, top, near, far)
+}
+
+// Frustumx records glFrustumx and forwards it to the wrapped context.
+func (rec *Recorder) Frustumx(l gles.Fixed, r gles.Fixed, b gles.Fixed, t gles.Fixed, n gles.Fixed, f gles.Fixed) {
+	ln := rec.begin("Frustumx")
+	ln.fixed(l)
+	ln.fixed(r)
+	ln.fixed(b)
+	ln.fixed(t)
+	ln.fixed(n)
+	ln.fixed(f)
+	rec.end(ln)
+	rec.gl.Frustumx(l, r, b, t, n, f)
 }
 
 // GenBuffers records glGenBuffers and forwards it to the wrapped context.
@@ -497,12 +585,34 @@ func (rec *Recorder) GetClipPlanef(plane gles.Enum) []float32 {
 	return res
 }
 
+// GetClipPlanex records glGetClipPlanex and forwards it to the wrapped context.
+func (rec *Recorder) GetClipPlanex(plane gles.Enum) []gles.Fixed {
+	res := rec.gl.GetClipPlanex(plane)
+	ln := rec.begin("GetClipPlanex")
+	ln.enum(plane)
+	ln.result()
+	ln.fixeds(res)
+	rec.end(ln)
+	return res
+}
+
 // GetError records glGetError and forwards it to the wrapped context.
 func (rec *Recorder) GetError() gles.Enum {
 	res := rec.gl.GetError()
 	ln := rec.begin("GetError")
 	ln.result()
 	ln.enum(res)
+	rec.end(ln)
+	return res
+}
+
+// GetFixedv records glGetFixedv and forwards it to the wrapped context.
+func (rec *Recorder) GetFixedv(pname gles.Enum) []gles.Fixed {
+	res := rec.gl.GetFixedv(pname)
+	ln := rec.begin("GetFixedv")
+	ln.enum(pname)
+	ln.result()
+	ln.fixeds(res)
 	rec.end(ln)
 	return res
 }
@@ -541,6 +651,18 @@ func (rec *Recorder) GetLightfv(light gles.Enum, pname gles.Enum) []float32 {
 	return res
 }
 
+// GetLightxv records glGetLightxv and forwards it to the wrapped context.
+func (rec *Recorder) GetLightxv(light gles.Enum, pname gles.Enum) []gles.Fixed {
+	res := rec.gl.GetLightxv(light, pname)
+	ln := rec.begin("GetLightxv")
+	ln.enum(light)
+	ln.enum(pname)
+	ln.result()
+	ln.fixeds(res)
+	rec.end(ln)
+	return res
+}
+
 // GetMaterialfv records glGetMaterialfv and forwards it to the wrapped context.
 func (rec *Recorder) GetMaterialfv(face gles.Enum, pname gles.Enum) []float32 {
 	res := rec.gl.GetMaterialfv(face, pname)
@@ -549,6 +671,27 @@ func (rec *Recorder) GetMaterialfv(face gles.Enum, pname gles.Enum) []float32 {
 	ln.enum(pname)
 	ln.result()
 	ln.floats(res)
+	rec.end(ln)
+	return res
+}
+
+// GetMaterialxv records glGetMaterialxv and forwards it to the wrapped context.
+func (rec *Recorder) GetMaterialxv(face gles.Enum, pname gles.Enum) []gles.Fixed {
+	res := rec.gl.GetMaterialxv(face, pname)
+	ln := rec.begin("GetMaterialxv")
+	ln.enum(face)
+	ln.enum(pname)
+	ln.result()
+	ln.fixeds(res)
+	rec.end(ln)
+	return res
+}
+
+// GetPointerv records glGetPointerv and forwards it to the wrapped context.
+func (rec *Recorder) GetPointerv(pname gles.Enum) any {
+	res := rec.gl.GetPointerv(pname)
+	ln := rec.begin("GetPointerv")
+	rec.pointer(ln, pname)
 	rec.end(ln)
 	return res
 }
@@ -576,6 +719,30 @@ func (rec *Recorder) GetTexEnvfv(target gles.Enum, pname gles.Enum) []float32 {
 	return res
 }
 
+// GetTexEnviv records glGetTexEnviv and forwards it to the wrapped context.
+func (rec *Recorder) GetTexEnviv(target gles.Enum, pname gles.Enum) []int {
+	res := rec.gl.GetTexEnviv(target, pname)
+	ln := rec.begin("GetTexEnviv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.result()
+	ln.ints(res)
+	rec.end(ln)
+	return res
+}
+
+// GetTexEnvxv records glGetTexEnvxv and forwards it to the wrapped context.
+func (rec *Recorder) GetTexEnvxv(target gles.Enum, pname gles.Enum) []gles.Fixed {
+	res := rec.gl.GetTexEnvxv(target, pname)
+	ln := rec.begin("GetTexEnvxv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.result()
+	ln.fixeds(res)
+	rec.end(ln)
+	return res
+}
+
 // GetTexParameteriv records glGetTexParameteriv and forwards it to the wrapped context.
 func (rec *Recorder) GetTexParameteriv(target gles.Enum, pname gles.Enum) []int {
 	res := rec.gl.GetTexParameteriv(target, pname)
@@ -584,6 +751,18 @@ func (rec *Recorder) GetTexParameteriv(target gles.Enum, pname gles.Enum) []int 
 	ln.enum(pname)
 	ln.result()
 	ln.ints(res)
+	rec.end(ln)
+	return res
+}
+
+// GetTexParameterxv records glGetTexParameterxv and forwards it to the wrapped context.
+func (rec *Recorder) GetTexParameterxv(target gles.Enum, pname gles.Enum) []gles.Fixed {
+	res := rec.gl.GetTexParameterxv(target, pname)
+	ln := rec.begin("GetTexParameterxv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.result()
+	ln.fixeds(res)
 	rec.end(ln)
 	return res
 }
@@ -648,6 +827,24 @@ func (rec *Recorder) LightModelfv(pname gles.Enum, params []float32) {
 	rec.gl.LightModelfv(pname, params)
 }
 
+// LightModelx records glLightModelx and forwards it to the wrapped context.
+func (rec *Recorder) LightModelx(pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("LightModelx")
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.LightModelx(pname, param)
+}
+
+// LightModelxv records glLightModelxv and forwards it to the wrapped context.
+func (rec *Recorder) LightModelxv(pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("LightModelxv")
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.LightModelxv(pname, params)
+}
+
 // Lightf records glLightf and forwards it to the wrapped context.
 func (rec *Recorder) Lightf(light gles.Enum, pname gles.Enum, param float32) {
 	ln := rec.begin("Lightf")
@@ -668,12 +865,40 @@ func (rec *Recorder) Lightfv(light gles.Enum, pname gles.Enum, params []float32)
 	rec.gl.Lightfv(light, pname, params)
 }
 
+// Lightx records glLightx and forwards it to the wrapped context.
+func (rec *Recorder) Lightx(light gles.Enum, pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("Lightx")
+	ln.enum(light)
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.Lightx(light, pname, param)
+}
+
+// Lightxv records glLightxv and forwards it to the wrapped context.
+func (rec *Recorder) Lightxv(light gles.Enum, pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("Lightxv")
+	ln.enum(light)
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.Lightxv(light, pname, params)
+}
+
 // LineWidth records glLineWidth and forwards it to the wrapped context.
 func (rec *Recorder) LineWidth(width float32) {
 	ln := rec.begin("LineWidth")
 	ln.float(width)
 	rec.end(ln)
 	rec.gl.LineWidth(width)
+}
+
+// LineWidthx records glLineWidthx and forwards it to the wrapped context.
+func (rec *Recorder) LineWidthx(w gles.Fixed) {
+	ln := rec.begin("LineWidthx")
+	ln.fixed(w)
+	rec.end(ln)
+	rec.gl.LineWidthx(w)
 }
 
 // LoadIdentity records glLoadIdentity and forwards it to the wrapped context.
@@ -689,6 +914,14 @@ func (rec *Recorder) LoadMatrixf(m []float32) {
 	ln.floats(m)
 	rec.end(ln)
 	rec.gl.LoadMatrixf(m)
+}
+
+// LoadMatrixx records glLoadMatrixx and forwards it to the wrapped context.
+func (rec *Recorder) LoadMatrixx(m []gles.Fixed) {
+	ln := rec.begin("LoadMatrixx")
+	ln.fixeds(m)
+	rec.end(ln)
+	rec.gl.LoadMatrixx(m)
 }
 
 // LoadPaletteFromModelViewMatrixOES records glLoadPaletteFromModelViewMatrixOES and forwards it to the wrapped context.
@@ -726,6 +959,26 @@ func (rec *Recorder) Materialfv(face gles.Enum, pname gles.Enum, params []float3
 	rec.gl.Materialfv(face, pname, params)
 }
 
+// Materialx records glMaterialx and forwards it to the wrapped context.
+func (rec *Recorder) Materialx(face gles.Enum, pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("Materialx")
+	ln.enum(face)
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.Materialx(face, pname, param)
+}
+
+// Materialxv records glMaterialxv and forwards it to the wrapped context.
+func (rec *Recorder) Materialxv(face gles.Enum, pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("Materialxv")
+	ln.enum(face)
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.Materialxv(face, pname, params)
+}
+
 // MatrixIndexPointerOES records glMatrixIndexPointerOES and forwards it to the wrapped context.
 func (rec *Recorder) MatrixIndexPointerOES(size int, typ gles.Enum, stride int, ptr any) {
 	ln := rec.begin("MatrixIndexPointerOES")
@@ -752,6 +1005,14 @@ func (rec *Recorder) MultMatrixf(m []float32) {
 	rec.gl.MultMatrixf(m)
 }
 
+// MultMatrixx records glMultMatrixx and forwards it to the wrapped context.
+func (rec *Recorder) MultMatrixx(m []gles.Fixed) {
+	ln := rec.begin("MultMatrixx")
+	ln.fixeds(m)
+	rec.end(ln)
+	rec.gl.MultMatrixx(m)
+}
+
 // MultiTexCoord4f records glMultiTexCoord4f and forwards it to the wrapped context.
 func (rec *Recorder) MultiTexCoord4f(target gles.Enum, s float32, t float32, r float32, q float32) {
 	ln := rec.begin("MultiTexCoord4f")
@@ -764,6 +1025,18 @@ func (rec *Recorder) MultiTexCoord4f(target gles.Enum, s float32, t float32, r f
 	rec.gl.MultiTexCoord4f(target, s, t, r, q)
 }
 
+// MultiTexCoord4x records glMultiTexCoord4x and forwards it to the wrapped context.
+func (rec *Recorder) MultiTexCoord4x(target gles.Enum, s gles.Fixed, t gles.Fixed, r gles.Fixed, q gles.Fixed) {
+	ln := rec.begin("MultiTexCoord4x")
+	ln.enum(target)
+	ln.fixed(s)
+	ln.fixed(t)
+	ln.fixed(r)
+	ln.fixed(q)
+	rec.end(ln)
+	rec.gl.MultiTexCoord4x(target, s, t, r, q)
+}
+
 // Normal3f records glNormal3f and forwards it to the wrapped context.
 func (rec *Recorder) Normal3f(x float32, y float32, z float32) {
 	ln := rec.begin("Normal3f")
@@ -772,6 +1045,16 @@ func (rec *Recorder) Normal3f(x float32, y float32, z float32) {
 	ln.float(z)
 	rec.end(ln)
 	rec.gl.Normal3f(x, y, z)
+}
+
+// Normal3x records glNormal3x and forwards it to the wrapped context.
+func (rec *Recorder) Normal3x(x gles.Fixed, y gles.Fixed, z gles.Fixed) {
+	ln := rec.begin("Normal3x")
+	ln.fixed(x)
+	ln.fixed(y)
+	ln.fixed(z)
+	rec.end(ln)
+	rec.gl.Normal3x(x, y, z)
 }
 
 // NormalPointer records glNormalPointer and forwards it to the wrapped context.
@@ -794,6 +1077,19 @@ func (rec *Recorder) Orthof(left float32, right float32, bottom float32, top flo
 	ln.float(far)
 	rec.end(ln)
 	rec.gl.Orthof(left, right, bottom, top, near, far)
+}
+
+// Orthox records glOrthox and forwards it to the wrapped context.
+func (rec *Recorder) Orthox(l gles.Fixed, r gles.Fixed, b gles.Fixed, t gles.Fixed, n gles.Fixed, f gles.Fixed) {
+	ln := rec.begin("Orthox")
+	ln.fixed(l)
+	ln.fixed(r)
+	ln.fixed(b)
+	ln.fixed(t)
+	ln.fixed(n)
+	ln.fixed(f)
+	rec.end(ln)
+	rec.gl.Orthox(l, r, b, t, n, f)
 }
 
 // PixelStorei records glPixelStorei and forwards it to the wrapped context.
@@ -823,6 +1119,24 @@ func (rec *Recorder) PointParameterfv(pname gles.Enum, params []float32) {
 	rec.gl.PointParameterfv(pname, params)
 }
 
+// PointParameterx records glPointParameterx and forwards it to the wrapped context.
+func (rec *Recorder) PointParameterx(pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("PointParameterx")
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.PointParameterx(pname, param)
+}
+
+// PointParameterxv records glPointParameterxv and forwards it to the wrapped context.
+func (rec *Recorder) PointParameterxv(pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("PointParameterxv")
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.PointParameterxv(pname, params)
+}
+
 // PointSize records glPointSize and forwards it to the wrapped context.
 func (rec *Recorder) PointSize(size float32) {
 	ln := rec.begin("PointSize")
@@ -840,6 +1154,14 @@ func (rec *Recorder) PointSizePointerOES(typ gles.Enum, stride int, ptr any) {
 	rec.gl.PointSizePointerOES(typ, stride, ptr)
 }
 
+// PointSizex records glPointSizex and forwards it to the wrapped context.
+func (rec *Recorder) PointSizex(size gles.Fixed) {
+	ln := rec.begin("PointSizex")
+	ln.fixed(size)
+	rec.end(ln)
+	rec.gl.PointSizex(size)
+}
+
 // PolygonOffset records glPolygonOffset and forwards it to the wrapped context.
 func (rec *Recorder) PolygonOffset(factor float32, units float32) {
 	ln := rec.begin("PolygonOffset")
@@ -847,6 +1169,15 @@ func (rec *Recorder) PolygonOffset(factor float32, units float32) {
 	ln.float(units)
 	rec.end(ln)
 	rec.gl.PolygonOffset(factor, units)
+}
+
+// PolygonOffsetx records glPolygonOffsetx and forwards it to the wrapped context.
+func (rec *Recorder) PolygonOffsetx(factor gles.Fixed, units gles.Fixed) {
+	ln := rec.begin("PolygonOffsetx")
+	ln.fixed(factor)
+	ln.fixed(units)
+	rec.end(ln)
+	rec.gl.PolygonOffsetx(factor, units)
 }
 
 // PopMatrix records glPopMatrix and forwards it to the wrapped context.
@@ -888,6 +1219,17 @@ func (rec *Recorder) Rotatef(angle float32, x float32, y float32, z float32) {
 	rec.gl.Rotatef(angle, x, y, z)
 }
 
+// Rotatex records glRotatex and forwards it to the wrapped context.
+func (rec *Recorder) Rotatex(angle gles.Fixed, x gles.Fixed, y gles.Fixed, z gles.Fixed) {
+	ln := rec.begin("Rotatex")
+	ln.fixed(angle)
+	ln.fixed(x)
+	ln.fixed(y)
+	ln.fixed(z)
+	rec.end(ln)
+	rec.gl.Rotatex(angle, x, y, z)
+}
+
 // SampleCoverage records glSampleCoverage and forwards it to the wrapped context.
 func (rec *Recorder) SampleCoverage(value float32, invert bool) {
 	ln := rec.begin("SampleCoverage")
@@ -895,6 +1237,15 @@ func (rec *Recorder) SampleCoverage(value float32, invert bool) {
 	ln.bool(invert)
 	rec.end(ln)
 	rec.gl.SampleCoverage(value, invert)
+}
+
+// SampleCoveragex records glSampleCoveragex and forwards it to the wrapped context.
+func (rec *Recorder) SampleCoveragex(value gles.Fixed, invert bool) {
+	ln := rec.begin("SampleCoveragex")
+	ln.fixed(value)
+	ln.bool(invert)
+	rec.end(ln)
+	rec.gl.SampleCoveragex(value, invert)
 }
 
 // Scalef records glScalef and forwards it to the wrapped context.
@@ -905,6 +1256,16 @@ func (rec *Recorder) Scalef(x float32, y float32, z float32) {
 	ln.float(z)
 	rec.end(ln)
 	rec.gl.Scalef(x, y, z)
+}
+
+// Scalex records glScalex and forwards it to the wrapped context.
+func (rec *Recorder) Scalex(x gles.Fixed, y gles.Fixed, z gles.Fixed) {
+	ln := rec.begin("Scalex")
+	ln.fixed(x)
+	ln.fixed(y)
+	ln.fixed(z)
+	rec.end(ln)
+	rec.gl.Scalex(x, y, z)
 }
 
 // Scissor records glScissor and forwards it to the wrapped context.
@@ -994,6 +1355,36 @@ func (rec *Recorder) TexEnvi(target gles.Enum, pname gles.Enum, param int) {
 	rec.gl.TexEnvi(target, pname, param)
 }
 
+// TexEnviv records glTexEnviv and forwards it to the wrapped context.
+func (rec *Recorder) TexEnviv(target gles.Enum, pname gles.Enum, params []int) {
+	ln := rec.begin("TexEnviv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.ints(params)
+	rec.end(ln)
+	rec.gl.TexEnviv(target, pname, params)
+}
+
+// TexEnvx records glTexEnvx and forwards it to the wrapped context.
+func (rec *Recorder) TexEnvx(target gles.Enum, pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("TexEnvx")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.TexEnvx(target, pname, param)
+}
+
+// TexEnvxv records glTexEnvxv and forwards it to the wrapped context.
+func (rec *Recorder) TexEnvxv(target gles.Enum, pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("TexEnvxv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.TexEnvxv(target, pname, params)
+}
+
 // TexImage2D records glTexImage2D and forwards it to the wrapped context.
 func (rec *Recorder) TexImage2D(target gles.Enum, level int, internalformat gles.Enum, width int, height int, border int, format gles.Enum, typ gles.Enum, pixels any) {
 	ln := rec.begin("TexImage2D")
@@ -1050,6 +1441,26 @@ func (rec *Recorder) TexParameteriv(target gles.Enum, pname gles.Enum, params []
 	rec.gl.TexParameteriv(target, pname, params)
 }
 
+// TexParameterx records glTexParameterx and forwards it to the wrapped context.
+func (rec *Recorder) TexParameterx(target gles.Enum, pname gles.Enum, param gles.Fixed) {
+	ln := rec.begin("TexParameterx")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.fixed(param)
+	rec.end(ln)
+	rec.gl.TexParameterx(target, pname, param)
+}
+
+// TexParameterxv records glTexParameterxv and forwards it to the wrapped context.
+func (rec *Recorder) TexParameterxv(target gles.Enum, pname gles.Enum, params []gles.Fixed) {
+	ln := rec.begin("TexParameterxv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.fixeds(params)
+	rec.end(ln)
+	rec.gl.TexParameterxv(target, pname, params)
+}
+
 // TexSubImage2D records glTexSubImage2D and forwards it to the wrapped context.
 func (rec *Recorder) TexSubImage2D(target gles.Enum, level int, xoffset int, yoffset int, width int, height int, format gles.Enum, typ gles.Enum, pixels any) {
 	ln := rec.begin("TexSubImage2D")
@@ -1074,6 +1485,16 @@ func (rec *Recorder) Translatef(x float32, y float32, z float32) {
 	ln.float(z)
 	rec.end(ln)
 	rec.gl.Translatef(x, y, z)
+}
+
+// Translatex records glTranslatex and forwards it to the wrapped context.
+func (rec *Recorder) Translatex(x gles.Fixed, y gles.Fixed, z gles.Fixed) {
+	ln := rec.begin("Translatex")
+	ln.fixed(x)
+	ln.fixed(y)
+	ln.fixed(z)
+	rec.end(ln)
+	rec.gl.Translatex(x, y, z)
 }
 
 // VertexPointer records glVertexPointer and forwards it to the wrapped context.

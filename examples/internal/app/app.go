@@ -47,21 +47,45 @@ func (r *Result) Failed() bool {
 // GL error the scene raises (a missing feature, a device fault) comes back
 // with the image, which holds whatever was drawn.
 func Render(backend string, s scenes.Scene) (image.Image, error) {
-	r := RenderScene(backend, s, nil)
+	r := RenderWith(backend, s, Options{})
 	return r.Image, r.Err
 }
 
-// RenderScene draws a scene on a backend, recording its calls to rec when
-// rec is not nil. A panic anywhere below is caught and reported as the
-// result's error, so that one broken backend cannot stop a gallery.
-func RenderScene(backend string, s scenes.Scene, rec io.Writer) (res Result) {
+// RenderCapture is Render that also records a device capture to w (see
+// hal.NewCapture) when w is not nil.
+func RenderCapture(backend string, s scenes.Scene, w io.Writer) (image.Image, error) {
+	r := RenderWith(backend, s, Options{Capture: w})
+	return r.Image, r.Err
+}
+
+// RenderScene draws a scene on a backend, recording its GL calls to rec
+// when rec is not nil.
+func RenderScene(backend string, s scenes.Scene, rec io.Writer) Result {
+	return RenderWith(backend, s, Options{Trace: rec})
+}
+
+// Options are the recordings a render can make.
+type Options struct {
+	// Trace, when set, receives the scene's GL calls (package trace).
+	Trace io.Writer
+	// Capture, when set, receives the device capture (hal.NewCapture).
+	Capture io.Writer
+}
+
+// RenderWith draws a scene on a backend with the recordings opt asks for. A
+// panic anywhere below is caught and reported as the result's error, so
+// that one broken backend cannot stop a gallery.
+func RenderWith(backend string, s scenes.Scene, opt Options) (res Result) {
 	res = Result{Scene: s, Backend: backend}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Err = errors.Join(res.Err, fmt.Errorf("%s on %s: panic: %v\n%s", s.Name, backend, p, debug.Stack()))
 		}
 	}()
-	ctx, err := gles.NewContext(backend, s.Config)
+	rec := opt.Trace
+	cfg := s.Config
+	cfg.Capture = opt.Capture
+	ctx, err := gles.NewContext(backend, cfg)
 	if err != nil {
 		res.Err = fmt.Errorf("%s on %s: %w", s.Name, backend, err)
 		return res
@@ -127,8 +151,8 @@ func MissingText(fs []driver.Feature) string {
 	return "missing: " + strings.Join(names, ", ")
 }
 
-// TracePath returns where -trace FILE puts the trace of scene s when its
-// command draws several scenes: FILE with the part of the scene's name after
+// TracePath returns where -trace FILE (or -capture FILE) puts the
+// recording of scene s when its command draws several scenes: FILE with the part of the scene's name after
 // the command's before the extension (gears.trace: gears-0.trace, ...).
 func TracePath(file string, s scenes.Scene, several bool) string {
 	if !several {
@@ -150,7 +174,8 @@ func Main(ss ...scenes.Scene) {
 	backend := flag.String("backend", "", "backend to render on (default: every registered backend)")
 	out := flag.String("o", "", "output PNG file (only with -backend, for a single-image example)")
 	dir := flag.String("out", "out", "output directory: one NAME-BACKEND.png per backend")
-	traceFile := flag.String("trace", "", "record the GL calls to this trace file (on the first backend)")
+	traceFile := flag.String("trace", "", "record the GL calls to this trace file (on the first backend); replay with trace.Player or tools/mesaref")
+	capture := flag.String("capture", "", "record a device capture to this file (only with -backend); replay with rglreplay, decode with rgldis")
 	flag.Parse()
 	names := backends.Names()
 	if *backend != "" {
@@ -158,6 +183,10 @@ func Main(ss ...scenes.Scene) {
 	}
 	if *out != "" && (len(names) != 1 || len(ss) != 1) {
 		fmt.Fprintln(os.Stderr, "-o needs -backend and a single-image example; use -out DIR")
+		os.Exit(2)
+	}
+	if *capture != "" && len(names) != 1 {
+		fmt.Fprintln(os.Stderr, "-capture needs -backend")
 		os.Exit(2)
 	}
 	failed := false
@@ -174,7 +203,24 @@ func Main(ss ...scenes.Scene) {
 				}
 				tf, rec = f, f
 			}
-			res := RenderScene(b, s, rec)
+			var capw io.Writer
+			var cf *os.File
+			if *capture != "" {
+				f, err := os.Create(TracePath(*capture, s, len(ss) > 1))
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				cf, capw = f, f
+			}
+			res := RenderWith(b, s, Options{Trace: rec, Capture: capw})
+			if cf != nil {
+				if err := cf.Close(); err != nil {
+					res.Err = errors.Join(res.Err, err)
+				} else {
+					fmt.Println(cf.Name())
+				}
+			}
 			if tf != nil {
 				if err := tf.Close(); err != nil {
 					res.Err = errors.Join(res.Err, err)

@@ -32,6 +32,11 @@ var notCalls = map[string]bool{
 	"Err": true, "Image": true, "ModelView": true,
 }
 
+// es2Files declare the GL ES 2.0 API (shaders, programs, uniforms, generic
+// attributes, framebuffer objects), which traces do not cover yet: a trace
+// is an ES 1.1 program.
+var es2Files = map[string]bool{"es2.go": true, "fbo.go": true}
+
 // drawCalls read client arrays: the recorder brings the trace's copies of
 // them up to date before recording one.
 var drawCalls = map[string]bool{"DrawArrays": true, "DrawElements": true, "DrawTexfOES": true, "DrawTexiOES": true}
@@ -81,7 +86,7 @@ func Generate(glesDir string) (map[string][]byte, error) {
 	sort.Strings(names)
 	var parsed []*ast.File
 	for _, fn := range names {
-		if strings.HasSuffix(fn, "_test.go") {
+		if strings.HasSuffix(fn, "_test.go") || es2Files[filepath.Base(fn)] {
 			continue
 		}
 		f, err := parser.ParseFile(fset, fn, nil, parser.ParseComments)
@@ -240,8 +245,10 @@ func methodOf(d *ast.FuncDecl) (method, bool, error) {
 		switch r := m.results[0]; r {
 		case "[]uint32":
 			m.rkind = "names"
-		case "[]int", "[]float32", "[]bool", "bool", "int", "Enum", "string":
+		case "[]int", "[]float32", "[]bool", "bool", "int", "Enum", "string", "[]Fixed":
 			m.rkind = r
+		case "any": // GetPointerv: a pointer has no text form; the call is recorded without it
+			m.rkind = "opaque"
 		default:
 			return method{}, false, fmt.Errorf("%s: result type %s has no trace kind", m.name, r)
 		}
@@ -283,6 +290,10 @@ func kindOf(fn, name, typ string) (string, error) {
 		return "texs", nil
 	case "float32":
 		return "float", nil
+	case "Fixed":
+		return "fixed", nil
+	case "[]Fixed":
+		return "fixeds", nil
 	case "bool":
 		return "bool", nil
 	case "uint8":
@@ -311,6 +322,10 @@ func goType(t string) string {
 		return "gles.Enum"
 	case "[]Enum":
 		return "[]gles.Enum"
+	case "Fixed":
+		return "gles.Fixed"
+	case "[]Fixed":
+		return "[]gles.Fixed"
 	}
 	return t
 }
@@ -356,7 +371,7 @@ var writers = map[string]string{
 	"prim": "prim", "bits": "bits", "enum": "enum", "intenum": "intEnum", "count": "int", "int": "int",
 	"buf": "uint", "tex": "uint", "uint": "uint", "bufs": "uints", "texs": "uints", "float": "float",
 	"bool": "bool", "u8": "u8", "floats": "floats", "ints": "ints", "out": "outLen", "data": "data",
-	"indices": "ptr", "ptr": "ptr",
+	"indices": "ptr", "ptr": "ptr", "fixed": "fixed", "fixeds": "fixeds",
 }
 
 func writeRecorder(b *bytes.Buffer, ms []method) {
@@ -378,6 +393,10 @@ func writeRecorder(b *bytes.Buffer, ms []method) {
 				break
 			}
 			fmt.Fprintf(b, "\tln.%s(%s)\n", writers[p.kind], p.name)
+		}
+		if m.rkind == "opaque" {
+			b.WriteString("\trec.end(ln)\n\treturn res\n}\n\n")
+			continue
 		}
 		if m.rkind != "" {
 			fmt.Fprintf(b, "\tln.result()\n\tln.%s(res)\n\trec.end(ln)\n\treturn res\n}\n\n", resultWriter(m.rkind))
@@ -406,6 +425,8 @@ func resultWriter(k string) string {
 		return "int"
 	case "Enum":
 		return "enum"
+	case "[]Fixed":
+		return "fixeds"
 	}
 	return "str"
 }
@@ -415,7 +436,7 @@ var readers = map[string]string{
 	"prim": "enum", "bits": "enum", "enum": "enum", "intenum": "int", "count": "count", "int": "int",
 	"buf": "buf", "tex": "tex", "uint": "uint", "bufs": "bufs", "texs": "texs", "float": "float",
 	"bool": "bool", "u8": "u8", "floats": "floats", "ints": "ints", "out": "out", "data": "data",
-	"indices": "indices", "ptr": "ptr",
+	"indices": "indices", "ptr": "ptr", "fixed": "fixed", "fixeds": "fixeds",
 }
 
 func writePlayer(b *bytes.Buffer, ms []method) {
