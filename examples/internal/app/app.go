@@ -124,6 +124,14 @@ func RenderWith(backend string, s scenes.Scene, opt Options) (res Result) {
 	return res
 }
 
+// create creates a file and its directory.
+func create(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
+}
+
 // WritePNG writes an image to path, creating its directory.
 func WritePNG(path string, img image.Image) error {
 	if dir := filepath.Dir(path); dir != "" {
@@ -196,7 +204,7 @@ func Main(ss ...scenes.Scene) {
 			var tf *os.File
 			if *traceFile != "" && i == 0 {
 				path := TracePath(*traceFile, s, len(ss) > 1)
-				f, err := os.Create(path)
+				f, err := create(path)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
@@ -206,7 +214,7 @@ func Main(ss ...scenes.Scene) {
 			var capw io.Writer
 			var cf *os.File
 			if *capture != "" {
-				f, err := os.Create(TracePath(*capture, s, len(ss) > 1))
+				f, err := create(TracePath(*capture, s, len(ss) > 1))
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
