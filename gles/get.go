@@ -42,6 +42,41 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 	one := func(v float64) []float64 { return []float64{v} }
 	ie := func(e Enum) []float64 { return []float64{float64(e)} }
 	r, g, b, a := c.cfg.Format.Bits()
+	if c.api2 {
+		switch pname {
+		case MAX_VERTEX_ATTRIBS:
+			return one(float64(l.MaxVertexAttribs)), kindInt, true
+		case MAX_VERTEX_UNIFORM_VECTORS:
+			return one(float64(l.MaxVertexUniformVectors)), kindInt, true
+		case MAX_VARYING_VECTORS:
+			return one(float64(l.MaxVaryingVectors)), kindInt, true
+		case MAX_FRAGMENT_UNIFORM_VECTORS:
+			return one(float64(l.MaxFragmentUniformVectors)), kindInt, true
+		case MAX_TEXTURE_IMAGE_UNITS:
+			return one(float64(l.MaxTextureImageUnits)), kindInt, true
+		case MAX_VERTEX_TEXTURE_IMAGE_UNITS:
+			return one(float64(l.MaxVertexTextureUnits)), kindInt, true
+		case MAX_COMBINED_TEXTURE_IMAGE_UNITS:
+			return one(float64(l.MaxCombinedTextureUnits)), kindInt, true
+		case MAX_RENDERBUFFER_SIZE:
+			return one(float64(l.MaxRenderbufferSize)), kindInt, true
+		case CURRENT_PROGRAM:
+			if c.gl2.current == nil {
+				return one(0), kindInt, true
+			}
+			return one(float64(c.gl2.current.id)), kindInt, true
+		case SHADER_COMPILER:
+			return one(1), kindBool, true
+		case NUM_SHADER_BINARY_FORMATS:
+			return one(0), kindInt, true
+		case BLEND_COLOR:
+			return f4(st.Blend.Color), kindColor, true
+		case MAX_TEXTURE_UNITS, MAX_LIGHTS, MAX_CLIP_PLANES, MODELVIEW_MATRIX, PROJECTION_MATRIX, TEXTURE_MATRIX,
+			MATRIX_MODE, CURRENT_COLOR, CURRENT_NORMAL, CURRENT_TEXTURE_COORDS, FOG_MODE, FOG_COLOR, SHADE_MODEL,
+			ALPHA_TEST_FUNC, ALPHA_TEST_REF, LOGIC_OP_MODE, LIGHT_MODEL_AMBIENT, LIGHT_MODEL_TWO_SIDE:
+			return nil, 0, false // fixed-function state is not in GL ES 2.0
+		}
+	}
 	switch pname {
 	case MAX_LIGHTS:
 		return one(float64(l.MaxLights)), kindInt, true
