@@ -9,8 +9,9 @@
 //     geometry may extend 2048 pixels past every edge before the 12.4
 //     coordinates run out.
 //   - GL's y-up window maps to the GE's y-down screen through a negative
-//     YSCALE; a GL counter-clockwise front face is therefore clockwise on the
-//     GE screen, which FFACE 0 makes visible.
+//     YSCALE; the picture is not mirrored, so a GL counter-clockwise front
+//     face stays counter-clockwise as seen on the GE screen, which FFACE 0
+//     keeps (pspautotests gpu/commands/cull).
 //   - WORLD holds the model-view matrix and VIEW the identity, so that the
 //     GE's world space is GL's eye space (lighting and fog then match GL).
 //     A model-view matrix with a projective last row cannot be a 4x3 WORLD;

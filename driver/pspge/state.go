@@ -47,8 +47,8 @@ func (c *Context) raster(st *driver.State, cull bool) {
 	l.set(ge.ZPOS, ge.F24((f+n)/2+bias))
 	if cull && st.CullEnabled {
 		l.set(ge.BCE, 1)
-		// GL front faces (CCW by default) are clockwise on the GE's
-		// y-down screen; FFACE 0 keeps clockwise triangles.
+		// GL front faces (CCW by default) stay counter-clockwise as seen
+		// on the GE's screen; FFACE 0 keeps counter-clockwise triangles.
 		front := uint32(0)
 		if st.FrontFace == driver.WindingCW {
 			front = 1

@@ -9,6 +9,7 @@ package pspge
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 
@@ -364,5 +365,82 @@ func TestAutotestBlend(t *testing.T) {
 			p.run()
 			require.Equal(t, tc.want, p.word32(0, 0), "%#08x", p.word32(0, 0))
 		})
+	}
+}
+
+// ---- gpu/commands/cull (cull.cpp @ 2fd36bdb, cull.expected @ ae18dd46) ----
+
+// TestAutotestCull draws the test's 40x30 boxes: fans wound clockwise
+// (top-left, top-right, bottom-right, bottom-left on the y-down screen) and
+// counter-clockwise, and sprites, with BCE off/on and FFACE 0/1, in through
+// and transform mode and in clear mode; the word at each box's top-left
+// pixel is the drawn colour or the background.
+func TestAutotestCull(t *testing.T) {
+	const drawn, bg = 0x001f1fff, 0x003f3f3f
+	type box struct {
+		enable, face, cw uint32
+	}
+	boxes := []box{{0, 0, 1}, {0, 0, 0}, {1, 0, 1}, {1, 0, 0}, {1, 1, 1}, {1, 1, 0}, {1, 1, 2}, {1, 1, 3}}
+	want := map[string][8]uint32{
+		"Transform 2D": {drawn, drawn, bg, drawn, drawn, bg, drawn, drawn},
+		"Transform 3D": {drawn, drawn, bg, drawn, drawn, bg, drawn, drawn},
+		"Clear 2D":     {drawn, drawn, drawn, drawn, drawn, drawn, drawn, drawn},
+		"Clear 3D":     {drawn, drawn, drawn, drawn, drawn, drawn, drawn, drawn},
+	}
+	p := newPSP(t)
+	p.init(3, 480, 272, 65535, 0)
+	p.fillWord(0x003F3F3F, 512*272*4)
+	p.emit(ge.Word(ge.TME, 0), ge.Word(ge.ABE, 0))
+	x, y := 10, 10
+	for _, pass := range []struct {
+		through bool
+		clear   uint32
+	}{{true, 0}, {false, 0}, {true, 0x101}, {false, 0x101}} {
+		for _, b := range boxes {
+			p.emit(ge.Word(ge.BCE, b.enable), ge.Word(ge.FFACE, b.face), ge.Word(ge.CLEAR, pass.clear))
+			var pts [][2]int
+			switch b.cw {
+			case 0:
+				pts = [][2]int{{x, y}, {x, y + 30}, {x + 40, y + 30}, {x + 40, y}}
+			case 1:
+				pts = [][2]int{{x, y}, {x + 40, y}, {x + 40, y + 30}, {x, y + 30}}
+			case 2:
+				pts = [][2]int{{x, y}, {x + 40, y + 30}}
+			case 3:
+				pts = [][2]int{{x, y + 30}, {x + 40, y}}
+			}
+			vb := make([]byte, 12*len(pts))
+			for i, pt := range pts {
+				binary.LittleEndian.PutUint32(vb[12*i:], 0xFF1F1FFF)
+				px, py := int16(pt[0]), int16(pt[1])
+				if !pass.through {
+					// The test's norm16x/norm16y: pixels to s16 device units.
+					px, py = int16(pt[0]*65536/480-32768), int16(32768-pt[1]*65536/272)
+				}
+				binary.LittleEndian.PutUint16(vb[12*i+4:], uint16(px))
+				binary.LittleEndian.PutUint16(vb[12*i+6:], uint16(py))
+			}
+			p.emit(p.vertices(ge.VType{Color: ge.Color8888, Pos: ge.Fmt16, Through: pass.through}, vb)...)
+			if b.cw&2 != 0 {
+				p.emit(ge.Word(ge.PRIM, 6<<16|2))
+			} else {
+				p.emit(ge.Word(ge.PRIM, 5<<16|4))
+			}
+			p.emit(ge.Word(ge.CLEAR, 0))
+			x += 55
+			if x+40 >= 480 {
+				x, y = 10, y+45
+			}
+		}
+	}
+	p.run()
+	y = 10
+	for _, name := range []string{"Transform 2D", "Transform 3D", "Clear 2D", "Clear 3D"} {
+		for i := range boxes {
+			t.Run(fmt.Sprintf("%s %d", name, i), func(t *testing.T) {
+				require.Equal(t, want[name][i], p.word32(10+55*i, y))
+			})
+		}
+		y += 45
 	}
 }

@@ -30,7 +30,7 @@ type draw struct {
 	specular bool // a secondary colour is added after texturing
 	clear    bool
 	cull     bool
-	ccw      bool // FFACE: counter-clockwise (y-down screen) is visible
+	cwFront  bool // FFACE 1: clockwise (y-down screen) triangles are visible
 	pixels   int
 	w0, h0   float32 // level-0 size, for through-mode texture coordinates
 }
@@ -157,7 +157,7 @@ func (g *GE) newDraw(x *device.Exec, pc, w uint32, through bool) (*draw, error) 
 	d.fog = t.fog
 	d.specular = !through && g.regs[ge.LTE]&1 != 0 && g.regs[ge.LMODE]&1 != 0 && !t.clear
 	d.cull = g.regs[ge.BCE]&1 != 0 && !t.clear
-	d.ccw = g.regs[ge.FFACE]&1 != 0
+	d.cwFront = g.regs[ge.FFACE]&1 != 0
 	if g.regs[ge.TME]&1 != 0 && !t.clear {
 		if why := g.setupSampler(&g.smp); why != "" {
 			return nil, x.Fault(pc, uint64(w), why)
@@ -352,8 +352,11 @@ func (d *draw) raster(a, b, c, flat *vertex) {
 	if !ok {
 		return
 	}
-	if d.cull && tri.CW == d.ccw {
-		// FFACE 0: clockwise triangles (on the y-down screen) are visible.
+	if d.cull && tri.CW != d.cwFront {
+		// FFACE 0 keeps counter-clockwise triangles (as seen on the y-down
+		// screen), FFACE 1 clockwise ones; sprites and clear mode are never
+		// culled (pspautotests gpu/commands/cull.expected; the seed's
+		// L579-582 has the order inverted).
 		return
 	}
 	area := tri.Area
