@@ -211,11 +211,19 @@ func (c *Context) surface() {
 	l.set(ge.CPE, 1)
 }
 
-// scissor emits SCISSOR1/2 for the GL scissor box (or the whole surface),
-// flipping GL's bottom-left origin to the GE's top-left. It returns false
-// when nothing can be drawn.
+// scissor emits SCISSOR1/2 for the drawable rectangle, flipping GL's
+// bottom-left origin to the GE's top-left. It returns false when nothing can
+// be drawn. Draws also clip to the viewport: the GE clips only at the near
+// plane and draws geometry beyond the viewport where it lands, while GL
+// clips primitives to the view volume, whose x and y faces are exactly the
+// viewport's edges - so the scissor takes the viewport's place (the pixels
+// whose centres lie inside it are the ones GL draws).
 func (c *Context) scissor(st *driver.State) bool {
-	x0, y0, x1, y1 := c.scissorRect(st)
+	return c.scissorTo(st, true)
+}
+
+func (c *Context) scissorTo(st *driver.State, viewport bool) bool {
+	x0, y0, x1, y1 := c.scissorRect(st, viewport)
 	if x0 >= x1 || y0 >= y1 {
 		return false
 	}
@@ -224,14 +232,20 @@ func (c *Context) scissor(st *driver.State) bool {
 	return true
 }
 
-// scissorRect is the drawable rectangle in GE (y-down) pixels.
-func (c *Context) scissorRect(st *driver.State) (x0, y0, x1, y1 int) {
+// scissorRect is the drawable rectangle in GE (y-down) pixels: the
+// surface, the GL scissor box when enabled and, for draws, the viewport.
+func (c *Context) scissorRect(st *driver.State, viewport bool) (x0, y0, x1, y1 int) {
 	x0, y0, x1, y1 = 0, 0, c.cfg.Width, c.cfg.Height
+	clip := func(r driver.Rect) {
+		x0, x1 = max(x0, r.X), min(x1, r.X+r.W)
+		gy0, gy1 := max(0, r.Y), min(c.cfg.Height, r.Y+r.H)
+		y0, y1 = max(y0, c.cfg.Height-gy1), min(y1, c.cfg.Height-gy0)
+	}
 	if st.ScissorTest {
-		s := st.Scissor
-		x0, x1 = max(x0, s.X), min(x1, s.X+s.W)
-		gy0, gy1 := max(0, s.Y), min(c.cfg.Height, s.Y+s.H)
-		y0, y1 = c.cfg.Height-gy1, c.cfg.Height-gy0
+		clip(st.Scissor)
+	}
+	if viewport {
+		clip(st.Viewport)
 	}
 	return
 }
@@ -292,12 +306,12 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 		return nil
 	}
 	c.surface()
-	if !c.scissor(st) {
+	if !c.scissorTo(st, false) {
 		return nil
 	}
 	l := &c.list
 	l.set(ge.DTE, 0)
-	x0, y0, x1, y1 := c.scissorRect(st)
+	x0, y0, x1, y1 := c.scissorRect(st, false)
 	z := uint16(math.Round(float64(clampf(depth)) * 65535))
 	vcol := [4]uint8{col[0], col[1], col[2], alphaVal}
 	if (!doColor || rgbMask == 0) && (!doAlpha || alphaProtect == 0) {

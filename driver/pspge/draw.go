@@ -886,7 +886,8 @@ func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
 		return unsupported(driver.FeatureMultitexture, "OES_draw_texture with two units")
 	}
 	c.surface()
-	if !c.scissor(st) {
+	// OES_draw_texture rectangles are not clipped to the viewport.
+	if !c.scissorTo(st, false) {
 		return nil
 	}
 	p := pass{unit: -1}
