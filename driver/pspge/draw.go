@@ -172,10 +172,19 @@ func (c *Context) multipassOK(st *driver.State) string {
 		return "with a logic op"
 	case !(st.DepthTest && st.DepthMask && c.cfg.DepthBits > 0):
 		return "without the depth test and depth writes (pass two matches pass one with depth EQUAL)"
-	case u.Env.Mode == driver.EnvBlend || u.Env.Mode == driver.EnvCombine:
-		return "unit 1 in BLEND or COMBINE mode"
+	case u.Env.Mode == driver.EnvBlend:
+		return "unit 1 in BLEND mode"
 	case st.AlphaTest.Enabled && u.Texture.Base() != driver.BaseRGB && u.Texture.Base() != driver.BaseLuminance:
 		return "alpha test with an alpha texture on unit 1"
+	}
+	if u.Env.Mode == driver.EnvCombine {
+		cp, why := analyzeCombine(&u.Env, 1)
+		if why != "" {
+			return "unit 1 GL_COMBINE with " + why
+		}
+		if cp.kind == combineAdd && cp.double {
+			return "unit 1 GL_COMBINE ADD with RGB_SCALE 2"
+		}
 	}
 	return ""
 }
@@ -220,16 +229,49 @@ func (c *Context) texState(st *driver.State, p pass) (envPlan, error) {
 	l.set(ge.TME, 1)
 	c.sampler(u.Texture.Sampler, len(g.levels))
 	plan := texEnv(g.base, &u.Env)
+	double := false
+	if u.Env.Mode == driver.EnvCombine && !p.second {
+		cp, why := analyzeCombine(&u.Env, p.unit)
+		if why != "" {
+			return plan, unsupported(driver.FeatureTexEnvCombine, "GL_COMBINE with "+why)
+		}
+		// TFUNC's alpha: RGB mode (bit 8 clear) passes the incoming alpha;
+		// RGBA mode gives the texture alpha with REPLACE, the product with
+		// MODULATE and ADD.
+		hasAlpha := g.base != driver.BaseRGB && g.base != driver.BaseLuminance
+		switch cp.kind {
+		case combineTexture:
+			plan = envPlan{fn: 3, rgba: cp.alpha == 1 && hasAlpha}
+			if cp.alpha == 2 {
+				return plan, unsupported(driver.FeatureTexEnvCombine, "GL_COMBINE REPLACE colour with a modulated alpha")
+			}
+		case combineModulate, combineAdd:
+			plan = envPlan{fn: 0, rgba: cp.alpha == 2 && hasAlpha}
+			if cp.kind == combineAdd {
+				plan.fn = 4
+			}
+			if cp.alpha == 1 {
+				return plan, unsupported(driver.FeatureTexEnvCombine, "GL_COMBINE with the texture alpha alone")
+			}
+		default:
+			return plan, unsupported(driver.FeatureTexEnvCombine, "GL_COMBINE REPLACE of the incoming colour on unit 0")
+		}
+		double = cp.double
+	}
 	if p.second {
 		// Pass two draws the unit-1 texel itself; blending combines it.
 		plan = envPlan{fn: 3, rgba: plan.rgba}
-	}
-	if u.Env.Mode == driver.EnvCombine && !p.second {
-		return plan, unsupported(driver.FeatureTexEnvCombine, "GL_COMBINE")
+		if u.Env.Mode == driver.EnvCombine {
+			cp, _ := analyzeCombine(&u.Env, 1)
+			double = cp.double && cp.kind == combineTexture
+		}
 	}
 	arg := plan.fn
 	if plan.rgba {
 		arg |= 0x100
+	}
+	if double {
+		arg |= 0x10000
 	}
 	l.set(ge.TFUNC, arg)
 	l.set(ge.TEC, rgb8(u.Env.Color))
@@ -243,6 +285,23 @@ func (c *Context) texState(st *driver.State, p pass) (envPlan, error) {
 func secondPassBlend(st *driver.State) fragOpts {
 	u := &st.Units[1]
 	o := fragOpts{equalDepth: true, noStencil: true, constAlpha: -1}
+	if u.Env.Mode == driver.EnvCombine {
+		cp, _ := analyzeCombine(&u.Env, 1)
+		switch cp.kind {
+		case combineModulate:
+			// Ct*Cp (A = DST_COLOR, B = 0), doubled as Ct*Cp + Cp*Ct
+			// (B = SRC_COLOR).
+			o.blend, o.bsrc, o.bdst = true, 0, 10
+			if cp.double {
+				o.bdst = 0
+			}
+		case combineAdd:
+			o.blend, o.bsrc, o.bdst, o.sfix, o.dfix = true, 10, 10, 0xFFFFFF, 0xFFFFFF
+		case combinePrevious:
+			o.blend, o.bsrc, o.bdst, o.sfix, o.dfix = true, 10, 10, 0, 0xFFFFFF
+		}
+		return o
+	}
 	switch u.Env.Mode {
 	case driver.EnvModulate:
 		o.blend, o.bsrc, o.bdst, o.dfix = true, 0, 10, 0

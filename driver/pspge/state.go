@@ -469,3 +469,100 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 	}
 	return ""
 }
+
+// Kinds of GL_COMBINE environments the GE can express.
+const (
+	combineTexture  = iota // RGB = texture
+	combinePrevious        // RGB = the incoming colour
+	combineModulate        // RGB = texture x incoming
+	combineAdd             // RGB = texture + incoming
+)
+
+// combinePlan is a GL_COMBINE environment reduced to what TFUNC (unit 0)
+// or a framebuffer blend (unit 1's second pass) can do.
+type combinePlan struct {
+	kind   int
+	double bool // RGB_SCALE 2 (TFUNC bit 16, or a doubled blend)
+	// alpha: 0 = incoming alpha, 1 = texture alpha, 2 = product.
+	alpha int
+}
+
+// analyzeCombine maps the subset of GL_COMBINE whose result TFUNC or a
+// blend reproduces: COMBINE_RGB REPLACE, MODULATE or ADD over TEXTURE and
+// the incoming colour (PREVIOUS, or PRIMARY_COLOR on unit 0) with
+// SRC_COLOR operands and RGB_SCALE 1 or 2; COMBINE_ALPHA REPLACE or
+// MODULATE over the same sources with SRC_ALPHA operands and ALPHA_SCALE 1.
+// Anything else (INTERPOLATE, ADD_SIGNED, SUBTRACT, DOT3, CONSTANT
+// sources, inverted operands, scale 4) returns a reason.
+func analyzeCombine(env *driver.TexEnv, unit int) (combinePlan, string) {
+	var p combinePlan
+	incoming := func(s driver.CombineSrc) bool {
+		return s == driver.SrcPrevious || (unit == 0 && s == driver.SrcPrimaryColor)
+	}
+	classify := func(s driver.CombineSrc) int {
+		switch {
+		case s == driver.SrcTexture:
+			return 1
+		case incoming(s):
+			return 2
+		}
+		return 0
+	}
+	switch env.RGBScale {
+	case 1:
+	case 2:
+		p.double = true
+	default:
+		return p, "RGB_SCALE 4"
+	}
+	if env.AlphaScale != 1 {
+		return p, "ALPHA_SCALE other than 1"
+	}
+	for i := 0; i < 2; i++ {
+		if env.OperandRGB[i] != driver.OperandSrcColor || env.OperandAlpha[i] != driver.OperandSrcAlpha {
+			return p, "inverted or alpha operands"
+		}
+	}
+	a, b := classify(env.SrcRGB[0]), classify(env.SrcRGB[1])
+	switch env.CombineRGB {
+	case driver.CombineReplace:
+		switch a {
+		case 1:
+			p.kind = combineTexture
+		case 2:
+			p.kind = combinePrevious
+		default:
+			return p, "a constant source"
+		}
+	case driver.CombineModulate, driver.CombineAdd:
+		if a+b != 3 || a*b != 2 {
+			return p, "sources other than the texture and the incoming colour"
+		}
+		p.kind = combineModulate
+		if env.CombineRGB == driver.CombineAdd {
+			p.kind = combineAdd
+		}
+	default:
+		return p, "COMBINE_RGB other than REPLACE, MODULATE or ADD"
+	}
+	a, b = classify(env.SrcAlpha[0]), classify(env.SrcAlpha[1])
+	switch env.CombineAlpha {
+	case driver.CombineReplace:
+		switch a {
+		case 1:
+			p.alpha = 1
+		case 2:
+			p.alpha = 0
+		default:
+			return p, "a constant alpha source"
+		}
+	case driver.CombineModulate:
+		if a+b != 3 || a*b != 2 {
+			return p, "alpha sources other than the texture and the incoming alpha"
+		}
+		p.alpha = 2
+	default:
+		return p, "COMBINE_ALPHA other than REPLACE or MODULATE"
+	}
+	return p, ""
+}
