@@ -89,6 +89,9 @@ type target struct {
 	// needZ is set when anything reads the fragment depth (tests, writes,
 	// the depth range, clear mode's depth flag).
 	needZ bool
+	// stencilConst is the stencil the simple path writes (with
+	// hasStencilConst), as a word's alpha byte.
+	stencilConst uint32
 }
 
 // scissor returns the drawing rectangle: SCISSOR1..SCISSOR2 (inclusive)
@@ -132,8 +135,9 @@ func (g *GE) target(x *device.Exec, pc, w uint32, through bool) (*target, error)
 	t.clear = clear&1 != 0
 	nz, fz := int32(g.regs[ge.NEARZ]&0xFFFF), int32(g.regs[ge.FARZ]&0xFFFF)
 	t.zmin, t.zmax = min(nz, fz), max(nz, fz)
-	// [OUT] PPSSPP: the depth range test applies in transform mode only.
-	t.depthRange = !through
+	// [OUT] PPSSPP: the depth range test applies in transform mode only
+	// (and cannot fail over the whole 16-bit range).
+	t.depthRange = !through && (t.zmin > 0 || t.zmax < 0xFFFF)
 	t.dither = g.regs[ge.DTE]&1 != 0
 	if t.dither {
 		for i := 0; i < 16; i++ {
@@ -189,8 +193,14 @@ func (g *GE) target(x *device.Exec, pc, w uint32, through bool) (*target, error)
 			t.logic = true
 			t.lop = g.regs[ge.LOP] & 15
 		}
-		t.simple = !t.alphaTest && !t.fog && !t.colorTest && !t.stencil && !t.blend && !t.dither && !t.logic &&
-			t.writeMask == 0 && !t.depthRange
+		// The stencil unit writing a constant (ALWAYS, zpass REPLACE, zfail
+		// KEEP) is how drivers store a constant alpha; it stays simple.
+		constStencil := t.stencil && t.sfunc == 1 && t.zpass == 2 && (t.zfail == 0 || !t.ztest)
+		if constStencil {
+			t.stencilConst = uint32(t.sref) << 24
+		}
+		t.simple = !t.alphaTest && !t.fog && !t.colorTest && (!t.stencil || constStencil) && !t.blend && !t.dither && !t.logic &&
+			t.writeMask == 0
 	}
 	t.needZ = t.ztest || t.zwrite || t.clearZ || t.depthRange
 	if t.ztest || t.zwrite || t.clearZ {
@@ -460,8 +470,12 @@ func (t *target) pixel(x, y int, z int32, f int32, c [4]int32) {
 		if t.zwrite {
 			binary.LittleEndian.PutUint16(zp, uint16(z))
 		}
-		old := t.read(row, x)
-		newc := uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | unpack(t.psm, old)&0xFF000000
+		var newc uint32
+		if t.stencil {
+			newc = uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | t.stencilConst
+		} else {
+			newc = uint32(c[0]) | uint32(c[1])<<8 | uint32(c[2])<<16 | unpack(t.psm, t.read(row, x))&0xFF000000
+		}
 		if t.psm == psm8888 {
 			t.write(row, x, newc)
 		} else {
