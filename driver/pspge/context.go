@@ -80,9 +80,7 @@ type list struct {
 	view   [12]uint32
 	proj   [16]uint32
 	tmat   [12]uint32
-	bones  [96]uint32
 	mvalid [5]bool
-	bvalid [8]bool
 	base   uint32
 	basev  bool
 }
@@ -94,7 +92,6 @@ func (l *list) init() { l.words = l.words[:0] }
 func (l *list) invalidate() {
 	l.valid = [256]bool{}
 	l.mvalid = [5]bool{}
-	l.bvalid = [8]bool{}
 	l.basev = false
 }
 
@@ -158,24 +155,6 @@ func (l *list) matrix(sel, data ge.Op, slot int, m []float32) {
 	l.words = append(l.words, ge.Word(sel, 0))
 	for _, v := range vals[:len(m)] {
 		l.words = append(l.words, ge.Word(data, v))
-	}
-}
-
-// bone uploads bone k (BOFS 12k, 12 values) unless shadowed.
-func (l *list) bone(k int, m []float32) {
-	var vals [12]uint32
-	for i, v := range m {
-		vals[i] = ge.F24(v)
-	}
-	sh := l.bones[12*k : 12*k+12]
-	if l.bvalid[k] && equalU32(sh, vals[:]) {
-		return
-	}
-	l.bvalid[k] = true
-	copy(sh, vals[:])
-	l.words = append(l.words, ge.Word(ge.BOFS, uint32(12*k)))
-	for _, v := range vals {
-		l.words = append(l.words, ge.Word(ge.BONE, v))
 	}
 }
 

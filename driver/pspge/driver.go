@@ -1,7 +1,9 @@
-// Package pspge is the GL ES driver for the PSP Graphics Engine. It builds
-// display lists in device memory with the words of hal/pspge, keeps a
-// shadow of every register it wrote so that unchanged state is not sent
-// again, and submits one list per flush, ended by FINISH and END.
+// Package pspge is the GL ES 1.1 driver for the PSP Graphics Engine. It
+// builds display lists with the words of hal/pspge, keeps a shadow of every
+// register it wrote so that unchanged state is not sent again, and appends
+// to one running list per context, moving the GE's stall address
+// (hal.Appender) as draws arrive; Finish ends the list with FINISH and END.
+// docs/pspge.md describes what is native, what is emulated and why.
 //
 // Mapping decisions (guide shared/notes/pspge.md §4):
 //   - The framebuffer's drawing origin sits at (2048-W/2, 2048-H/2) in the
@@ -20,6 +22,11 @@
 //     comparison kept as is (LESS means nearer).
 //   - Vertices are repacked into one VTYPE layout: float texture
 //     coordinates, 8888 colour, float normal, float position.
+//   - Draws clip to the viewport through the scissor: the GE clips only at
+//     the near plane, GL at the whole view volume (context.go).
+//   - What the GE's transform unit cannot do goes through driver/swtnl and
+//     reaches the GE as clip-space vertices with identity matrices
+//     (draw.go: swMode), so texturing stays perspective-correct.
 package pspge
 
 import (
@@ -115,7 +122,7 @@ func newCaps() *driver.Caps {
 			{Feature: "framebuffer alpha", How: "the alpha bits hold the stencil; without a stencil buffer a draw with one constant alpha writes it through stencil REPLACE, other draws leave alpha unchanged"},
 			{Feature: "CopyTexImage2D/CopyTexSubImage2D and ReadPixels", How: "block transfer (TRXKICK) of the colour buffer into RAM, decoded by the CPU"},
 			{Feature: "GENERATE_MIPMAP", How: "2x2 box filter on the CPU (gles)"},
-			{Feature: "far-plane clipping", How: "none on the hardware path: the GE clamps depth to [0, 65535] instead of clipping at the far plane"},
+			{Feature: "view-volume clipping", How: "x and y: the scissor is set to the viewport (the GE draws beyond it otherwise); near: the GE; far: none on the hardware path (the GE clamps depth to [0, 65535]), full clipping on the software path"},
 			{Feature: "display list submission", How: "one running list per context, extended with the stall address (hal.Appender) as draws arrive"},
 		},
 		Missing: []driver.Missing{

@@ -18,11 +18,24 @@
 //   - Rasterisation uses 12.4 fixed-point screen positions (rounded to
 //     nearest), the top-left rule at pixel centres (sim/raster), Gouraud
 //     colour and Z interpolated linearly in screen space with exact integer
-//     arithmetic, rounding to nearest; flat shading takes the last vertex.
-//   - Colour is quantised to 16-bit formats by truncation.
+//     arithmetic, rounding to nearest; texture coordinates perspective-
+//     correctly; flat shading takes the last vertex (prim.go).
+//   - Culling keeps counter-clockwise triangles (y-down screen) with FFACE 0
+//     and clockwise ones with FFACE 1; sprites and clear mode are never
+//     culled (pspautotests gpu/commands/cull; the seed's order is
+//     inverted).
+//   - The pixel pipeline runs in PPSSPP's order with the GE's integer
+//     rounding (pixel.go): depth range (transform mode only), alpha test,
+//     fog, colour test, stencil and depth, blend ((2c+1)(2f+1)>>10 terms),
+//     dither (also on 8888 and in clear mode), clamp, logic op, write masks,
+//     truncation to 16-bit formats. The framebuffer's alpha bits are the
+//     stencil: fragment alpha is never stored (pspautotests gpu/dither).
+//   - Textures, CLUTs, DXT, filtering, LOD and the texture functions follow
+//     texture.go; lighting and texture-coordinate generation vertex.go;
+//     Bezier and spline patches patch.go; BBOX, CLOAD and block transfers
+//     transfer.go.
 //   - Depth is written only when the depth test is enabled and ZMSK bit 0
-//     is clear; fragments outside [min(NEARZ,FARZ), max(NEARZ,FARZ)] are
-//     discarded.
+//     is clear.
 package pspge
 
 import (

@@ -69,23 +69,22 @@ type target struct {
 	cfunc      uint32
 	cref, cmsk uint32
 
-	stencil              bool
-	sfunc                uint32
-	sref, smask          int32
-	sfail, zfail, zpass  uint32
-	ztest, zwrite        bool
-	zfunc                uint32
-	blend                bool
-	bsrc, bdst, bop      uint32
-	sfix, dfix           [3]int32
-	dither               bool
-	dith                 [16]int32
-	srcOver              bool // blend is SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
-	logic                bool
-	lop                  uint32
-	writeMask            uint32 // in the framebuffer's own format; 1 = protected
-	simple               bool   // nothing but depth test/write and a plain colour write
-	alphaOrStencilNeeded bool
+	stencil             bool
+	sfunc               uint32
+	sref, smask         int32
+	sfail, zfail, zpass uint32
+	ztest, zwrite       bool
+	zfunc               uint32
+	blend               bool
+	bsrc, bdst, bop     uint32
+	sfix, dfix          [3]int32
+	dither              bool
+	dith                [16]int32
+	srcOver             bool // blend is SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
+	logic               bool
+	lop                 uint32
+	writeMask           uint32 // in the framebuffer's own format; 1 = protected
+	simple              bool   // nothing but depth test/write and a plain colour write
 	// needZ is set when anything reads the fragment depth (tests, writes,
 	// the depth range, clear mode's depth flag).
 	needZ bool

@@ -300,8 +300,6 @@ func lerpVertex(p, q *vertex, s float32) vertex {
 // pixel coordinates.
 type plane struct{ a, b, c float64 }
 
-func (p plane) at(x, y float64) float64 { return float64(p.a*x) + float64(p.b*y) + p.c }
-
 // setupPlane fits a plane through three vertex values at their screen
 // positions (pixels).
 func setupPlane(x, y [3]float64, v [3]float64) plane {
