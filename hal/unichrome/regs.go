@@ -117,8 +117,8 @@ var (
 	EnumMPFog    = []string{"ZERO", "ADIF", "FOG", "ATEX", "ACUR", "RFOG", "RSV6", "RSV7"}
 	EnumPrim     = []string{"POINT", "LINE", "TRI", "RSV3", "TRIWF", "RSV5", "RSV6", "RSV7",
 		"RSV8", "RSV9", "RSV10", "RSV11", "RSV12", "RSV13", "RSV14", "RSV15"}
-	EnumShade  = []string{"SOLID", "FLAT_A", "FLAT_B", "FLAT_C", "GOURAUD", "RSV5", "RSV6", "RSV7"}
-	EnumBFace  = []string{"CW_IS_BACK", "CCW_IS_BACK"}
+	EnumShade   = []string{"SOLID", "FLAT_A", "FLAT_B", "FLAT_C", "GOURAUD", "RSV5", "RSV6", "RSV7"}
+	EnumBFace   = []string{"CW_IS_BACK", "CCW_IS_BACK"}
 	EnumPauseID = []string{"PAUSE", "JUMP", "STOP", "RSV3"}
 	EnumPixGC   = []string{"CENTER_HALF", "CENTER_INT"}
 	EnumTexNum  = []string{"ONE", "TWO", "RSV2", "RSV3", "RSV4", "RSV5", "RSV6", "RSV7"}
@@ -207,37 +207,37 @@ const (
 	AttrVertexCount = 0x7D
 	AttrFlagNum     = 0xAA
 
-	TexBaseL0     = 0x00 // + level, 0..11
-	TexBaseH012   = 0x20 // + level/3
-	TexPitch0     = 0x2B // + level
-	TexWidth05    = 0x4B
-	TexWidth6B    = 0x4C
-	TexHeight05   = 0x51
-	TexHeight6B   = 0x52
-	TexLOD        = 0x77
-	TexFilter     = 0x78
-	TexWrapMode   = 0x79
-	TexLODConst   = 0x7A
-	TexFormat     = 0x7B
-	TexTransHigh  = 0x7C
-	TexTransLow   = 0x7D
-	TexBorder     = 0x7E
-	TexTransAlpha = 0x7F
-	TexBlendC     = 0x80
-	TexBlendCop   = 0x81
-	TexBlendMPFog = 0x82
-	TexBlendA     = 0x83
-	TexBlendRCa   = 0x85
-	TexBlendRCb   = 0x86
-	TexBlendRCc   = 0x87
+	TexBaseL0      = 0x00 // + level, 0..11
+	TexBaseH012    = 0x20 // + level/3
+	TexPitch0      = 0x2B // + level
+	TexWidth05     = 0x4B
+	TexWidth6B     = 0x4C
+	TexHeight05    = 0x51
+	TexHeight6B    = 0x52
+	TexLOD         = 0x77
+	TexFilter      = 0x78
+	TexWrapMode    = 0x79
+	TexLODConst    = 0x7A
+	TexFormat      = 0x7B
+	TexTransHigh   = 0x7C
+	TexTransLow    = 0x7D
+	TexBorder      = 0x7E
+	TexTransAlpha  = 0x7F
+	TexBlendC      = 0x80
+	TexBlendCop    = 0x81
+	TexBlendMPFog  = 0x82
+	TexBlendA      = 0x83
+	TexBlendRCa    = 0x85
+	TexBlendRCb    = 0x86
+	TexBlendRCc    = 0x87
 	TexBlendRCbias = 0x88
 	TexBlendRAlpha = 0x89
 	TexBlendRFog   = 0x8A
 	TexLumScale    = 0x94
 
-	TexGenMode  = 0x00
-	TexGenYUV2  = 0x02
-	TexGenYUV3  = 0x03
+	TexGenMode   = 0x00
+	TexGenYUV2   = 0x02
+	TexGenYUV3   = 0x03
 	MaxTexLevels = 12
 )
 
