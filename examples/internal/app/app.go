@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -20,7 +21,15 @@ import (
 // GL error the scene raises (a missing feature, a device fault) comes back
 // with the image, which holds whatever was drawn.
 func Render(backend string, s scenes.Scene) (image.Image, error) {
-	ctx, err := gles.NewContext(backend, s.Config)
+	return RenderCapture(backend, s, nil)
+}
+
+// RenderCapture is Render that also records a device capture to w (see
+// hal.NewCapture) when w is not nil.
+func RenderCapture(backend string, s scenes.Scene, w io.Writer) (image.Image, error) {
+	cfg := s.Config
+	cfg.Capture = w
+	ctx, err := gles.NewContext(backend, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s on %s: %w", s.Name, backend, err)
 	}
@@ -62,18 +71,40 @@ func Main(s scenes.Scene) {
 	backend := flag.String("backend", "", "backend to render on (default: every registered backend)")
 	out := flag.String("o", "", "output PNG file (only with -backend)")
 	dir := flag.String("out", "out", "output directory: one NAME-BACKEND.png per backend")
+	capture := flag.String("capture", "", "record a device capture to this file (only with -backend); replay with rglreplay, decode with rgldis")
 	flag.Parse()
 	names := backends.Names()
 	if *backend != "" {
 		names = []string{*backend}
 	}
-	if *out != "" && len(names) != 1 {
-		fmt.Fprintln(os.Stderr, "-o needs -backend; use -out DIR for several backends")
+	if (*out != "" || *capture != "") && len(names) != 1 {
+		fmt.Fprintln(os.Stderr, "-o and -capture need -backend; use -out DIR for several backends")
 		os.Exit(2)
+	}
+	var capFile *os.File
+	if *capture != "" {
+		f, err := os.Create(*capture)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		capFile = f
 	}
 	failed := false
 	for _, b := range names {
-		img, err := Render(b, s)
+		var w io.Writer
+		if capFile != nil {
+			w = capFile
+		}
+		img, err := RenderCapture(b, s, w)
+		if capFile != nil {
+			if cerr := capFile.Close(); cerr != nil {
+				fmt.Fprintln(os.Stderr, cerr)
+				failed = true
+			} else {
+				fmt.Println(*capture)
+			}
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			failed = true
