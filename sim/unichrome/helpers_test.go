@@ -71,7 +71,7 @@ func fl(f float32) uint32              { return math.Float32bits(f) }
 // the whole surface, colour write on.
 func surfaceSetup(en ...any) *sb {
 	s := &sb{}
-	kv := append([]any{"cw", true}, en...)
+	kv := append([]any{"cw", true, "aw", true}, en...)
 	return s.attr(
 		a("HEnable", kv...),
 		a("HDBBasL", "addr", colBase&0xFFFFFF), a("HDBBasH", "addr", colBase>>24),

@@ -106,6 +106,7 @@ type depthBuf struct {
 	bits    uint   // Z bits (16, 24, 32)
 	stencil bool   // Z24S8 / W [5].19+S8
 	wbias   int    // HWBEBias
+	scale   float64 // 2^bits
 }
 
 func addr32(lo, hi uint32) uint32 { return lo&0xFFFFFF | hi&0xFF<<24 }
@@ -183,6 +184,7 @@ func (e *Engine) compile() (*pipeline, error) {
 	default:
 		return nil, fmt.Errorf("reserved ZW buffer format 01 (12h bits 17:16)")
 	}
+	d.scale = math.Ldexp(1, int(d.bits))
 	if (p.zt || p.zw || p.st) && !p.clip.Empty() {
 		var err error
 		if d.mem, err = e.span("ZW buffer", d.base, d.pitch, d.bytes, p.clip); err != nil {

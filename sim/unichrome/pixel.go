@@ -111,9 +111,8 @@ func (d *depthBuf) zValue(z float64) uint32 {
 	if !(z > 0) {
 		return 0
 	}
-	v := math.Floor(math.Ldexp(z, int(d.bits)))
-	top := math.Ldexp(1, int(d.bits)) - 1
-	return uint32(min(v, top))
+	v := math.Floor(z * d.scale)
+	return uint32(min(v, d.scale-1))
 }
 
 // wValue encodes w = 1/W in the W-buffer formats: [4].12 and [5].19 are
@@ -315,8 +314,9 @@ func (e *Engine) writeColor(p *pipeline, x, y int, c *[4]int) {
 
 // writeYUY2 writes one pixel of a YUY2 pair: the pair's dword is
 // {avg(B0,B1), R1, avg(G0,G1), R0} (L2506, rounded averages), the partner
-// pixel read back as Y -> R, U -> G, V -> B. Blending reads the same way;
-// plane masks and ROP do not apply.
+// pixel read back as Y -> R, U -> G, V -> B. The engine writes pixels one
+// at a time, so a pair drawn in two steps averages with the first write's
+// chroma. Blending reads the same way; plane masks and ROP do not apply.
 func (e *Engine) writeYUY2(p *pipeline, x, y int, c *[4]int) {
 	s := &p.dst
 	off := y*s.pitch + (x&^1)*2
@@ -335,7 +335,12 @@ func (e *Engine) writeYUY2(p *pipeline, x, y int, c *[4]int) {
 	if x&1 != 0 {
 		even, odd = other, *c
 	}
-	out := uint32((even[2]+odd[2]+1)>>1)<<24 | uint32(odd[0])<<16 | uint32((even[1]+odd[1]+1)>>1)<<8 | uint32(even[0])
 	e.Stats.Written++
-	binary.LittleEndian.PutUint32(buf, out)
+	binary.LittleEndian.PutUint32(buf, packYUY2(even, odd))
+}
+
+// packYUY2 packs an even and an odd pixel: {avg(B0,B1), R1, avg(G0,G1),
+// R0}, averages rounded (L2506).
+func packYUY2(even, odd [4]int) uint32 {
+	return uint32((even[2]+odd[2]+1)>>1)<<24 | uint32(odd[0])<<16 | uint32((even[1]+odd[1]+1)>>1)<<8 | uint32(even[0])
 }

@@ -54,6 +54,7 @@ type texUnit struct {
 	border           [4]int
 	pal              *[256][4]uint8
 	needLOD          bool
+	abgr8888         bool // fast path: bytes R, G, B, A
 }
 
 // Filter and mip codes (78h).
@@ -95,6 +96,7 @@ func (e *Engine) compileTexture(n int, u *texUnit) error {
 	if u.lvmax >= uc.MaxTexLevels || u.lvmin > u.lvmax {
 		return fmt.Errorf("texture levels %d..%d outside 0..B", u.lvmin, u.lvmax)
 	}
+	u.abgr8888 = code == uc.TexABGR8888
 	u.l0os = int(int32(lod>>12&0x3FF<<22) >> 22)
 	fl := r[uc.TexFilter]
 	u.magS, u.minS, u.magT, u.minT = fl>>13&7, fl>>10&7, fl>>7&7, fl>>4&7
@@ -209,6 +211,10 @@ func (u *texUnit) texel(l, x, y int) [4]int {
 	case uc.KindRGBA:
 		var v uint32
 		off := y*lv.pitch + x*f.Bits/8
+		if u.abgr8888 {
+			p := lv.mem[off : off+4]
+			return [4]int{int(p[0]), int(p[1]), int(p[2]), int(p[3])}
+		}
 		if f.Bits == 32 {
 			v = binary.LittleEndian.Uint32(lv.mem[off:])
 		} else {
@@ -385,26 +391,18 @@ func (u *texUnit) sampleLevel(l int, s, t float64, fs, ft uint32) [4]int {
 	if ft != filtLinear {
 		ay = 0
 	}
-	fetch := func(x, y int) [4]int {
-		xi, okx := wrap(x, lv.w, u.wrapS, u.borderS)
-		yi, oky := wrap(y, lv.h, u.wrapT, u.borderT)
-		if !okx || !oky {
-			return u.border
-		}
-		return u.texel(l, xi, yi)
-	}
-	c00 := fetch(x0, y0)
+	c00 := u.fetch(l, x0, y0)
 	if ax == 0 && ay == 0 {
 		return c00
 	}
 	c10, c01, c11 := c00, c00, c00
 	if ax != 0 {
-		c10 = fetch(x0+1, y0)
+		c10 = u.fetch(l, x0+1, y0)
 	}
 	if ay != 0 {
-		c01 = fetch(x0, y0+1)
+		c01 = u.fetch(l, x0, y0+1)
 		if ax != 0 {
-			c11 = fetch(x0+1, y0+1)
+			c11 = u.fetch(l, x0+1, y0+1)
 		} else {
 			c11 = c01
 		}
@@ -418,6 +416,18 @@ func (u *texUnit) sampleLevel(l int, s, t float64, fs, ft uint32) [4]int {
 		out[k] = (top*(256-ay) + bot*ay + 32768) >> 16
 	}
 	return out
+}
+
+// fetch reads texel (x, y) of level l after wrapping, or the border
+// colour.
+func (u *texUnit) fetch(l, x, y int) [4]int {
+	lv := &u.lv[l]
+	xi, okx := wrap(x, lv.w, u.wrapS, u.borderS)
+	yi, oky := wrap(y, lv.h, u.wrapT, u.borderT)
+	if !okx || !oky {
+		return u.border
+	}
+	return u.texel(l, xi, yi)
 }
 
 // lodOf turns rho (texels per pixel at level LVmin) into the unit's LOD in
