@@ -123,9 +123,9 @@ func fromEnv(env *driver.TexEnv, base driver.BaseFormat) combiner {
 
 // stageRegs are the blending-stage registers of one chip texture.
 type stageRegs struct {
-	c, op, a                 uint32 // 80h, 81h, 83h
-	rca, rcb, rcc, rcbias    uint32 // 85h-88h
-	ralpha, rfog             uint32 // 89h, 8Ah
+	c, op, a              uint32 // 80h, 81h, 83h
+	rca, rcb, rcc, rcbias uint32 // 85h-88h
+	ralpha, rfog          uint32 // 89h, 8Ah
 }
 
 // Colour operand selects and modifiers (80h, L2732-2744).

@@ -74,7 +74,7 @@ func (c *Context) upload(t *driver.Texture) (*devTex, error) {
 	}
 	type plan struct {
 		off, pitch, rows int
-		data              []byte
+		data             []byte
 	}
 	var plans []plan
 	total := 0

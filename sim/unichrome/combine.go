@@ -26,22 +26,22 @@ import (
 //   - The Ac select takes Aa's codes (its table is column-shifted, L2875).
 //     Dot products (81h bits 23:22) are not simulated.
 type stage struct {
-	csat, asat       bool
-	ca, cb, cc       bop
-	cop              uint32
-	cbias            uint32
-	cbiasInv         bool
-	cshift           uint
-	aa, ab, ac       bop
-	aop              uint32
-	abias            uint32
-	abiasInv         bool
-	ashift           uint
-	maskBit          uint
-	rca, rcb, rcc    [3]int
-	rcbias           [3]int
-	raa, rab, rac    int
-	rabias           int
+	csat, asat    bool
+	ca, cb, cc    bop
+	cop           uint32
+	cbias         uint32
+	cbiasInv      bool
+	cshift        uint
+	aa, ab, ac    bop
+	aop           uint32
+	abias         uint32
+	abiasInv      bool
+	ashift        uint
+	maskBit       uint
+	rca, rcb, rcc [3]int
+	rcbias        [3]int
+	raa, rab, rac int
+	rabias        int
 }
 
 var shiftOf = [4]uint{1, 2, 0, 0}

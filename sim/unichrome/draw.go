@@ -63,15 +63,15 @@ func (p *pipeline) vals(v *vertex, out *[numAttrs]float64) {
 
 // frag is one fragment's interpolated inputs.
 type frag struct {
-	c    [4]int
-	s    [3]int
-	fog  int
-	z    float64 // Z for the test (biased)
-	zw   float64 // Z to write (biased with HZBiasedWB)
-	w    float64
-	st   [2][2]float64
-	lod  [2]int
-	tri  bool
+	c   [4]int
+	s   [3]int
+	fog int
+	z   float64 // Z for the test (biased)
+	zw  float64 // Z to write (biased with HZBiasedWB)
+	w   float64
+	st  [2][2]float64
+	lod [2]int
+	tri bool
 }
 
 func clamp8(v float64) int {
@@ -104,7 +104,7 @@ func (e *Engine) draw(prim uc.Prim, sh uc.Shade, v []vertex) error {
 	}
 	switch prim {
 	case uc.PrimTri:
-		e.triangle(p, &pv[0], &pv[1], &pv[2])
+		return e.triangle(p, &pv[0], &pv[1], &pv[2])
 	case uc.PrimLine:
 		e.line(p, &pv[0], &pv[1])
 	default:
@@ -123,17 +123,22 @@ func (p *pipeline) position(v *vertex) raster.Point {
 	return raster.Point{X: x, Y: y}
 }
 
-func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) {
+func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	p0, p1, p2 := p.position(v0), p.position(v1), p.position(v2)
 	t, ok := raster.Setup(p0, p1, p2, subBits)
 	if !ok {
-		return
+		return nil
+	}
+	if r := t.Bounds().Intersect(p.clip); !r.Empty() {
+		if err := e.x.Step(1 + (r.X1-r.X0)*(r.Y1-r.Y0)/256); err != nil {
+			return err
+		}
 	}
 	if p.en&enBFCull != 0 {
 		ccwBack := e.cmdB&uc.CmdBCCWBack != 0
 		if t.CW != ccwBack {
 			e.Stats.Culled++
-			return
+			return nil
 		}
 	}
 	var a [3][numAttrs]float64
@@ -198,6 +203,7 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) {
 			}
 		}
 	})
+	return nil
 }
 
 // texCoords fills a fragment's texture coordinates (and per-pixel LOD

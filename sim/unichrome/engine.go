@@ -89,6 +89,7 @@ type Engine struct {
 
 	asm assembler
 	cur vertex
+	x   *device.Exec
 
 	// Stats counts primitives and fragments, for tests and benchmarks.
 	Stats Stats
@@ -107,9 +108,14 @@ type Device struct {
 }
 
 // New returns a simulated UniChrome Pro II device.
-func New() *Device {
+func New() *Device { return NewBudget(0) }
+
+// NewBudget returns a device whose watchdog allows budget units per
+// submission (0: device.DefaultBudget). A dword costs 1, a vertex 8, a
+// primitive 1 plus 1 per 256 pixels of its clipped bounding box.
+func NewBudget(budget int64) *Device {
 	e := &Engine{w: uc.NewWalker(), dirty: true}
-	d := device.New(device.Config{Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Info: hal.Info{
 		Chip: "unichrome", Revision: "UniChrome Pro II (CX700, simulated)", WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "sys", Base: SysBase, Size: SysSize}},
 	}}, e)
@@ -174,6 +180,9 @@ func (e *Engine) Run(x *device.Exec) error {
 	if !ok {
 		return x.Fault(b.Addr, 0, fmt.Sprintf("buffer %#x+%d lies outside device memory", b.Addr, b.Size))
 	}
+	// Every buffer is a new command list: the CR starts expecting a header.
+	e.w.Reset()
+	e.x = x
 	for off := uint32(0); off < b.Size; off += 4 {
 		addr := b.Addr + off
 		x.Pos = addr

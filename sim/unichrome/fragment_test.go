@@ -68,18 +68,18 @@ func TestStencil(t *testing.T) {
 	// The test compares (REF & OPMSK) with (S & OPMSK); failing runs sfail;
 	// the write mask protects bits; Z fail runs zfail.
 	for _, tc := range []struct {
-		name       string
-		fn         string
-		ref, opm   int
-		start      uint8
-		zfunc      string
-		drawn      bool
-		want       uint8
+		name     string
+		fn       string
+		ref, opm int
+		start    uint8
+		zfunc    string
+		drawn    bool
+		want     uint8
 	}{
-		{"pass masked equal", "EQUAL", 0x13, 0x0F, 0x23, "ALWAYS", true, 0x2C},     // zpass INVERT under wmask 0x0F
-		{"fail", "EQUAL", 0x13, 0xFF, 0x23, "ALWAYS", false, 0x20},                 // sfail ZERO under wmask: 0x23 &^ 0x0F
-		{"ref less", "LESS", 0x10, 0xFF, 0x20, "ALWAYS", true, 0x2F},               // 0x10 < 0x20
-		{"z fail", "ALWAYS", 0, 0xFF, 0x23, "NEVER", false, 0x22},                  // zfail DECRSAT: 0x23 -> 0x22
+		{"pass masked equal", "EQUAL", 0x13, 0x0F, 0x23, "ALWAYS", true, 0x2C}, // zpass INVERT under wmask 0x0F
+		{"fail", "EQUAL", 0x13, 0xFF, 0x23, "ALWAYS", false, 0x20},             // sfail ZERO under wmask: 0x23 &^ 0x0F
+		{"ref less", "LESS", 0x10, 0xFF, 0x20, "ALWAYS", true, 0x2F},           // 0x10 < 0x20
+		{"z fail", "ALWAYS", 0, 0xFF, 0x23, "NEVER", false, 0x22},              // zfail DECRSAT: 0x23 -> 0x22
 	} {
 		d := newDev(t)
 		clear(t, d, [4]uint8{}, 0, tc.start)
@@ -211,8 +211,8 @@ func TestDestinationFormats(t *testing.T) {
 		fmt  string
 		want uint32
 	}{
-		{"RGB565", 0xF0 >> 3 << 11 | 0x84>>2<<5 | 0x18>>3},
-		{"BGR565", 0x18 >> 3 << 11 | 0x84>>2<<5 | 0xF0>>3},
+		{"RGB565", 0xF0>>3<<11 | 0x84>>2<<5 | 0x18>>3},
+		{"BGR565", 0x18>>3<<11 | 0x84>>2<<5 | 0xF0>>3},
 		{"ARGB4444", 0x80>>4<<12 | 0xF<<8 | 0x8<<4 | 0x1},
 		{"ARGB1555", 1<<15 | 0x1E<<10 | 0x10<<5 | 0x3},
 		{"ABGR1555", 1<<15 | 0x3<<10 | 0x10<<5 | 0x1E},
@@ -337,18 +337,18 @@ func TestZBias(t *testing.T) {
 
 func TestWBufferEncoding(t *testing.T) {
 	for _, tc := range []struct {
-		fmt   uint32
-		bias  int
-		W     float64
-		want  uint32
+		fmt  uint32
+		bias int
+		W    float64
+		want uint32
 	}{
-		{0, 0, 1, 2048},                   // w = 1: denormal with bias 0: 2048/4096 x 2
-		{0, 8, 1, 8 << 12},                // w = 1 = 2^0: exponent 8, mantissa 0
-		{0, 8, 1.0 / 3, 9<<12 | 2048},     // w = 3 = 1.5 x 2^1
-		{0, 8, 1e-9, 15<<12 | 4095},       // saturates
-		{0, 8, 0, 0},                      // W = 0 reads w = 0
-		{2, 0, 0.5, 0x40000000},           // float32 2.0
-		{3, 16, 1, 16 << 19},              // [5].19
+		{0, 0, 1, 2048},               // w = 1: denormal with bias 0: 2048/4096 x 2
+		{0, 8, 1, 8 << 12},            // w = 1 = 2^0: exponent 8, mantissa 0
+		{0, 8, 1.0 / 3, 9<<12 | 2048}, // w = 3 = 1.5 x 2^1
+		{0, 8, 1e-9, 15<<12 | 4095},   // saturates
+		{0, 8, 0, 0},                  // W = 0 reads w = 0
+		{2, 0, 0.5, 0x40000000},       // float32 2.0
+		{3, 16, 1, 16 << 19},          // [5].19
 	} {
 		d := &depthBuf{fmt: tc.fmt, wbias: tc.bias}
 		assert.Equal(t, tc.want, d.wValue(tc.W), "fmt %d bias %d W %g", tc.fmt, tc.bias, tc.W)

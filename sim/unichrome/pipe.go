@@ -36,16 +36,16 @@ const (
 // change (per-draw specialisation): validated codes, memory slices and
 // decoded constants.
 type pipeline struct {
-	en       uint32
-	clip     raster.Rect
+	en        uint32
+	clip      raster.Rect
 	centerInt bool
 
-	dst     surface
-	cw, aw  bool
-	rop     uint32
-	pmask   uint32 // plane mask in the destination's bit layout
-	dither  bool
-	expand  uint32 // 42h bits 22:20
+	dst    surface
+	cw, aw bool
+	rop    uint32
+	pmask  uint32 // plane mask in the destination's bit layout
+	dither bool
+	expand uint32 // 42h bits 22:20
 
 	depth   depthBuf
 	zt, zw  bool
@@ -103,9 +103,9 @@ type depthBuf struct {
 	bytes   int
 	fmt     uint32 // HZWBFM
 	wbuf    bool
-	bits    uint   // Z bits (16, 24, 32)
-	stencil bool   // Z24S8 / W [5].19+S8
-	wbias   int    // HWBEBias
+	bits    uint    // Z bits (16, 24, 32)
+	stencil bool    // Z24S8 / W [5].19+S8
+	wbias   int     // HWBEBias
 	scale   float64 // 2^bits
 }
 

@@ -50,14 +50,14 @@ func sampleAt(t *testing.T, data []byte, pal []uint32, texWords []uint32, s, tt 
 func TestTexelFormats(t *testing.T) {
 	c := uc.TexCode
 	for _, tc := range []struct {
-		name  string
-		code  uint8
-		inv   bool
-		zext  bool
-		data  []byte
-		pal   []uint32
-		s     float32
-		want  [4]uint8
+		name string
+		code uint8
+		inv  bool
+		zext bool
+		data []byte
+		pal  []uint32
+		s    float32
+		want [4]uint8
 	}{
 		{"ABGR8888", uc.TexABGR8888, false, false, []byte{0x11, 0x22, 0x33, 0x44}, nil, 0.25, [4]uint8{0x11, 0x22, 0x33, 0x44}},
 		{"ARGB8888", c(uc.GroupARGB32, 1), false, false, []byte{0x33, 0x22, 0x11, 0x44}, nil, 0.25, [4]uint8{0x11, 0x22, 0x33, 0x44}},
@@ -178,10 +178,10 @@ func TestStages(t *testing.T) {
 	in := stageIn{dif: [4]int{100, 128, 255, 200}, tex: [4]int{200, 128, 0, 128}, fog: 77}
 	in.cur = in.dif
 	for _, tc := range []struct {
-		name      string
-		c, op, a  uint32
-		regs      map[uint8]uint32
-		want      [4]int
+		name     string
+		c, op, a uint32
+		regs     map[uint8]uint32
+		want     [4]int
 	}{
 		// MODULATE: Ca = tex, Cb = dif; alpha Aa = Atex, Ab = Adif, Ac = 0.
 		{"modulate", 0x800000 | 3<<14 | 1<<7, 2<<11 | 3<<3 | 2, 0x800000 | 4<<14 | 0<<7 | 3,
