@@ -124,6 +124,9 @@ type cmdbuf struct {
 	shadow [numGroups][256]uint32
 	valid  [numGroups][256]bool
 	pend   [numGroups][]uint32
+	// at is 1 + the index in pend of a queued register, so a register set
+	// twice before a draw is sent once.
+	at [numGroups][256]int
 }
 
 func (b *cmdbuf) init() { b.words = b.words[:0] }
@@ -135,7 +138,12 @@ func (b *cmdbuf) set(g int, sub uint8, d uint32) {
 		return
 	}
 	b.valid[g][sub], b.shadow[g][sub] = true, d
+	if i := b.at[g][sub]; i > 0 {
+		b.pend[g][i-1] = uc.Param(sub, d)
+		return
+	}
 	b.pend[g] = append(b.pend[g], uc.Param(sub, d))
+	b.at[g][sub] = len(b.pend[g])
 }
 
 // flushState emits the queued registers.
@@ -146,6 +154,9 @@ func (b *cmdbuf) flushState() {
 		}
 		b.words = append(b.words, uc.Header2, groupTransSet[g])
 		b.words = append(b.words, b.pend[g]...)
+		for _, w := range b.pend[g] {
+			b.at[g][w>>24] = 0
+		}
 		b.pend[g] = b.pend[g][:0]
 	}
 }

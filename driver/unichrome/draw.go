@@ -72,16 +72,15 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	return nil
 }
 
-// cullBits returns the enable bit and Command B flag for culling: window
-// y points down on the engine, so GL's counter-clockwise arrives
-// clockwise.
+// cullBits returns the enable bit and Command B flag for culling. The
+// y flip (y' = H - y) keeps the picture upright, so a triangle's winding
+// as seen on the screen is the same for GL and the engine: with FrontFace
+// CCW the back faces are clockwise, HBFace 0.
 func (c *Context) cullBits(st *driver.State) (uint32, uint32) {
 	if !st.CullEnabled || st.CullFace == driver.FaceFrontAndBack {
 		return 0, 0
 	}
-	// With FrontFace CCW, front faces arrive clockwise; back faces
-	// counter-clockwise.
-	backIsCCW := st.FrontFace == driver.WindingCCW
+	backIsCCW := st.FrontFace == driver.WindingCW
 	if st.CullFace == driver.FaceFront {
 		backIsCCW = !backIsCCW
 	}

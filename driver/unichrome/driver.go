@@ -8,10 +8,14 @@
 // HCRFlagNum write-back.
 //
 // Mapping decisions (guide shared/notes/unichrome.md §6):
-//   - GL's y-up window maps to the engine's y-down screen (y' = H - y), so
-//     GL counter-clockwise faces arrive clockwise: culling uses HenBFCull
-//     with HBFace chosen from glFrontFace and glCullFace; FRONT_AND_BACK is
-//     dropped in software.
+//   - GL's y-up window maps to the engine's y-down screen (y' = H - y); the
+//     picture stays upright, so windings as seen on the screen agree:
+//     culling uses HenBFCull with HBFace chosen from glFrontFace and
+//     glCullFace; FRONT_AND_BACK is dropped in software.
+//   - Points follow GL's aliased-point rule (ES 1.1 §3.3.1): size-1 points
+//     are sent at the centre of the pixel GL truncates them to, wider ones
+//     as squares centred at floor(x)+1/2 (odd sizes) or floor(x+1/2)
+//     (even), so the y flip never decides a tie.
 //   - Window depth [0, 1] feeds Z directly (Z16, or Z24 with 8 stencil
 //     bits); polygon offset uses the engine's Z bias (HZBiasScale = factor,
 //     HZBias = units x 2^(32-N)).

@@ -52,15 +52,25 @@ func (c *Context) points(st *driver.State, ds *drawSetup, ps []swtnl.Vertex) {
 	var native []int
 	for i := range ps {
 		size := min(max(ps[i].PointSize, 1), MaxPointSize)
+		isize := math.Max(1, math.Round(float64(size)))
 		if !ds.sprite {
-			size = float32(math.Round(float64(size)))
+			size = float32(isize)
+		}
+		v := ps[i]
+		// GL ES 1.1 §3.3.1: the square's centre.
+		for k := 0; k < 2; k++ {
+			if int(isize)%2 == 1 {
+				v.Win[k] = float32(math.Floor(float64(v.Win[k]))) + 0.5
+			} else {
+				v.Win[k] = float32(math.Floor(float64(v.Win[k]) + 0.5))
+			}
 		}
 		if size <= 1 && !ds.sprite {
+			ps[i] = v
 			native = append(native, i)
 			continue
 		}
 		h := size / 2
-		v := ps[i]
 		var q [4]swtnl.Vertex
 		// Corners in GL window coordinates (y up): top-left, top-right,
 		// bottom-right, bottom-left.

@@ -60,7 +60,6 @@ func (c *Context) surface(st *driver.State, colorMask [4]bool) bool {
 	}
 	cm.set(grpAttr, uc.AttrClipTB, uint32(y0)<<12|uint32(y1))
 	cm.set(grpAttr, uc.AttrClipLR, uint32(x0)<<12|uint32(x1))
-	cm.set(grpAttr, uc.AttrPixGC, 0)
 	return true
 }
 
