@@ -104,42 +104,51 @@ func compileBlend(a *[256]uint32) (blendState, error) {
 	return b, nil
 }
 
-// colorOp reads a Ca/Cb select for channel k.
-func colorOp(o bop, k int, src, dst *[4]int, konst int) int {
-	var v int
+// colorOps reads a Ca/Cb select for the three colour channels.
+func colorOps(o bop, src, dst *[4]int, konst *[3]int) (v [3]int) {
 	switch o.sel {
 	case 0:
-		v = src[k]
+		v = [3]int{src[0], src[1], src[2]}
 	case 1:
-		v = dst[k]
+		v = [3]int{dst[0], dst[1], dst[2]}
 	case 5:
-		v = konst
+		v = *konst
 	case 6:
-		v = min(src[k], dst[k])
+		v = [3]int{min(src[0], dst[0]), min(src[1], dst[1]), min(src[2], dst[2])}
 	case 7:
-		v = max(src[k], dst[k])
+		v = [3]int{max(src[0], dst[0]), max(src[1], dst[1]), max(src[2], dst[2])}
 	}
-	return modify(v, o.mod)
+	if o.mod != 0 {
+		for k := range v {
+			v[k] = modify(v[k], o.mod)
+		}
+	}
+	return
 }
 
-// factorOp reads an FCa/FCb select for channel k.
-func factorOp(o bop, k int, src, dst *[4]int, konst int) int {
-	var v int
+// factorOps reads an FCa/FCb select for the three colour channels.
+func factorOps(o bop, src, dst *[4]int, konst *[3]int) (v [3]int) {
 	switch o.sel {
 	case 0:
-		v = src[k]
+		v = [3]int{src[0], src[1], src[2]}
 	case 1:
-		v = dst[k]
+		v = [3]int{dst[0], dst[1], dst[2]}
 	case 2:
-		v = src[3]
+		v = [3]int{src[3], src[3], src[3]}
 	case 3:
-		v = dst[3]
+		v = [3]int{dst[3], dst[3], dst[3]}
 	case 5:
-		v = konst
+		v = *konst
 	case 8:
-		v = min(src[3], 255-dst[3])
+		m := min(src[3], 255-dst[3])
+		v = [3]int{m, m, m}
 	}
-	return modify(v, o.mod)
+	if o.mod != 0 {
+		for k := range v {
+			v[k] = modify(v[k], o.mod)
+		}
+	}
+	return
 }
 
 // alphaOp reads an Aa/Ab select.
@@ -188,9 +197,10 @@ func weigh(c, f int) int {
 // apply blends source over destination.
 func (b *blendState) apply(src, dst *[4]int) [4]int {
 	var out [4]int
+	va, fa := colorOps(b.ca, src, dst, &b.rca), factorOps(b.fca, src, dst, &b.rfca)
+	vb, fb := colorOps(b.cb, src, dst, &b.rcb), factorOps(b.fcb, src, dst, &b.rfcb)
 	for k := 0; k < 3; k++ {
-		ca := weigh(colorOp(b.ca, k, src, dst, b.rca[k]), factorOp(b.fca, k, src, dst, b.rfca[k]))
-		cb := weigh(colorOp(b.cb, k, src, dst, b.rcb[k]), factorOp(b.fcb, k, src, dst, b.rfcb[k]))
+		ca, cb := weigh(va[k], fa[k]), weigh(vb[k], fb[k])
 		if b.csub {
 			out[k] = sat(ca-cb, b.cclamp)
 		} else {

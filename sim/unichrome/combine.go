@@ -101,31 +101,36 @@ type stageIn struct {
 	cur  [4]int
 }
 
-func (in *stageIn) color(o bop, k int, konst int) int {
-	var v int
+// colors reads a colour operand for the three channels.
+func (in *stageIn) colors(o bop, konst *[3]int) (v [3]int) {
 	switch o.sel {
 	case 1:
-		v = in.dif[k]
+		v = [3]int{in.dif[0], in.dif[1], in.dif[2]}
 	case 2:
-		v = in.spec[k]
+		v = in.spec
 	case 3:
-		v = in.tex[k]
+		v = [3]int{in.tex[0], in.tex[1], in.tex[2]}
 	case 4:
-		v = in.cur[k]
+		v = [3]int{in.cur[0], in.cur[1], in.cur[2]}
 	case 5:
-		v = in.dif[3]
+		v = [3]int{in.dif[3], in.dif[3], in.dif[3]}
 	case 6:
-		v = in.fog
+		v = [3]int{in.fog, in.fog, in.fog}
 	case 7:
-		v = in.tex[3]
+		v = [3]int{in.tex[3], in.tex[3], in.tex[3]}
 	case 8:
-		v = in.cur[3]
+		v = [3]int{in.cur[3], in.cur[3], in.cur[3]}
 	case 9:
-		v = konst
+		v = *konst
 	case 10:
-		v = in.next[k]
+		v = [3]int{in.next[0], in.next[1], in.next[2]}
 	}
-	return modify(v, o.mod)
+	if o.mod != 0 {
+		for k := range v {
+			v[k] = modify(v[k], o.mod)
+		}
+	}
+	return
 }
 
 func (in *stageIn) alpha(o bop, konst int) int {
@@ -151,32 +156,31 @@ func (in *stageIn) alpha(o bop, konst int) int {
 func (s *stage) eval(in *stageIn) [4]int {
 	var out [4]int
 	mask := in.tex[3]>>s.maskBit&1 != 0
+	ca, cb, cc := in.colors(s.ca, &s.rca), in.colors(s.cb, &s.rcb), in.colors(s.cc, &s.rcc)
+	var bias [3]int
+	if s.cbias == 9 {
+		bias = s.rcbias
+	} else if s.cbias != 0 {
+		bias = in.colors(bop{s.cbias, 0}, nil)
+	}
 	for k := 0; k < 3; k++ {
-		ca := in.color(s.ca, k, s.rca[k])
-		cb := in.color(s.cb, k, s.rcb[k])
-		cc := in.color(s.cc, k, s.rcc[k])
-		var bias int
-		if s.cbias == 9 {
-			bias = s.rcbias[k]
-		} else {
-			bias = in.color(bop{s.cbias, 0}, k, 0)
-		}
+		b := bias[k]
 		if s.cbiasInv {
-			bias = 255 - bias
+			b = 255 - b
 		}
-		out[k] = sat(stageOp(s.cop, ca, cb, cc, bias, s.cshift, mask), s.csat)
+		out[k] = sat(stageOp(s.cop, ca[k], cb[k], cc[k], b, s.cshift, mask), s.csat)
 	}
 	aa, ab, ac := in.alpha(s.aa, s.raa), in.alpha(s.ab, s.rab), in.alpha(s.ac, s.rac)
-	var bias int
+	var abias int
 	if s.abias == 3 {
-		bias = s.rabias
+		abias = s.rabias
 	} else {
-		bias = in.alpha(bop{s.abias, 0}, 0)
+		abias = in.alpha(bop{s.abias, 0}, 0)
 	}
 	if s.abiasInv {
-		bias = 255 - bias
+		abias = 255 - abias
 	}
-	out[3] = sat(stageOp(s.aop, aa, ab, ac, bias, s.ashift, mask), s.asat)
+	out[3] = sat(stageOp(s.aop, aa, ab, ac, abias, s.ashift, mask), s.asat)
 	return out
 }
 

@@ -74,12 +74,17 @@ type frag struct {
 	tri bool
 }
 
+// clamp8 rounds to nearest and clamps to [0, 255]; truncation of a value
+// in [1, 255) is its floor.
 func clamp8(v float64) int {
-	v = math.Floor(v + 0.5)
-	if !(v > 0) {
+	x := v + 0.5
+	if !(x >= 1) {
 		return 0
 	}
-	return int(min(v, 255))
+	if x >= 255 {
+		return 255
+	}
+	return int(x)
 }
 
 // draw rasterises one primitive.
@@ -177,17 +182,30 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	var f frag
 	f.tri = true
 	f.lod = lod
+	// Only attributes that vary are stepped; the others keep their value.
 	var cur [numAttrs]float64
+	var act [numAttrs]int
+	nact := 0
+	for i := 0; i < numAttrs; i++ {
+		if gx[i] != 0 || gy[i] != 0 {
+			act[nact] = i
+			nact++
+		}
+		cur[i] = a[0][i]
+	}
+	step := act[:nact]
 	t.Walk(p.clip, func(s *raster.Span) {
 		px := float64(s.X0) + 0.5 - x0
 		py := float64(s.Y) + 0.5 - y0
-		for i := 0; i < numAttrs; i++ {
+		for _, i := range step {
 			cur[i] = a[0][i] + float64(gx[i]*px) + float64(gy[i]*py)
 		}
 		for x := s.X0; x < s.X1; x++ {
 			f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
-			f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
-			f.fog = clamp8(cur[atFog])
+			if p.needSpec {
+				f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
+				f.fog = clamp8(cur[atFog])
+			}
 			f.z = cur[atZ] + zbias
 			f.zw = f.z
 			if !p.biasWB {
@@ -198,7 +216,7 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 				e.texCoords(p, &f, &cur, &gx, &gy)
 			}
 			e.fragment(p, x, s.Y, &f)
-			for i := 0; i < numAttrs; i++ {
+			for _, i := range step {
 				cur[i] += gx[i]
 			}
 		}

@@ -84,6 +84,9 @@ type pipeline struct {
 	lp     bool
 	lpBits uint32
 	lpRF   int
+	// needSpec says the fragment's specular colour and fog factor are read
+	// (specular add, local fog or a blending stage).
+	needSpec bool
 }
 
 // surface is a colour buffer in memory.
@@ -244,6 +247,7 @@ func (e *Engine) compile() (*pipeline, error) {
 			return nil, err
 		}
 	}
+	p.needSpec = p.cs || p.fog || p.txmp
 	p.sp = en&enSP != 0
 	so := a[uc.AttrStippleOS]
 	p.spXOS, p.spYOS = int(so>>12&31), int(so&31)

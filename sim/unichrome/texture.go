@@ -55,6 +55,7 @@ type texUnit struct {
 	pal              *[256][4]uint8
 	needLOD          bool
 	abgr8888         bool // fast path: bytes R, G, B, A
+	fastRepeat       bool // ABGR8888, repeat (or warp) on both axes
 }
 
 // Filter and mip codes (78h).
@@ -125,6 +126,7 @@ func (e *Engine) compileTexture(n int, u *texUnit) error {
 			return fmt.Errorf("reserved wrap mode %03b", w)
 		}
 	}
+	u.fastRepeat = u.abgr8888 && (u.wrapS == wrapRepeat || u.wrapS == wrapWarp) && (u.wrapT == wrapRepeat || u.wrapT == wrapWarp)
 	if wm>>3&1 != 0 {
 		return fmt.Errorf("pixel coordinates as texture coordinates (79h bit 3) are not simulated")
 	}
@@ -381,6 +383,9 @@ func fixCoord(s float64, size int, linear bool) int64 {
 // sampleLevel filters level l at (s, t) with the given per-axis filters.
 func (u *texUnit) sampleLevel(l int, s, t float64, fs, ft uint32) [4]int {
 	lv := &u.lv[l]
+	if u.fastRepeat && fs == filtLinear && ft == filtLinear {
+		return u.bilinearRepeat(lv, s, t)
+	}
 	us := fixCoord(s, lv.w, fs == filtLinear)
 	vt := fixCoord(t, lv.h, ft == filtLinear)
 	x0, y0 := int(us>>8), int(vt>>8)
@@ -413,6 +418,28 @@ func (u *texUnit) sampleLevel(l int, s, t float64, fs, ft uint32) [4]int {
 	for k := 0; k < 4; k++ {
 		top := c00[k]*(256-ax) + c10[k]*ax
 		bot := c01[k]*(256-ax) + c11[k]*ax
+		out[k] = (top*(256-ay) + bot*ay + 32768) >> 16
+	}
+	return out
+}
+
+// bilinearRepeat is sampleLevel for ABGR8888 with repeat on both axes:
+// the same arithmetic, with the wrap as a mask and the texels read
+// directly.
+func (u *texUnit) bilinearRepeat(lv *texLevel, s, t float64) [4]int {
+	us := fixCoord(s, lv.w, true)
+	vt := fixCoord(t, lv.h, true)
+	ax, ay := int(us&255), int(vt&255)
+	mx, my := lv.w-1, lv.h-1
+	x0, y0 := int(us>>8)&mx, int(vt>>8)&my
+	x1, y1 := (x0+1)&mx, (y0+1)&my
+	r0, r1 := lv.mem[y0*lv.pitch:], lv.mem[y1*lv.pitch:]
+	p00, p10 := r0[4*x0:4*x0+4], r0[4*x1:4*x1+4]
+	p01, p11 := r1[4*x0:4*x0+4], r1[4*x1:4*x1+4]
+	var out [4]int
+	for k := 0; k < 4; k++ {
+		top := int(p00[k])*(256-ax) + int(p10[k])*ax
+		bot := int(p01[k])*(256-ax) + int(p11[k])*ax
 		out[k] = (top*(256-ay) + bot*ay + 32768) >> 16
 	}
 	return out
