@@ -362,3 +362,29 @@ func TestWBufferEncoding(t *testing.T) {
 		prev = v
 	}
 }
+
+// TestWBuffer draws with a float32 W buffer: w = 1/W is stored and tested.
+func TestWBuffer(t *testing.T) {
+	d := newDev(t)
+	clear(t, d, [4]uint8{}, 0, 0)
+	s := surfaceSetup("zt", true, "zw", true).attr(
+		a("HZWBType", "wbuf", true, "fmt", "Z32", "pitch", zPitch), a("HZWTMD", "func", "LESS"))
+	wtri := func(W float32, c uint32) []uint32 {
+		var out []uint32
+		for _, p := range [][2]float32{{0, 0}, {64, 0}, {0, 64}} {
+			out = append(out, fl(p[0]), fl(p[1]), fl(0), fl(W), c)
+		}
+		return out
+	}
+	mask := uint32(uc.MaskX | uc.MaskY | uc.MaskZ | uc.MaskW | uc.MaskCd)
+	s.attr(a("HZWTMD", "func", "ALWAYS"))
+	s.list(uc.CmdBWord(mask, 0, 0), triA(), wtri(0.25, 0xFFFF0000)...) // w = 4
+	s.attr(a("HZWTMD", "func", "LESS"))
+	s.list(uc.CmdBWord(mask, 0, 0), triA(), wtri(0.5, 0xFF00FF00)...)   // w = 2: nearer, passes
+	s.list(uc.CmdBWord(mask, 0, 0), triA(), wtri(0.125, 0xFF0000FF)...) // w = 8: fails
+	mustRun(t, d, s)
+	assert.Equal(t, [4]uint8{0, 255, 0, 255}, pixel(t, d, 5, 5))
+	var b [4]byte
+	require.NoError(t, d.Read(zBase+5*zPitch+5*4, b[:]))
+	assert.Equal(t, uint32(0x40000000), binary.LittleEndian.Uint32(b[:]), "float32 2.0")
+}
