@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	_ "github.com/retrogl/retrogl/backends"
+	"github.com/retrogl/retrogl/bench"
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
@@ -217,4 +218,24 @@ func TestCaps(t *testing.T) {
 	assert.Equal(t, 2, c.Limits.MaxTextureUnits)
 	assert.True(t, c.HasExtension("GL_OES_stencil_wrap"))
 	assert.NotEmpty(t, c.Emulated)
+}
+
+// TestWorkerCountIndependent renders the textured standard scene with one
+// and with three shading workers: the images are byte for byte equal.
+func TestWorkerCountIndependent(t *testing.T) {
+	render := func(workers int) []byte {
+		ctx, err := gles.NewContext("unichrome", gles.Config{Width: 200, Height: 150, DepthBits: 16})
+		require.NoError(t, err)
+		defer ctx.Close()
+		ctx.Backend().Device().(*unichrome.Device).Engine.Workers = workers
+		s, err := bench.Lookup("fill-tex-blend")
+		require.NoError(t, err)
+		s.Setup(ctx)
+		s.Frame(ctx)
+		require.NoError(t, ctx.Err())
+		return ctx.Image().(*image.NRGBA).Pix
+	}
+	one := render(1)
+	assert.Equal(t, one, render(3))
+	assert.Equal(t, one, render(0))
 }

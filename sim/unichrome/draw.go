@@ -2,6 +2,8 @@ package unichrome
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	uc "github.com/retrogl/retrogl/hal/unichrome"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -179,11 +181,8 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 			}
 		}
 	}
-	var f frag
-	f.tri = true
-	f.lod = lod
 	// Only attributes that vary are stepped; the others keep their value.
-	var cur [numAttrs]float64
+	var base [numAttrs]float64
 	var act [numAttrs]int
 	nact := 0
 	for i := 0; i < numAttrs; i++ {
@@ -191,37 +190,82 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 			act[nact] = i
 			nact++
 		}
-		cur[i] = a[0][i]
+		base[i] = a[0][i]
 	}
 	step := act[:nact]
-	t.Walk(p.clip, func(s *raster.Span) {
-		px := float64(s.X0) + 0.5 - x0
-		py := float64(s.Y) + 0.5 - y0
-		for _, i := range step {
-			cur[i] = a[0][i] + float64(gx[i]*px) + float64(gy[i]*py)
-		}
-		for x := s.X0; x < s.X1; x++ {
-			f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
-			if p.needSpec {
-				f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
-				f.fog = clamp8(cur[atFog])
-			}
-			f.z = cur[atZ] + zbias
-			f.zw = f.z
-			if !p.biasWB {
-				f.zw = cur[atZ]
-			}
-			f.w = cur[atW]
-			if p.txmp {
-				e.texCoords(p, &f, &cur, &gx, &gy)
-			}
-			e.fragment(p, x, s.Y, &f)
+	band := func(w *worker, clip raster.Rect) {
+		var f frag
+		f.tri = true
+		f.lod = lod
+		cur := base
+		t.Walk(clip, func(s *raster.Span) {
+			px := float64(s.X0) + 0.5 - x0
+			py := float64(s.Y) + 0.5 - y0
 			for _, i := range step {
-				cur[i] += gx[i]
+				cur[i] = a[0][i] + float64(gx[i]*px) + float64(gy[i]*py)
 			}
-		}
-	})
+			for x := s.X0; x < s.X1; x++ {
+				f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
+				if p.needSpec {
+					f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
+					f.fog = clamp8(cur[atFog])
+				}
+				f.z = cur[atZ] + zbias
+				f.zw = f.z
+				if !p.biasWB {
+					f.zw = cur[atZ]
+				}
+				f.w = cur[atW]
+				if p.txmp {
+					e.texCoords(p, &f, &cur, &gx, &gy)
+				}
+				w.fragment(p, x, s.Y, &f)
+				for _, i := range step {
+					cur[i] += gx[i]
+				}
+			}
+		})
+	}
+	r := t.Bounds().Intersect(p.clip)
+	n := e.bands(r)
+	if n <= 1 {
+		w := worker{e: e}
+		band(&w, p.clip)
+		e.Stats.add(&w.stats)
+		return nil
+	}
+	ws := make([]worker, n)
+	var wg sync.WaitGroup
+	rows := (r.Y1 - r.Y0 + n - 1) / n
+	for i := range ws {
+		ws[i].e = e
+		c := r
+		c.Y0, c.Y1 = r.Y0+i*rows, min(r.Y1, r.Y0+(i+1)*rows)
+		wg.Add(1)
+		go func(w *worker, c raster.Rect) {
+			defer wg.Done()
+			band(w, c)
+		}(&ws[i], c)
+	}
+	wg.Wait()
+	for i := range ws {
+		e.Stats.add(&ws[i].stats)
+	}
 	return nil
+}
+
+// bands returns how many row bands to shade a triangle's clipped bounding
+// box in: one for small triangles, else up to Workers (default: the CPUs
+// the process may use, at most 4).
+func (e *Engine) bands(r raster.Rect) int {
+	if r.Empty() || r.Y1-r.Y0 < 32 || (r.X1-r.X0)*(r.Y1-r.Y0) < 16384 {
+		return 1
+	}
+	n := e.Workers
+	if n == 0 {
+		n = min(runtime.GOMAXPROCS(0), 4)
+	}
+	return max(1, min(n, (r.Y1-r.Y0)/16))
 }
 
 // texCoords fills a fragment's texture coordinates (and per-pixel LOD

@@ -93,6 +93,10 @@ type Engine struct {
 
 	// Stats counts primitives and fragments, for tests and benchmarks.
 	Stats Stats
+	// Workers is the number of goroutines that shade a large triangle's
+	// row bands (0: the CPUs the process may use, at most 4). The image is
+	// the same for every value.
+	Workers int
 }
 
 // Stats are the engine's counters.

@@ -60,13 +60,29 @@ func stencilOp(op uint32, s, ref uint8) uint8 {
 	return s
 }
 
+// worker shades fragments; triangles split into row bands give each band
+// its own worker, so the counters need no locks. Rows never share pixels
+// (a YUY2 pair lies in one row), and every span starts from its own plane
+// evaluation, so the result does not depend on the number of workers.
+type worker struct {
+	e     *Engine
+	stats Stats
+}
+
+func (s *Stats) add(o *Stats) {
+	s.Prims += o.Prims
+	s.Culled += o.Culled
+	s.Fragments += o.Fragments
+	s.Written += o.Written
+}
+
 // fragment runs the per-fragment pipeline in the chip's order: stipple,
 // texture blending, specular, fog, alpha test, stencil and Z, then
 // blending, dither, ROP and plane masks.
-func (e *Engine) fragment(p *pipeline, x, y int, f *frag) {
-	e.Stats.Fragments++
+func (w *worker) fragment(p *pipeline, x, y int, f *frag) {
+	w.stats.Fragments++
 	if p.sp && f.tri {
-		row := e.stipple[(y+p.spYOS)&31]
+		row := w.e.stipple[(y+p.spYOS)&31]
 		if row>>uint((x+p.spXOS)&31)&1 == 0 {
 			return
 		}
@@ -96,12 +112,12 @@ func (e *Engine) fragment(p *pipeline, x, y int, f *frag) {
 		return
 	}
 	if p.zt || p.zw || p.st {
-		if !e.depthStencil(p, x, y, f) {
+		if !w.depthStencil(p, x, y, f) {
 			return
 		}
 	}
 	if p.cw {
-		e.writeColor(p, x, y, &c)
+		w.writeColor(p, x, y, &c)
 	}
 }
 
@@ -152,7 +168,7 @@ func (d *depthBuf) wValue(W float64) uint32 {
 
 // depthStencil runs the stencil and Z tests and their writes; it returns
 // whether the fragment survives.
-func (e *Engine) depthStencil(p *pipeline, x, y int, f *frag) bool {
+func (w *worker) depthStencil(p *pipeline, x, y int, f *frag) bool {
 	d := &p.depth
 	off := y*d.pitch + x*d.bytes
 	buf := d.mem[off : off+d.bytes]
@@ -275,10 +291,10 @@ func rop2(rop, p, d uint32) uint32 {
 }
 
 // writeColor blends, dithers, packs and writes a fragment's colour.
-func (e *Engine) writeColor(p *pipeline, x, y int, c *[4]int) {
+func (w *worker) writeColor(p *pipeline, x, y int, c *[4]int) {
 	s := &p.dst
 	if s.yuy2 {
-		e.writeYUY2(p, x, y, c)
+		w.writeYUY2(p, x, y, c)
 		return
 	}
 	bpp := s.fmt.Bytes
@@ -304,7 +320,7 @@ func (e *Engine) writeColor(p *pipeline, x, y int, c *[4]int) {
 	}
 	v := rop2(p.rop, pack(&s.fmt, c), dv)
 	out := v&p.pmask | dv&^p.pmask
-	e.Stats.Written++
+	w.stats.Written++
 	if bpp == 2 {
 		binary.LittleEndian.PutUint16(buf, uint16(out))
 	} else {
@@ -317,7 +333,7 @@ func (e *Engine) writeColor(p *pipeline, x, y int, c *[4]int) {
 // pixel read back as Y -> R, U -> G, V -> B. The engine writes pixels one
 // at a time, so a pair drawn in two steps averages with the first write's
 // chroma. Blending reads the same way; plane masks and ROP do not apply.
-func (e *Engine) writeYUY2(p *pipeline, x, y int, c *[4]int) {
+func (w *worker) writeYUY2(p *pipeline, x, y int, c *[4]int) {
 	s := &p.dst
 	off := y*s.pitch + (x&^1)*2
 	buf := s.mem[off : off+4]
@@ -335,7 +351,7 @@ func (e *Engine) writeYUY2(p *pipeline, x, y int, c *[4]int) {
 	if x&1 != 0 {
 		even, odd = other, *c
 	}
-	e.Stats.Written++
+	w.stats.Written++
 	binary.LittleEndian.PutUint32(buf, packYUY2(even, odd))
 }
 

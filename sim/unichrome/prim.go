@@ -36,6 +36,8 @@ func (e *Engine) line(p *pipeline, v0, v1 *vertex) {
 		e.asm.lpCount = 0
 	}
 	lastP := e.cmdB&uc.CmdBLastPixel != 0
+	w := &worker{e: e}
+	defer e.Stats.add(&w.stats)
 	var f frag
 	var cur [numAttrs]float64
 	for c := first; ; c += step {
@@ -64,7 +66,7 @@ func (e *Engine) line(p *pipeline, v0, v1 *vertex) {
 		}
 		if draw && x >= p.clip.X0 && x < p.clip.X1 && y >= p.clip.Y0 && y < p.clip.Y1 {
 			e.fill(p, &f, &cur)
-			e.fragment(p, x, y, &f)
+			w.fragment(p, x, y, &f)
 		}
 		if c == last {
 			break
@@ -90,7 +92,9 @@ func (e *Engine) point(p *pipeline, v *vertex) {
 	p.vals(v, &cur)
 	var f frag
 	e.fill(p, &f, &cur)
-	e.fragment(p, x, y, &f)
+	w := &worker{e: e}
+	w.fragment(p, x, y, &f)
+	e.Stats.add(&w.stats)
 }
 
 // fill converts interpolated attributes of a line or point fragment (no
