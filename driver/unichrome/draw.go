@@ -69,8 +69,16 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		c.polygonOffset(st, false)
 		c.points(st, ds, mesh.Points)
 	}
+	if len(c.cmd.words) > flushWords {
+		return c.Flush()
+	}
 	return nil
 }
+
+// flushWords bounds a command list (1 MB): a longer one is submitted
+// after the draw that filled it, so the engine starts early and system
+// memory is reused.
+const flushWords = 1 << 18
 
 // cullBits returns the enable bit and Command B flag for culling. The
 // y flip (y' = H - y) keeps the picture upright, so a triangle's winding

@@ -27,13 +27,13 @@ func TestStageWords(t *testing.T) {
 	}
 	red := [4]float32{1, 0, 0, 0.5}
 	for _, tc := range []struct {
-		name    string
-		env     driver.TexEnv
-		base    driver.BaseFormat
-		color   [4]float32
-		c, op   uint32
-		a       uint32
-		consts  [6]uint32 // 85h, 86h, 87h, 88h, 89h, 8Ah
+		name   string
+		env    driver.TexEnv
+		base   driver.BaseFormat
+		color  [4]float32
+		c, op  uint32
+		a      uint32
+		consts [6]uint32 // 85h, 86h, 87h, 88h, 89h, 8Ah
 	}{
 		// MODULATE RGBA: Ca = Ccur, Cb = Ctex, Cc = 0; Aa = Acur, Ab = Atex,
 		// Ac = constant 0; x1 shifts (10), sat on.
