@@ -282,10 +282,6 @@ func planeMask(f uc.DstFormatInfo, r, g, b, a uint32) uint32 {
 		}
 		return (m >> (8 - c.Bits)) << c.Shift
 	}
-	m := put(f.R, r) | put(f.G, g) | put(f.B, b) | put(f.A, a)
-	if f.Bytes == 2 && f.A.Bits == 0 {
-		// The unused top bit of 555 formats is kept as is.
-		return m
-	}
-	return m
+	// Bits no channel owns (the top bit of 555, the x of x888) are kept.
+	return put(f.R, r) | put(f.G, g) | put(f.B, b) | put(f.A, a)
 }
