@@ -6,6 +6,7 @@
 //	glslc -tree shader.vert           print the checked tree
 //	glslc -link a.vert b.frag         check both and link them
 //	glslc -piglit DIR [-expect FILE]  run the compiler tests under DIR
+//	glslc -shader-tests DIR           check the shaders of .shader_test files
 //
 // The stage comes from the file extension (.vert, .frag) unless -stage says
 // otherwise; -version sets the version of sources without #version.
@@ -36,6 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tree := fs.Bool("tree", false, "print the checked tree")
 	link := fs.Bool("link", false, "link the given vertex and fragment shaders")
 	piglit := fs.String("piglit", "", "run the piglit-style compiler tests under this directory")
+	shaderTests := fs.String("shader-tests", "", "check that the shaders of the .shader_test files under this directory compile and link")
 	expect := fs.String("expect", "", "with -piglit: file of known failures (\"path: reason\" lines)")
 	verbose := fs.Bool("v", false, "with -piglit: print every info log")
 	appendixA := fs.Bool("appendix-a", false, "enforce GLSL ES 1.00 Appendix A limits as errors")
@@ -51,8 +53,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *exts != "" {
 		extensions = strings.Split(*exts, ",")
 	}
+	copts := conformance.Options{Extensions: extensions, AppendixA: *appendixA}
 	if *piglit != "" {
-		return runPiglit(*piglit, *expect, *verbose, conformance.Options{Extensions: extensions, AppendixA: *appendixA}, stdout, stderr)
+		return runSuite(conformance.RunDir, *piglit, *expect, *verbose, copts, stdout, stderr)
+	}
+	if *shaderTests != "" {
+		return runSuite(conformance.RunShaderTests, *shaderTests, *expect, *verbose, copts, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -130,8 +136,8 @@ func printProgram(w io.Writer, p *glsl.Program) {
 	}
 }
 
-func runPiglit(dir, expectFile string, verbose bool, opts conformance.Options, stdout, stderr io.Writer) int {
-	results, err := conformance.RunDir(dir, opts)
+func runSuite(runner func(string, conformance.Options) ([]*conformance.Result, error), dir, expectFile string, verbose bool, opts conformance.Options, stdout, stderr io.Writer) int {
+	results, err := runner(dir, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2

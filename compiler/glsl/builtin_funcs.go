@@ -260,9 +260,9 @@ var builtinTable = []builtinDef{
 	}},
 	{OpNot, "not", availAll, "bvec(bvec)", compWise(func(a []float64) float64 { return b2f(a[0] == 0) })},
 
-	{OpDFdx, "dFdx", availBoth | availFS | availDeriv, "genType(genType)", nil},
-	{OpDFdy, "dFdy", availBoth | availFS | availDeriv, "genType(genType)", nil},
-	{OpFwidth, "fwidth", availBoth | availFS | availDeriv, "genType(genType)", nil},
+	{OpDFdx, "dFdx", availBoth | availFS | availDeriv, "genType(genType)", zeroFold},
+	{OpDFdy, "dFdy", availBoth | availFS | availDeriv, "genType(genType)", zeroFold},
+	{OpFwidth, "fwidth", availBoth | availFS | availDeriv, "genType(genType)", zeroFold},
 	{OpNoise1, "noise1", availDesktop | availVS | availFS, "float(genType)", nil},
 	{OpNoise2, "noise2", availDesktop | availVS | availFS, "vec2(genType)", nil},
 	{OpNoise3, "noise3", availDesktop | availVS | availFS, "vec3(genType)", nil},
@@ -538,3 +538,6 @@ func sameParams(a, b []Type) bool {
 	}
 	return true
 }
+
+// zeroFold folds a derivative of a constant: zero.
+func zeroFold(args []Value, ret Type) Value { return splat(ret, 0) }

@@ -39,6 +39,11 @@ type checker struct {
 	loops   []*loopCtx
 	derivs  bool // GL_OES_standard_derivatives enabled
 	builtin map[*Var]bool
+	dead    int // > 0 while checking a branch a constant condition skips
+	// Desktop GLSL arrays declared without a size, with the largest
+	// constant index used so far (-1: none).
+	unsized     map[*Var]int
+	unsizedList []*Var
 }
 
 func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
@@ -49,6 +54,7 @@ func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
 		es:      pp.version == 100,
 		stage:   opts.Stage,
 		builtin: map[*Var]bool{},
+		unsized: map[*Var]int{},
 	}
 	c.sh = &Shader{Stage: c.stage, Version: pp.version, ES: c.es, Extensions: pp.extensions, InvariantAll: pp.invariantAll}
 	if b, ok := pp.extensions["GL_OES_standard_derivatives"]; ok && b != ExtDisable {
@@ -60,6 +66,14 @@ func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
 	for _, v := range builtinVars(c.version, c.stage, opts.Limits) {
 		c.scope.names[v.Name] = v
 	}
+	if !c.es {
+		for name, s := range builtinStructs {
+			if name != structDepthRange.Name {
+				c.scope.names[name] = s
+			}
+		}
+	}
+	c.scope.names[structDepthRange.Name] = structDepthRange
 	for name, sigs := range builtinSigs(c.version, c.stage, c.derivs) {
 		c.scope.names[name] = &funcSet{name: name, builtins: sigs}
 	}
@@ -147,6 +161,7 @@ func (c *checker) checkName(name string, pos Pos) bool {
 
 // finish runs the whole-shader checks after the last declaration.
 func (c *checker) finish() {
+	c.sizeUnsized()
 	// Static recursion (section 6.1): the call graph must be acyclic.
 	state := map[*Function]int{}
 	var visit func(f *Function, path []*Function) bool
@@ -208,8 +223,8 @@ func (c *checker) resolveType(ts *typeSpec, nested bool) Type {
 	var t Type
 	switch {
 	case ts.def != nil:
-		if nested && c.es {
-			c.d.errorf(ts.pos, "embedded structure definitions are not allowed in GLSL ES 1.00")
+		if nested {
+			c.d.errorf(ts.pos, "embedded structure definitions are not allowed")
 		}
 		t = StructType(c.structDef(ts.def))
 	default:
@@ -233,6 +248,11 @@ func (c *checker) resolveType(ts *typeSpec, nested bool) Type {
 			c.d.errorf(ts.pos, "array type syntax '%s[]' requires GLSL 1.20", t)
 		}
 		if ts.arrayLen == nil {
+			if c.version >= 120 && !nested && t.IsValid() {
+				// "vec4[] a = vec4[](...)": sized by the initializer
+				// (varDecl checks there is one).
+				return ArrayOf(t, -1)
+			}
 			c.d.errorf(ts.pos, "array size must be specified")
 			return TypeInvalid
 		}
@@ -296,15 +316,7 @@ func (c *checker) structDef(ss *structSpec) *Struct {
 			s.Fields = append(s.Fields, Field{Name: d.name, Type: t, Prec: m.prec, Pos: d.pos})
 		}
 	}
-	nested := c.scope
 	c.pop()
-	// A struct defined inside another (desktop GLSL) is visible in the
-	// enclosing scope, as in C.
-	for name, x := range nested.names {
-		if _, dup := c.scope.names[name]; !dup {
-			c.scope.names[name] = x
-		}
-	}
 	if ss.name != "" {
 		c.declare(ss.name, ss.namePos, s)
 	}
@@ -319,8 +331,11 @@ func (c *checker) arrayDecl(t Type, d *declarator) Type {
 		return TypeInvalid
 	}
 	if d.arrayLen == nil {
-		if d.init != nil && c.version >= 120 {
-			return ArrayOf(t, -1) // sized by the initializer
+		if d.init != nil && c.version >= 120 || !c.es && d.init == nil {
+			// Sized by the initializer (GLSL 1.20), or implicitly by the
+			// largest constant index or a later redeclaration (desktop
+			// GLSL section 4.1.9).
+			return ArrayOf(t, -1)
 		}
 		c.d.errorf(d.pos, "array '%s' must have a size", d.name)
 		return TypeInvalid
@@ -475,9 +490,41 @@ func (c *checker) varDecl(vd *varDecl, global bool) []Stmt {
 	}
 	var out []Stmt
 	for _, d := range vd.decls {
+		if global && !c.es && d.name == "gl_TexCoord" && storage == StorageVarying {
+			c.redeclareTexCoord(base, d)
+			continue
+		}
 		t := base
+		if t.Len < 0 && d.init == nil && c.es {
+			c.d.errorf(d.pos, "array '%s' must have a size", d.name)
+			t = TypeInvalid
+		}
 		if d.hasArray {
 			t = c.arrayDecl(t, d)
+		}
+		if old, ok := c.scope.names[d.name].(*Var); ok && c.unsizedRedecl(old, t, storage, d) {
+			if d.init != nil {
+				maxIdx, stillUnsized := c.unsized[old]
+				init := c.initializer(old, d)
+				if stillUnsized && old.Type.Len > 0 {
+					delete(c.unsized, old)
+					if maxIdx >= old.Type.Len {
+						c.d.errorf(d.pos, "array '%s' redeclared with size %d, but index %d was used", d.name, old.Type.Len, maxIdx)
+					}
+				}
+				if init != nil {
+					if global {
+						for _, g := range c.sh.Globals {
+							if g.Var == old {
+								g.Init = init
+							}
+						}
+					} else {
+						out = append(out, &ExprStmt{P: d.pos, X: &Assign{P: d.pos, Op: OpAssign, LHS: &VarRef{P: d.pos, Var: old}, RHS: init, T: old.Type}})
+					}
+				}
+			}
+			continue
 		}
 		v := &Var{Name: d.name, Type: t, Storage: storage, Pos: d.pos, Invariant: q.invariant, Centroid: q.centroid}
 		if t.IsValid() {
@@ -494,9 +541,15 @@ func (c *checker) varDecl(vd *varDecl, global bool) []Stmt {
 			c.d.errorf(d.pos, "const variable '%s' must be initialized", d.name)
 		}
 		if v.Type.Len < 0 {
-			v.Type = TypeInvalid
+			if d.init != nil {
+				v.Type = TypeInvalid
+			} else if c.declare(d.name, d.pos, v) {
+				c.unsized[v] = -1
+				c.unsizedList = append(c.unsizedList, v)
+			}
+		} else {
+			c.declare(d.name, d.pos, v)
 		}
-		c.declare(d.name, d.pos, v)
 		if global {
 			c.sh.Globals = append(c.sh.Globals, &GlobalDecl{Var: v, Init: init})
 		} else {
@@ -598,6 +651,10 @@ func (c *checker) initializer(v *Var, d *declarator) Expr {
 
 func (c *checker) function(fd *funcDecl) {
 	ret := c.resolveType(fd.ret.ty, false)
+	if ret.Len < 0 {
+		c.d.errorf(fd.pos, "function return type must have a size")
+		ret = TypeInvalid
+	}
 	q := fd.ret.qual
 	if q.storage != "" || q.invariant || q.centroid {
 		c.d.errorf(fd.pos, "function return type cannot have a storage qualifier")
@@ -650,6 +707,10 @@ func (c *checker) param(pr *param) *Var {
 	if pr.hasArray {
 		t = c.arrayDecl(t, &declarator{pos: pr.pos, name: pr.name, arrayLen: pr.arrayLen})
 	}
+	if t.Len < 0 {
+		c.d.errorf(pr.pos, "array parameter '%s' must have a size", pr.name)
+		t = TypeInvalid
+	}
 	v := &Var{Name: pr.name, Type: t, Storage: StorageParam, Pos: pr.namePos}
 	if !v.Pos.IsValid() {
 		v.Pos = pr.pos
@@ -668,6 +729,10 @@ func (c *checker) param(pr *param) *Var {
 	}
 	if t.Base == Void && t.IsValid() {
 		c.d.errorf(pr.pos, "parameter cannot have type void")
+	}
+	if t.IsArray() && v.Dir != DirIn && !c.es && c.version < 120 {
+		// GLSL 1.10 section 5.8: non-dereferenced arrays are not l-values.
+		c.d.errorf(pr.pos, "arrays cannot be %s parameters in GLSL 1.10", pr.qual.dir)
 	}
 	if t.ContainsSampler() && v.Dir != DirIn {
 		c.d.errorf(pr.pos, "sampler parameters must be 'in' parameters")
@@ -785,4 +850,72 @@ func paramTypes(f *Function) []Type {
 		out[i] = p.Type
 	}
 	return out
+}
+
+// redeclareTexCoord handles desktop GLSL's "varying vec4 gl_TexCoord[n];",
+// which sizes the built-in array (GLSL 1.10 section 7.6).
+func (c *checker) redeclareTexCoord(base Type, d *declarator) {
+	bv, ok := c.lookup("gl_TexCoord").(*Var)
+	if !ok || !bv.Builtin {
+		c.d.errorf(d.pos, "redeclaration of 'gl_TexCoord'")
+		return
+	}
+	if base != Vec(Float, 4) || !d.hasArray || d.init != nil {
+		c.d.errorf(d.pos, "gl_TexCoord can be redeclared only as 'varying vec4 gl_TexCoord[n]'")
+		return
+	}
+	if d.arrayLen == nil {
+		return
+	}
+	n := c.arraySize(d.arrayLen)
+	if n <= 0 {
+		return
+	}
+	if n > c.opts.Limits.MaxTextureCoords {
+		c.d.errorf(d.pos, "gl_TexCoord redeclared with size %d, larger than gl_MaxTextureCoords (%d)", n, c.opts.Limits.MaxTextureCoords)
+		return
+	}
+	bv.Type = ArrayOf(base, n)
+	c.useVarDecl(bv)
+}
+
+// unsizedRedecl handles desktop GLSL's redeclaration of an array declared
+// without a size ("float a[]; ... float a[4];", section 4.1.9): the new
+// size must exceed every constant index used so far. It reports whether
+// the declarator was such a redeclaration.
+func (c *checker) unsizedRedecl(old *Var, t Type, st Storage, d *declarator) bool {
+	maxIdx, ok := c.unsized[old]
+	if !ok || old.Type.Len >= 0 || old.Storage != st || t.Elem() != old.Type.Elem() {
+		return false
+	}
+	if d.init != nil && t.Len < 0 {
+		// "float a[] = float[](...)": the initializer sizes it
+		// (varDecl then checks the initializer against old).
+		return true
+	}
+	if t.Len <= 0 {
+		return true // "float a[];" again: nothing to learn
+	}
+	if maxIdx >= t.Len {
+		c.d.errorf(d.pos, "array '%s' redeclared with size %d, but index %d was used", d.name, t.Len, maxIdx)
+		return true
+	}
+	old.Type = t
+	delete(c.unsized, old)
+	return true
+}
+
+// sizeUnsized gives each array still without a size the size its largest
+// constant index implies (at least 1).
+func (c *checker) sizeUnsized() {
+	for _, v := range c.unsizedList {
+		if v.Type.Len >= 0 {
+			continue
+		}
+		n := c.unsized[v] + 1
+		if n < 1 {
+			n = 1
+		}
+		v.Type = ArrayOf(v.Type.Elem(), n)
+	}
 }

@@ -45,8 +45,9 @@ func (c *checker) expr(e astExpr) Expr {
 			return bad(x.pos)
 		}
 		// GLSL ES 1.00 counts the sequence operator among the operators of
-		// constant expressions (unlike ES 3.00), as piglit's tests expect.
-		if _, ok := constOf(l); ok {
+		// constant expressions (unlike ES 3.00 and desktop GLSL), as
+		// piglit's tests expect.
+		if _, ok := constOf(l); ok && c.es {
 			if k, ok := constOf(r); ok {
 				return &ConstExpr{P: x.pos, Value: k.Value}
 			}
@@ -377,7 +378,7 @@ func (c *checker) assign(x *assignExpr) Expr {
 	if !lt.IsValid() || !r.Type().IsValid() {
 		return bad(x.pos)
 	}
-	if !c.checkLvalue(l, x.pos, "left side of '"+x.op+"'") {
+	if !c.checkLvalue(l, x.pos, "assignment") {
 		return bad(x.pos)
 	}
 	if x.op == "=" {
@@ -547,6 +548,8 @@ func (c *checker) index(x *indexExpr) Expr {
 	var n int
 	var t Type
 	switch {
+	case bt.Len < 0:
+		return c.indexUnsized(x, base, idx)
 	case bt.IsArray():
 		n, t = bt.Len, bt.Elem()
 	case bt.IsMatrix():
@@ -734,8 +737,8 @@ func (c *checker) method(x *callExpr) Expr {
 		c.d.errorf(x.pos, "unknown method '%s'", x.method)
 		return bad(x.pos)
 	}
-	if !recv.Type().IsArray() {
-		c.d.errorf(x.pos, "length() can be applied only to arrays, not '%s'", recv.Type())
+	if !recv.Type().IsArray() || recv.Type().Len < 0 {
+		c.d.errorf(x.pos, "length() can be applied only to sized arrays, not '%s'", recv.Type())
 		return bad(x.pos)
 	}
 	if c.es || c.version < 120 {
@@ -774,7 +777,7 @@ func (c *checker) callFunc(x *callExpr, set *funcSet, args []Expr) Expr {
 		var fs []*Function
 		var bs []*BuiltinSig
 		for _, f := range set.funcs {
-			if c.convertible(types, paramTypes(f)) {
+			if c.convertibleArgs(types, f) {
 				fs = append(fs, f)
 			}
 		}
@@ -799,18 +802,18 @@ func (c *checker) callFunc(x *callExpr, set *funcSet, args []Expr) Expr {
 	}
 	if fn != nil {
 		for i, p := range fn.Params {
-			args[i], _ = c.convert(args[i], p.Type)
-			if p.Dir != DirIn {
-				if _, ok := args[i].(*Construct); ok && args[i].Type() != types[i] {
-					c.d.errorf(args[i].Pos(), "argument %d of '%s' is an out parameter and cannot be converted", i+1, fn.Name)
-					return bad(x.pos)
-				}
-				if !c.checkLvalue(args[i], args[i].Pos(), "argument "+itoa(i+1)+" of '"+fn.Name+"' (an "+p.Dir.String()+" parameter)") {
-					return bad(x.pos)
-				}
+			if p.Dir == DirIn {
+				args[i], _ = c.convert(args[i], p.Type)
+				continue
+			}
+			// An out argument keeps its own type: in GLSL 1.20 the
+			// copy-out may convert the parameter's int to the argument's
+			// float.
+			if !c.checkLvalue(args[i], args[i].Pos(), p.Dir.String()+" argument "+itoa(i+1)+" of '"+fn.Name+"'") {
+				return bad(x.pos)
 			}
 		}
-		if c.fn != nil && !containsFunc(c.fn.Calls, fn) {
+		if c.fn != nil && c.dead == 0 && !containsFunc(c.fn.Calls, fn) {
 			c.fn.Calls = append(c.fn.Calls, fn)
 		}
 		return &Call{P: x.pos, Func: fn, Args: args}
@@ -839,6 +842,30 @@ func (c *checker) convertible(from, to []Type) bool {
 	}
 	for i := range from {
 		if !c.canConvert(from[i], to[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// convertibleArgs matches arguments to a user function's parameters with
+// GLSL 1.20's conversions: in parameters convert from the argument, out
+// parameters to it, inout parameters need the same type.
+func (c *checker) convertibleArgs(args []Type, f *Function) bool {
+	if len(args) != len(f.Params) {
+		return false
+	}
+	for i, p := range f.Params {
+		var ok bool
+		switch p.Dir {
+		case DirIn:
+			ok = c.canConvert(args[i], p.Type)
+		case DirOut:
+			ok = c.canConvert(p.Type, args[i])
+		default:
+			ok = args[i] == p.Type
+		}
+		if !ok {
 			return false
 		}
 	}
@@ -1015,3 +1042,22 @@ func foldConstruct(t Type, args []Value) Value {
 	return v
 }
 
+// indexUnsized indexes a desktop array declared without a size: the index
+// must be constant, and the largest one sizes the array.
+func (c *checker) indexUnsized(x *indexExpr, base, idx Expr) Expr {
+	k, ok := constOf(idx)
+	ref, isRef := base.(*VarRef)
+	if !ok || !isRef {
+		c.d.errorf(x.index.exprPos(), "an array without a size can be indexed only with constant expressions")
+		return bad(x.pos)
+	}
+	i := int(k.Value.Int(0))
+	if i < 0 || i >= maxArraySize {
+		c.d.errorf(x.index.exprPos(), "index %d is out of range", i)
+		return bad(x.pos)
+	}
+	if i > c.unsized[ref.Var] {
+		c.unsized[ref.Var] = i
+	}
+	return &Index{P: x.pos, X: base, Index: idx, T: base.Type().Elem()}
+}

@@ -46,6 +46,24 @@ func (c *checker) stmt(s astStmt) []Stmt {
 		return nil
 	case *ifStmt:
 		cond := c.boolCond(x.cond, "if")
+		if k, ok := constOf(cond); ok && k.Value.Type == TypeBool {
+			// A constant condition: check both branches, keep the live
+			// one. Calls in the dead branch do not count as uses, so a
+			// function called only there need not be defined (Mesa
+			// behaves so: piglit's glsl-const-folding-01).
+			live, dead := x.then, x.els
+			if !k.Value.Bool(0) {
+				live, dead = dead, live
+			}
+			var out []Stmt
+			if live != nil {
+				out = append(out, c.scoped(live))
+			}
+			c.dead++
+			c.scoped(dead)
+			c.dead--
+			return out
+		}
 		st := &If{P: x.pos, Cond: cond, Then: c.scoped(x.then)}
 		if x.els != nil {
 			st.Else = c.scoped(x.els)

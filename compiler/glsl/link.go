@@ -98,6 +98,13 @@ func Link(vs, fs *Shader, opts LinkOptions) (*Program, error) {
 			l.checkFunctions(sh)
 		}
 	}
+	if vs != nil && !vs.ES && vs.Main != nil {
+		// GLSL 1.10/1.20 section 7.1: the vertex shader must write
+		// gl_Position (ES 1.00 leaves it undefined instead).
+		if p := findBuiltin(vs, "gl_Position"); p == nil || !p.Written {
+			l.errorf("vertex shader does not write gl_Position")
+		}
+	}
 	l.varyings(vs, fs)
 	l.uniforms(vs, fs)
 	if vs != nil {
@@ -183,6 +190,12 @@ func (l *linker) varyings(vs, fs *Shader) {
 			if fv.Used {
 				l.errorf("fragment shader varying '%s' is not declared in the vertex shader", fv.Name)
 			}
+			continue
+		}
+		if vv != nil && !vs.ES && fv.Used && !vv.Written {
+			// Desktop GLSL (Mesa, piglit's varying-read-but-not-written):
+			// a varying the fragment shader reads must be written.
+			l.errorf("fragment shader varying '%s' is not written by the vertex shader", fv.Name)
 			continue
 		}
 		if vv != nil && vv.Type != fv.Type {
@@ -299,7 +312,9 @@ func (l *linker) uniforms(vs, fs *Shader) {
 				l.errorf("uniform '%s' has type '%s' in the vertex shader and '%s' in the fragment shader", r.name, r.vv.Type, r.fv.Type)
 				continue
 			}
-			if r.vv.Prec != r.fv.Prec && !r.vv.Builtin {
+			// A precision mismatch matters only for a uniform both stages
+			// use (piglit's glsl-mismatched-uniform-precision-unused).
+			if r.vv.Prec != r.fv.Prec && !r.vv.Builtin && r.vv.Used && r.fv.Used {
 				l.errorf("uniform '%s' has precision %s in the vertex shader and %s in the fragment shader", r.name, r.vv.Prec, r.fv.Prec)
 				continue
 			}

@@ -210,7 +210,7 @@ func (p *preprocessor) directive(ln ppLine) {
 	case "undef":
 		p.undef(name, args)
 	case "error":
-		p.d.errorf(hash, "#error %s", joinToks(args))
+		p.d.errorf(hash, "%s", strings.TrimSpace("#error "+joinToks(args)))
 	case "pragma":
 		p.pragma(args)
 	case "extension":
@@ -345,6 +345,14 @@ func (p *preprocessor) define(name ppTok, args []ppTok) {
 			}
 		}
 		rest = rest[i:]
+	}
+	for _, b := range rest {
+		if b.kind == ppPunct && (b.text == "#" || b.text == "##") {
+			// GLSL ES 1.00 and GLSL 1.10/1.20 have neither stringification
+			// nor token pasting (section 3.4).
+			p.d.errorf(b.pos, "the '%s' operator is not supported in macros", b.text)
+			return
+		}
 	}
 	m.body = append([]ppTok(nil), rest...)
 	if old, ok := p.macros[m.name]; ok && !sameMacro(old, m) {

@@ -46,7 +46,7 @@ var (
 		"hvec2 hvec3 hvec4 dvec2 dvec3 dvec4 fvec2 fvec3 fvec4 sampler2DRect sampler3DRect sampler2DRectShadow " +
 		"sizeof cast namespace using")
 	reservedES      = words("flat superp sampler1D sampler3D sampler1DShadow sampler2DShadow")
-	reservedDesktop = words("lowp mediump highp precision")
+	reservedDesktop = words("lowp mediump highp precision") // from GLSL 1.20
 )
 
 func words(s string) map[string]bool {
@@ -76,7 +76,7 @@ func isReserved(name string, version int) bool {
 	if version == 100 {
 		return reservedES[name]
 	}
-	return reservedDesktop[name]
+	return version >= 120 && reservedDesktop[name]
 }
 
 // lex turns preprocessed tokens into language tokens, validating literals
@@ -148,7 +148,9 @@ func lexNumber(t *token, version int, d *diags) {
 	}
 	t.kind = tFloat
 	f := s
-	if version >= 120 && (strings.HasSuffix(f, "f") || strings.HasSuffix(f, "F")) {
+	// The f suffix is GLSL 1.20's; like Mesa, accept it in 1.10 too (piglit's
+	// 1.10 tests use it). GLSL ES 1.00 has no suffix.
+	if version != 100 && (strings.HasSuffix(f, "f") || strings.HasSuffix(f, "F")) {
 		f = f[:len(f)-1]
 	}
 	if !isFloatLiteral(f) {

@@ -250,7 +250,9 @@ type Seq struct {
 	X, Y Expr
 }
 
-// Call calls a user-defined function.
+// Call calls a user-defined function. Arguments of in parameters have the
+// parameter's type; an argument of an out parameter may have a type the
+// parameter converts to (GLSL 1.20 int -> float), converted on copy-out.
 type Call struct {
 	P    Pos
 	Func *Function

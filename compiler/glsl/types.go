@@ -97,8 +97,10 @@ func ArrayOf(t Type, n int) Type { t.Len = n; return t }
 // StructType returns the type of structure s.
 func StructType(s *Struct) Type { return Type{Base: StructKind, Rows: 1, Cols: 1, Struct: s} }
 
-// IsArray reports whether t is an array type.
-func (t Type) IsArray() bool { return t.Len > 0 }
+// IsArray reports whether t is an array type. (While a shader is being
+// checked, a desktop GLSL array declared without a size has Len -1; the
+// checker sizes it before it returns the tree.)
+func (t Type) IsArray() bool { return t.Len != 0 }
 
 // Elem returns the element type of an array type.
 func (t Type) Elem() Type { t.Len = 0; return t }
@@ -162,7 +164,7 @@ func (t Type) Contains(pred func(Type) bool) bool {
 	if pred(t) {
 		return true
 	}
-	if t.Len > 0 {
+	if t.Len != 0 {
 		return t.Elem().Contains(pred)
 	}
 	if t.Base == StructKind {
@@ -203,8 +205,11 @@ func (t Type) String() string {
 	default:
 		s = t.Base.String()
 	}
-	if t.Len > 0 {
+	switch {
+	case t.Len > 0:
 		s += fmt.Sprintf("[%d]", t.Len)
+	case t.Len < 0:
+		s += "[]"
 	}
 	return s
 }
