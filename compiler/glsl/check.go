@@ -40,6 +40,8 @@ type checker struct {
 	derivs  bool // GL_OES_standard_derivatives enabled
 	builtin map[*Var]bool
 	dead    int // > 0 while checking a branch a constant condition skips
+	// returned: the current function has a return statement with a value.
+	returned bool
 	// Desktop GLSL arrays declared without a size, with the largest
 	// constant index used so far (-1: none).
 	unsized     map[*Var]int
@@ -65,6 +67,13 @@ func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
 	c.scope = &scope{names: map[string]any{}, prec: map[Base]Precision{}}
 	for _, v := range builtinVars(c.version, c.stage, opts.Limits) {
 		c.scope.names[v.Name] = v
+		if v.Name == "gl_TexCoord" {
+			// GLSL 1.10 section 7.6 declares gl_TexCoord[] without a
+			// size: constant indices or a redeclaration size it.
+			v.Type.Len = -1
+			c.unsized[v] = -1
+			c.unsizedList = append(c.unsizedList, v)
+		}
 	}
 	if !c.es {
 		for name, s := range builtinStructs {
@@ -223,12 +232,12 @@ func (c *checker) resolveType(ts *typeSpec, nested bool) Type {
 	var t Type
 	switch {
 	case ts.def != nil:
-		if nested {
-			c.d.errorf(ts.pos, "embedded structure definitions are not allowed")
+		if nested && (c.es || c.version >= 120) {
+			c.d.errorf(ts.pos, "embedded structure definitions are not allowed in GLSL %s", versionName(c.version))
 		}
 		t = StructType(c.structDef(ts.def))
 	default:
-		if bt, ok := typeByName(ts.name); ok {
+		if bt, ok := typeByName(ts.name); ok && isKeyword(ts.name, c.version) {
 			t = bt
 			break
 		}
@@ -316,7 +325,15 @@ func (c *checker) structDef(ss *structSpec) *Struct {
 			s.Fields = append(s.Fields, Field{Name: d.name, Type: t, Prec: m.prec, Pos: d.pos})
 		}
 	}
+	nested := c.scope
 	c.pop()
+	// A structure defined inside another (GLSL 1.10) is visible in the
+	// enclosing scope, as in C.
+	for name, x := range nested.names {
+		if _, dup := c.scope.names[name]; !dup {
+			c.scope.names[name] = x
+		}
+	}
 	if ss.name != "" {
 		c.declare(ss.name, ss.namePos, s)
 	}
@@ -391,7 +408,19 @@ func (c *checker) declStmt(decl astStmt, global bool) []Stmt {
 	case *invariantDecl:
 		c.invariantDecl(x, global)
 	case *funcDecl:
-		c.d.errorf(x.pos, "function declarations are allowed only at global scope")
+		if c.version != 110 || x.body != nil {
+			c.d.errorf(x.pos, "function declarations are allowed only at global scope")
+			break
+		}
+		// GLSL 1.10 allows a local prototype; it declares the function
+		// for the whole shader here (every function lives at global scope).
+		saved := c.scope
+		for !c.scope.global {
+			c.scope = c.scope.parent
+		}
+		fn := c.fn
+		c.function(x)
+		c.fn, c.scope = fn, saved
 	}
 	return nil
 }
@@ -688,14 +717,22 @@ func (c *checker) function(fd *funcDecl) {
 	f.Body = &Block{P: fd.body.pos}
 	f.Pos = fd.namePos
 	c.fn = f
+	c.returned = false
 	c.push()
 	for _, p := range f.Params {
 		if p.Name != "" {
 			c.declare(p.Name, p.Pos, p)
+		} else if !c.es {
+			c.d.errorf(p.Pos, "parameter of '%s' needs a name in a function definition", f.Name)
 		}
 	}
 	f.Body.Stmts = c.block(fd.body)
 	c.pop()
+	if f.Ret != TypeVoid && f.Ret.IsValid() && !c.returned {
+		// Not a rule of the specification's text, but Mesa's and the 3Dlabs
+		// conformance tests' (piglit function-07.vert, function5.frag).
+		c.d.errorf(fd.namePos, "function '%s' has a non-void return type but no return statement", f.Name)
+	}
 	c.fn = nil
 	if fd.name == "main" {
 		c.sh.Main = f
@@ -875,6 +912,11 @@ func (c *checker) redeclareTexCoord(base Type, d *declarator) {
 		c.d.errorf(d.pos, "gl_TexCoord redeclared with size %d, larger than gl_MaxTextureCoords (%d)", n, c.opts.Limits.MaxTextureCoords)
 		return
 	}
+	if maxIdx, ok := c.unsized[bv]; ok && maxIdx >= n {
+		c.d.errorf(d.pos, "gl_TexCoord redeclared with size %d, but index %d was used", n, maxIdx)
+		return
+	}
+	delete(c.unsized, bv)
 	bv.Type = ArrayOf(base, n)
 	c.useVarDecl(bv)
 }
@@ -915,6 +957,9 @@ func (c *checker) sizeUnsized() {
 		n := c.unsized[v] + 1
 		if n < 1 {
 			n = 1
+		}
+		if v.Builtin && n > c.opts.Limits.MaxTextureCoords {
+			c.d.errorf(Pos{Line: 1, Col: 1}, "index %d of %s exceeds gl_MaxTextureCoords (%d)", n-1, v.Name, c.opts.Limits.MaxTextureCoords)
 		}
 		v.Type = ArrayOf(v.Type.Elem(), n)
 	}

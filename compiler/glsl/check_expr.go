@@ -44,10 +44,10 @@ func (c *checker) expr(e astExpr) Expr {
 		if !l.Type().IsValid() || !r.Type().IsValid() {
 			return bad(x.pos)
 		}
-		// GLSL ES 1.00 counts the sequence operator among the operators of
-		// constant expressions (unlike ES 3.00 and desktop GLSL), as
-		// piglit's tests expect.
-		if _, ok := constOf(l); ok && c.es {
+		// GLSL ES 1.00 and GLSL 1.10 count the sequence operator among the
+		// operators of constant expressions; GLSL 1.20 (like ES 3.00) does
+		// not. piglit's tests expect exactly this.
+		if _, ok := constOf(l); ok && c.version != 120 {
 			if k, ok := constOf(r); ok {
 				return &ConstExpr{P: x.pos, Value: k.Value}
 			}
@@ -822,7 +822,9 @@ func (c *checker) callFunc(x *callExpr, set *funcSet, args []Expr) Expr {
 		args[i], _ = c.convert(args[i], p)
 	}
 	call := &BuiltinCall{P: x.pos, Op: sig.Op, Sig: sig, Args: args}
-	if sig.def.fold != nil {
+	// Built-in calls are constant expressions from GLSL 1.20 on and in
+	// GLSL ES 1.00, not in GLSL 1.10 (piglit's const-builtin-110).
+	if sig.def.fold != nil && c.version != 110 {
 		vals := make([]Value, len(args))
 		for i, a := range args {
 			k, ok := constOf(a)

@@ -15,8 +15,22 @@ func (c *checker) block(b *compoundStmt) []Stmt {
 	return out
 }
 
-// scoped checks a statement in a new scope (the sub-statements of if and
-// loops, and compound statements).
+// loopBody checks a loop's body. A compound body opens its own scope; a
+// simple statement shares the loop's scope with a variable declared in
+// the condition (section 6.3: "while (bool i = ...) float i;" redeclares).
+func (c *checker) loopBody(s astStmt) Stmt {
+	if _, ok := s.(*compoundStmt); ok {
+		return c.scoped(s)
+	}
+	out := c.stmt(s)
+	if len(out) == 1 {
+		return out[0]
+	}
+	return &Block{P: s.stmtPos(), Stmts: out}
+}
+
+// scoped checks a statement in a new scope (the sub-statements of if, and
+// compound statements).
 func (c *checker) scoped(s astStmt) Stmt {
 	if s == nil {
 		return nil
@@ -80,7 +94,7 @@ func (c *checker) stmt(s astStmt) []Stmt {
 		l := &Loop{P: x.pos, Kind: LoopWhile}
 		l.Cond, l.CondVar = c.loopCond(x.cond)
 		c.loops = append(c.loops, &loopCtx{})
-		l.Body = c.scoped(x.body)
+		l.Body = c.loopBody(x.body)
 		c.loops = c.loops[:len(c.loops)-1]
 		return []Stmt{l}
 	case *doStmt:
@@ -162,11 +176,13 @@ func (c *checker) returnStmt(x *returnStmt) Stmt {
 		c.d.errorf(x.pos, "void function '%s' cannot return a value", c.fn.Name)
 		return &Return{P: x.pos}
 	}
-	r, ok := c.convert(e, c.fn.Ret)
-	if !ok {
+	// No implicit conversion here, even in GLSL 1.20 (piglit's
+	// return-conversion tests): the types must match.
+	if e.Type() != c.fn.Ret {
 		c.d.errorf(x.pos, "function '%s' returns '%s', not '%s'", c.fn.Name, c.fn.Ret, e.Type())
 	}
-	return &Return{P: x.pos, X: r}
+	c.returned = true
+	return &Return{P: x.pos, X: e}
 }
 
 // forLoop checks a for loop; when its header has the Appendix A form it
@@ -201,7 +217,7 @@ func (c *checker) forLoop(x *forStmt) Stmt {
 		ctx.index = info.Index
 	}
 	c.loops = append(c.loops, ctx)
-	l.Body = c.scoped(x.body)
+	l.Body = c.loopBody(x.body)
 	c.loops = c.loops[:len(c.loops)-1]
 	if info != nil && !ctx.modified {
 		l.Info = info

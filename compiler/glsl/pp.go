@@ -89,6 +89,7 @@ type preprocessor struct {
 	budget     int
 	depth      int
 	overflow   bool
+	braces     int // brace depth of the text emitted so far
 }
 
 // preprocess runs the GLSL preprocessor over src.
@@ -113,7 +114,7 @@ func preprocess(src string, opts *Options, d *diags) *ppResult {
 		}
 		if ln.toks[0].kind == ppPunct && ln.toks[0].text == "#" {
 			if p.live() {
-				p.res.toks = append(p.res.toks, p.expand(pending, false)...)
+				p.emit(p.expand(pending, false))
 			}
 			pending = pending[:0]
 			p.directive(ln)
@@ -124,11 +125,24 @@ func preprocess(src string, opts *Options, d *diags) *ppResult {
 			pending = append(pending, ln.toks...)
 		}
 	}
-	p.res.toks = append(p.res.toks, p.expand(pending, false)...)
+	p.emit(p.expand(pending, false))
 	for _, c := range p.conds {
 		d.errorf(c.pos, "unterminated #if")
 	}
 	return &p.res
+}
+
+// emit appends expanded text to the output, tracking brace depth.
+func (p *preprocessor) emit(toks []ppTok) {
+	for _, t := range toks {
+		switch t.text {
+		case "{":
+			p.braces++
+		case "}":
+			p.braces--
+		}
+	}
+	p.res.toks = append(p.res.toks, toks...)
 }
 
 // live reports whether text is currently compiled (not in a skipped group).
@@ -413,6 +427,11 @@ func (p *preprocessor) undef(name ppTok, args []ppTok) {
 }
 
 func (p *preprocessor) pragma(args []ppTok) {
+	if len(args) > 0 && (args[0].text == "optimize" || args[0].text == "debug") && p.braces > 0 {
+		// Section 3.4: these "can only be used outside function
+		// definitions".
+		p.d.errorf(args[0].pos, "#pragma %s is allowed only outside function definitions", args[0].text)
+	}
 	// #pragma STDGL invariant(all) is the only pragma with an effect here;
 	// optimize and debug are accepted, unknown pragmas ignored (spec 3.4).
 	if len(args) >= 5 && args[0].text == "STDGL" && args[1].text == "invariant" &&

@@ -156,12 +156,18 @@ func RunFile(path, rel string, opts Options) *Result {
 			return r
 		}
 	}
-	sh, err := glsl.Compile(string(src), glsl.Options{Stage: stage, Version: cfg.Version, Extensions: opts.Extensions, AppendixA: opts.AppendixA})
+	// ES tests run with the ES minimum limits; desktop tests assume
+	// desktop-class ones (8 texture coordinates and so on).
+	var limits glsl.Limits
+	if cfg.Version != 100 {
+		limits = generousLimits
+	}
+	sh, err := glsl.Compile(string(src), glsl.Options{Stage: stage, Version: cfg.Version, Limits: limits, Extensions: opts.Extensions, AppendixA: opts.AppendixA})
 	if err == nil && cfg.CheckLink {
 		if stage == glsl.StageVertex {
-			_, err = glsl.Link(sh, nil, glsl.LinkOptions{})
+			_, err = glsl.Link(sh, nil, glsl.LinkOptions{Limits: limits})
 		} else {
-			_, err = glsl.Link(nil, sh, glsl.LinkOptions{})
+			_, err = glsl.Link(nil, sh, glsl.LinkOptions{Limits: limits})
 		}
 	}
 	r.Passed = err == nil

@@ -65,6 +65,8 @@ func ParseShaderTest(src string) ShaderTest {
 			switch {
 			case len(f) == 1 && strings.HasPrefix(f[0], "GL_"):
 				st.Extensions = append(st.Extensions, f[0])
+			case len(f) == 2 && f[0] == "require" && strings.HasPrefix(f[1], "GL_"):
+				st.Extensions = append(st.Extensions, f[1])
 			case len(f) >= 4 && f[0] == "GLSL" && f[1] == "ES":
 				st.ES = true
 				st.Version, _ = parseVersion(f[3])
