@@ -46,17 +46,20 @@ type checker struct {
 	// constant index used so far (-1: none).
 	unsized     map[*Var]int
 	unsizedList []*Var
+	// firstWrite is where each built-in output was first written.
+	firstWrite map[*Var]Pos
 }
 
 func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
 	c := &checker{
-		d:       d,
-		opts:    opts,
-		version: pp.version,
-		es:      pp.version == 100,
-		stage:   opts.Stage,
-		builtin: map[*Var]bool{},
-		unsized: map[*Var]int{},
+		d:          d,
+		opts:       opts,
+		version:    pp.version,
+		es:         pp.version == 100,
+		stage:      opts.Stage,
+		builtin:    map[*Var]bool{},
+		unsized:    map[*Var]int{},
+		firstWrite: map[*Var]Pos{},
 	}
 	c.sh = &Shader{Stage: c.stage, Version: pp.version, ES: c.es, Extensions: pp.extensions, InvariantAll: pp.invariantAll}
 	if b, ok := pp.extensions["GL_OES_standard_derivatives"]; ok && b != ExtDisable {
@@ -210,7 +213,11 @@ func (c *checker) finish() {
 			}
 		}
 		if color != nil && data != nil {
-			c.d.errorf(Pos{File: 0, Line: 1, Col: 1}, "a fragment shader cannot write both gl_FragColor and gl_FragData")
+			at := c.firstWrite[color]
+			if d := c.firstWrite[data]; later(d, at) {
+				at = d
+			}
+			c.d.errorf(at, "a fragment shader cannot write both gl_FragColor and gl_FragData")
 		}
 	}
 }
@@ -963,4 +970,14 @@ func (c *checker) sizeUnsized() {
 		}
 		v.Type = ArrayOf(v.Type.Elem(), n)
 	}
+}
+
+func later(a, b Pos) bool {
+	if a.File != b.File {
+		return a.File > b.File
+	}
+	if a.Line != b.Line {
+		return a.Line > b.Line
+	}
+	return a.Col > b.Col
 }

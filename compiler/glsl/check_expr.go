@@ -489,6 +489,9 @@ func (c *checker) checkLvalue(e Expr, pos Pos, what string) bool {
 		return false
 	}
 	v.Written = true
+	if _, ok := c.firstWrite[v]; !ok && v.Builtin {
+		c.firstWrite[v] = pos
+	}
 	for _, l := range c.loops {
 		if l.index == v {
 			l.modified = true

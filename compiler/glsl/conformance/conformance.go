@@ -29,6 +29,7 @@ type Config struct {
 	Version    int // from glsl_version: 100, 110, 120, 130, ...
 	CheckLink  bool
 	Extensions []string // require_extensions (a leading '!' means "must be absent")
+	AppendixA  bool     // appendix_a: true (retrogl's own key): enforce Appendix A
 }
 
 // ParseConfig reads the [config] block of a test file.
@@ -77,6 +78,8 @@ func ParseConfig(src string) (Config, error) {
 			cfg.CheckLink = val == "true"
 		case "require_extensions":
 			cfg.Extensions = strings.Fields(val)
+		case "appendix_a":
+			cfg.AppendixA = val == "true"
 		}
 	}
 	if !done || !sawResult || cfg.Version == 0 {
@@ -162,7 +165,7 @@ func RunFile(path, rel string, opts Options) *Result {
 	if cfg.Version != 100 {
 		limits = generousLimits
 	}
-	sh, err := glsl.Compile(string(src), glsl.Options{Stage: stage, Version: cfg.Version, Limits: limits, Extensions: opts.Extensions, AppendixA: opts.AppendixA})
+	sh, err := glsl.Compile(string(src), glsl.Options{Stage: stage, Version: cfg.Version, Limits: limits, Extensions: opts.Extensions, AppendixA: opts.AppendixA || cfg.AppendixA})
 	if err == nil && cfg.CheckLink {
 		if stage == glsl.StageVertex {
 			_, err = glsl.Link(sh, nil, glsl.LinkOptions{Limits: limits})

@@ -12,8 +12,8 @@ import (
 
 // ShaderTest is the shader part of a piglit .shader_test file.
 type ShaderTest struct {
-	ES       bool // [require] asks for GLSL ES
-	Version  int  // the GLSL version [require] asks for (100, 110, 120, ...)
+	ES         bool // [require] asks for GLSL ES
+	Version    int  // the GLSL version [require] asks for (100, 110, 120, ...)
 	Vertex     string
 	Fragment   string
 	Other      []string // sections with stages this front end lacks
