@@ -234,6 +234,34 @@ type callExpr struct {
 	args   []astExpr
 }
 
+// exprStart returns where an expression's text begins (exprPos is the
+// operator of binary and postfix forms).
+func exprStart(e astExpr) Pos {
+	switch x := e.(type) {
+	case *binaryExpr:
+		return exprStart(x.x)
+	case *assignExpr:
+		return exprStart(x.x)
+	case *condExpr:
+		return exprStart(x.c)
+	case *seqExpr:
+		return exprStart(x.x)
+	case *indexExpr:
+		return exprStart(x.x)
+	case *fieldExpr:
+		return exprStart(x.x)
+	case *unaryExpr:
+		if x.postfix {
+			return exprStart(x.x)
+		}
+	case *callExpr:
+		if x.recv != nil {
+			return exprStart(x.recv)
+		}
+	}
+	return e.exprPos()
+}
+
 func (e *identExpr) exprPos() Pos  { return e.pos }
 func (e *litExpr) exprPos() Pos    { return e.tok.pos }
 func (e *unaryExpr) exprPos() Pos  { return e.pos }

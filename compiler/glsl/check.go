@@ -48,6 +48,7 @@ type checker struct {
 	unsizedList []*Var
 	// firstWrite is where each built-in output was first written.
 	firstWrite map[*Var]Pos
+	tripBudget int
 }
 
 func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
@@ -60,6 +61,7 @@ func check(tu *translationUnit, pp *ppResult, opts *Options, d *diags) *Shader {
 		builtin:    map[*Var]bool{},
 		unsized:    map[*Var]int{},
 		firstWrite: map[*Var]Pos{},
+		tripBudget: maxTripBudget,
 	}
 	c.sh = &Shader{Stage: c.stage, Version: pp.version, ES: c.es, Extensions: pp.extensions, InvariantAll: pp.invariantAll}
 	if b, ok := pp.extensions["GL_OES_standard_derivatives"]; ok && b != ExtDisable {
@@ -294,16 +296,16 @@ func (c *checker) arraySize(e astExpr) int {
 	}
 	k, ok := x.(*ConstExpr)
 	if !ok || k.Value.Type != TypeInt {
-		c.d.errorf(e.exprPos(), "array size must be a constant integral expression")
+		c.d.errorf(exprStart(e), "array size must be a constant integral expression")
 		return 0
 	}
 	n := int(k.Value.Int(0))
 	if n <= 0 {
-		c.d.errorf(e.exprPos(), "array size must be greater than zero")
+		c.d.errorf(exprStart(e), "array size must be greater than zero")
 		return 0
 	}
 	if n > maxArraySize {
-		c.d.errorf(e.exprPos(), "array size %d is too large (at most %d)", n, maxArraySize)
+		c.d.errorf(exprStart(e), "array size %d is too large (at most %d)", n, maxArraySize)
 		return 0
 	}
 	return n
@@ -667,7 +669,7 @@ func (c *checker) initializer(v *Var, d *declarator) Expr {
 	switch {
 	case v.Storage == StorageConst || v.Storage == StorageUniform:
 		if !isConst {
-			c.d.errorf(d.init.exprPos(), "initializer of %s '%s' must be a constant expression", v.Storage, v.Name)
+			c.d.errorf(exprStart(d.init), "initializer of %s '%s' must be a constant expression", v.Storage, v.Name)
 			return nil
 		}
 		if v.Storage == StorageConst {
@@ -677,7 +679,7 @@ func (c *checker) initializer(v *Var, d *declarator) Expr {
 	case v.Storage == StorageGlobal && c.es && !isConst:
 		// GLSL ES 1.00 section 4.3: "Such initializers must be a constant
 		// expression." Desktop GLSL allows any expression.
-		c.d.errorf(d.init.exprPos(), "initializer of global variable '%s' must be a constant expression", v.Name)
+		c.d.errorf(exprStart(d.init), "initializer of global variable '%s' must be a constant expression", v.Name)
 		return nil
 	}
 	return x

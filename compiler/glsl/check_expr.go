@@ -545,7 +545,7 @@ func (c *checker) index(x *indexExpr) Expr {
 		return bad(x.pos)
 	}
 	if it != TypeInt {
-		c.d.errorf(x.index.exprPos(), "array index must be an int, not '%s'", it)
+		c.d.errorf(exprStart(x.index), "array index must be an int, not '%s'", it)
 		return bad(x.pos)
 	}
 	var n int
@@ -566,7 +566,7 @@ func (c *checker) index(x *indexExpr) Expr {
 	if k, ok := constOf(idx); ok {
 		i := int(k.Value.Int(0))
 		if i < 0 || i >= n {
-			c.d.errorf(x.index.exprPos(), "index %d is out of range for '%s' (0 to %d)", i, bt, n-1)
+			c.d.errorf(exprStart(x.index), "index %d is out of range for '%s' (0 to %d)", i, bt, n-1)
 			return bad(x.pos)
 		}
 		if kb, ok := constOf(base); ok {
@@ -577,13 +577,13 @@ func (c *checker) index(x *indexExpr) Expr {
 		if bt.IsArray() && bt.Base.IsSampler() && !c.isConstIndex(idx) {
 			// GLSL ES 1.00 Appendix A (section 4 and 5 of it): samplers
 			// may be indexed only by constant-index-expressions.
-			c.d.errorf(x.index.exprPos(), "sampler arrays can be indexed only with constant-index-expressions (constants and loop indices)")
+			c.d.errorf(exprStart(x.index), "sampler arrays can be indexed only with constant-index-expressions (constants and loop indices)")
 			return bad(x.pos)
 		}
 		if c.opts.AppendixA && !c.isConstIndex(idx) {
 			root, _ := c.lvalueRoot(base)
 			if !(c.stage == StageVertex && (root == nil || root.Storage == StorageUniform)) {
-				c.d.errorf(x.index.exprPos(), "index must be a constant-index-expression (GLSL ES 1.00 Appendix A)")
+				c.d.errorf(exprStart(x.index), "index must be a constant-index-expression (GLSL ES 1.00 Appendix A)")
 				return bad(x.pos)
 			}
 		}
@@ -1053,12 +1053,12 @@ func (c *checker) indexUnsized(x *indexExpr, base, idx Expr) Expr {
 	k, ok := constOf(idx)
 	ref, isRef := base.(*VarRef)
 	if !ok || !isRef {
-		c.d.errorf(x.index.exprPos(), "an array without a size can be indexed only with constant expressions")
+		c.d.errorf(exprStart(x.index), "an array without a size can be indexed only with constant expressions")
 		return bad(x.pos)
 	}
 	i := int(k.Value.Int(0))
 	if i < 0 || i >= maxArraySize {
-		c.d.errorf(x.index.exprPos(), "index %d is out of range", i)
+		c.d.errorf(exprStart(x.index), "index %d is out of range", i)
 		return bad(x.pos)
 	}
 	if i > c.unsized[ref.Var] {

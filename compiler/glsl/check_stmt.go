@@ -3,8 +3,12 @@ package glsl
 // Statements (chapter 6).
 
 // maxTripCount bounds the simulation that computes an Appendix A loop's
-// iteration count; longer loops report Iterations -1.
-const maxTripCount = 1 << 20
+// iteration count, and maxTripBudget all such simulations of one shader;
+// a loop beyond either reports Iterations -1.
+const (
+	maxTripCount  = 1 << 20
+	maxTripBudget = 1 << 22
+)
 
 // block checks the statements of a compound statement in the current scope.
 func (c *checker) block(b *compoundStmt) []Stmt {
@@ -134,7 +138,7 @@ func (c *checker) stmt(s astStmt) []Stmt {
 func (c *checker) boolCond(e astExpr, what string) Expr {
 	x := c.expr(e)
 	if t := x.Type(); t.IsValid() && t != TypeBool {
-		c.d.errorf(e.exprPos(), "the condition of '%s' must be a bool, not '%s'", what, t)
+		c.d.errorf(exprStart(e), "the condition of '%s' must be a bool, not '%s'", what, t)
 	}
 	return x
 }
@@ -162,6 +166,7 @@ func (c *checker) returnStmt(x *returnStmt) Stmt {
 	if c.fn == nil {
 		return &Return{P: x.pos}
 	}
+	c.returned = true
 	if x.x == nil {
 		if c.fn.Ret != TypeVoid {
 			c.d.errorf(x.pos, "function '%s' must return a value of type '%s'", c.fn.Name, c.fn.Ret)
@@ -181,7 +186,6 @@ func (c *checker) returnStmt(x *returnStmt) Stmt {
 	if e.Type() != c.fn.Ret {
 		c.d.errorf(x.pos, "function '%s' returns '%s', not '%s'", c.fn.Name, c.fn.Ret, e.Type())
 	}
-	c.returned = true
 	return &Return{P: x.pos, X: e}
 }
 
@@ -284,15 +288,20 @@ func (c *checker) appendixA(l *Loop, x *forStmt) (*LoopInfo, string) {
 	default:
 		return nil, "the for loop expression must be i++, i--, ++i, --i, i += constant or i -= constant"
 	}
-	info.Iterations = tripCount(info)
+	info.Iterations = tripCount(info, &c.tripBudget)
 	return info, ""
 }
 
-// tripCount simulates the loop header with GLSL arithmetic.
-func tripCount(info *LoopInfo) int {
+// tripCount simulates the loop header with GLSL arithmetic, spending from
+// the shader's budget.
+func tripCount(info *LoopInfo, budget *int) int {
 	b := info.Index.Type.Base
 	i, lim, step := info.Start.C[0], info.Limit.C[0], info.Step.C[0]
 	for n := 0; n <= maxTripCount; n++ {
+		*budget--
+		if *budget < 0 {
+			return -1
+		}
 		var more bool
 		switch info.Cmp {
 		case OpLess:

@@ -1,8 +1,13 @@
 package glsl
 
 // maxNesting bounds the nesting of expressions, statements and #if
-// expressions so that no input can exhaust the stack.
-const maxNesting = 512
+// expressions, and maxChain the length of operator chains ("a+b+c...",
+// "a[0][1]..."), which build left-deep trees: every later pass may then
+// recurse over the tree without risk.
+const (
+	maxNesting = 512
+	maxChain   = 4096
+)
 
 // parser is a recursive-descent parser for the GLSL ES 1.00 grammar
 // (section 9), with the GLSL 1.20 additions (array types "float[3]",
@@ -500,7 +505,10 @@ func (p *parser) tok2AfterBrackets(n int) token {
 
 func (p *parser) expr() astExpr {
 	x := p.assignExpr()
-	for p.tok.is(",") {
+	for n := 0; p.tok.is(","); n++ {
+		if n >= maxChain {
+			p.fail(p.tok.pos, "expression too long")
+		}
 		pos := p.next().pos
 		x = &seqExpr{pos: pos, x: x, y: p.assignExpr()}
 	}
@@ -541,10 +549,13 @@ var binaryPrec = map[string]int{
 
 func (p *parser) binary(minPrec int) astExpr {
 	x := p.unary()
-	for {
+	for n := 0; ; n++ {
 		prec, ok := binaryPrec[p.tok.text]
 		if p.tok.kind != tPunct || !ok || prec < minPrec {
 			return x
+		}
+		if n >= maxChain {
+			p.fail(p.tok.pos, "expression too long")
 		}
 		op := p.next()
 		x = &binaryExpr{pos: op.pos, op: op.text, x: x, y: p.binary(prec + 1)}
@@ -566,7 +577,10 @@ func (p *parser) unary() astExpr {
 
 func (p *parser) postfix() astExpr {
 	x := p.primary()
-	for {
+	for n := 0; ; n++ {
+		if n >= maxChain {
+			p.fail(p.tok.pos, "expression too long")
+		}
 		switch {
 		case p.tok.is("["):
 			pos := p.next().pos

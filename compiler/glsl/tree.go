@@ -379,8 +379,9 @@ type Loop struct {
 
 // LoopInfo describes a for loop in the Appendix A form
 // "for (type i = start; i op limit; i += step)" whose index the body never
-// writes. Iterations is the trip count computed from the constants, or -1
-// if the loop would not terminate.
+// writes. Iterations is the trip count computed from the constants with
+// GLSL arithmetic, or -1 beyond 2^20 iterations (a loop that never ends,
+// or one too long to count).
 type LoopInfo struct {
 	Index      *Var
 	Start      Value

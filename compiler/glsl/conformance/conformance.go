@@ -246,11 +246,25 @@ type Summary struct {
 	Fixed                 []string  // listed as known failures, but right now
 }
 
+// Lookup finds the entry for a result path: the same path, or an entry
+// that ends with "/"+path (entries may be relative to a parent directory).
+func (e Expectations) Lookup(path string) (string, bool) {
+	if r, ok := e[path]; ok {
+		return r, true
+	}
+	for k, r := range e {
+		if strings.HasSuffix(k, "/"+path) {
+			return r, true
+		}
+	}
+	return "", false
+}
+
 // Summarize compares results with the expectations (nil: none).
 func Summarize(results []*Result, known Expectations) Summary {
 	var s Summary
 	for _, r := range results {
-		_, listed := known[r.Path]
+		_, listed := known.Lookup(r.Path)
 		switch {
 		case r.Skip != "":
 			s.Skipped++
