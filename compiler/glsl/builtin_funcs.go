@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // BuiltinOp names a built-in function. A back end lowers a *BuiltinCall by
@@ -345,10 +346,34 @@ func (s *BuiltinSig) String() string {
 	return fmt.Sprintf("%s %s(%s)", s.Ret, s.Name, strings.Join(p, ", "))
 }
 
+type sigKey struct {
+	version     int
+	stage       Stage
+	derivatives bool
+}
+
+var (
+	sigCacheMu sync.Mutex
+	sigCache   = map[sigKey]map[string][]*BuiltinSig{}
+)
+
 // builtinSigs returns the built-in overloads visible to a shader of the
 // given version and stage, by name. derivatives says whether
-// GL_OES_standard_derivatives is enabled (ES only).
+// GL_OES_standard_derivatives is enabled (ES only). The tables are built
+// once and shared: callers must not modify them.
 func builtinSigs(version int, stage Stage, derivatives bool) map[string][]*BuiltinSig {
+	k := sigKey{version, stage, derivatives}
+	sigCacheMu.Lock()
+	defer sigCacheMu.Unlock()
+	if m, ok := sigCache[k]; ok {
+		return m
+	}
+	m := buildSigs(version, stage, derivatives)
+	sigCache[k] = m
+	return m
+}
+
+func buildSigs(version int, stage Stage, derivatives bool) map[string][]*BuiltinSig {
 	out := map[string][]*BuiltinSig{}
 	for i := range builtinTable {
 		d := &builtinTable[i]

@@ -29,6 +29,7 @@ const (
 	SevWarning
 )
 
+// String returns the name of the Severity.
 func (s Severity) String() string {
 	if s == SevWarning {
 		return "warning"

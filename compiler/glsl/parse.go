@@ -20,7 +20,6 @@ type parser struct {
 	d       *diags
 	version int
 	depth   int
-	failed  bool
 }
 
 // errAbort unwinds the parser after the first syntax error.

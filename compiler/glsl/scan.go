@@ -30,6 +30,15 @@ type ppLine struct {
 	last  int // physical line of its terminating new-line
 }
 
+// punctByFirst lists the punctuators by first character, longest first.
+var punctByFirst = func() map[byte][]string {
+	m := map[byte][]string{}
+	for _, p := range punctuators {
+		m[p[0]] = append(m[p[0]], p)
+	}
+	return m
+}()
+
 // punctuators, longest first so the scanner can take the first prefix match.
 var punctuators = []string{
 	"<<=", ">>=",
@@ -134,7 +143,7 @@ func scanLines(src string, d *diags) []ppLine {
 			tok.kind = ppNumber
 		default:
 			tok.kind = ppOther
-			for _, p := range punctuators {
+			for _, p := range punctByFirst[c] {
 				if strings.HasPrefix(s.src[s.i:], p) {
 					tok.kind = ppPunct
 					for range p {

@@ -14,6 +14,7 @@ const (
 	StageFragment
 )
 
+// String returns the name of the Stage.
 func (s Stage) String() string {
 	if s == StageFragment {
 		return "fragment"
@@ -43,6 +44,7 @@ const (
 
 var storageNames = [...]string{"local", "global", "const", "uniform", "attribute", "varying", "param", "input", "output"}
 
+// String returns the name of the Storage.
 func (s Storage) String() string { return storageNames[s] }
 
 // ParamDir is a parameter's direction.
@@ -55,6 +57,7 @@ const (
 	DirInOut
 )
 
+// String returns the name of the ParamDir.
 func (d ParamDir) String() string { return [...]string{"in", "out", "inout"}[d] }
 
 // Var is a variable: global, local, parameter or built-in.
@@ -140,6 +143,7 @@ const (
 	OpPostDec
 )
 
+// String returns the name of the UnaryOp.
 func (op UnaryOp) String() string {
 	return [...]string{"-", "!", "++x", "--x", "x++", "x--"}[op]
 }
@@ -168,6 +172,7 @@ const (
 	OpLogicalXor
 )
 
+// String returns the name of the BinaryOp.
 func (op BinaryOp) String() string {
 	return [...]string{"=", "+", "-", "*", "matmul", "/", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "^^"}[op]
 }
@@ -275,33 +280,83 @@ type Construct struct {
 	Args []Expr
 }
 
-func (e *ConstExpr) Type() Type   { return e.Value.Type }
-func (e *VarRef) Type() Type      { return e.Var.Type }
-func (e *Index) Type() Type       { return e.T }
-func (e *FieldSel) Type() Type    { return e.T }
-func (e *Swizzle) Type() Type     { return e.T }
-func (e *Unary) Type() Type       { return e.T }
-func (e *Binary) Type() Type      { return e.T }
-func (e *Assign) Type() Type      { return e.T }
-func (e *Cond) Type() Type        { return e.X.Type() }
-func (e *Seq) Type() Type         { return e.Y.Type() }
-func (e *Call) Type() Type        { return e.Func.Ret }
-func (e *BuiltinCall) Type() Type { return e.Sig.Ret }
-func (e *Construct) Type() Type   { return e.T }
+// Type returns the type of the ConstExpr.
+func (e *ConstExpr) Type() Type { return e.Value.Type }
 
-func (e *ConstExpr) Pos() Pos   { return e.P }
-func (e *VarRef) Pos() Pos      { return e.P }
-func (e *Index) Pos() Pos       { return e.P }
-func (e *FieldSel) Pos() Pos    { return e.P }
-func (e *Swizzle) Pos() Pos     { return e.P }
-func (e *Unary) Pos() Pos       { return e.P }
-func (e *Binary) Pos() Pos      { return e.P }
-func (e *Assign) Pos() Pos      { return e.P }
-func (e *Cond) Pos() Pos        { return e.P }
-func (e *Seq) Pos() Pos         { return e.P }
-func (e *Call) Pos() Pos        { return e.P }
+// Type returns the type of the VarRef.
+func (e *VarRef) Type() Type { return e.Var.Type }
+
+// Type returns the type of the Index.
+func (e *Index) Type() Type { return e.T }
+
+// Type returns the type of the FieldSel.
+func (e *FieldSel) Type() Type { return e.T }
+
+// Type returns the type of the Swizzle.
+func (e *Swizzle) Type() Type { return e.T }
+
+// Type returns the type of the Unary.
+func (e *Unary) Type() Type { return e.T }
+
+// Type returns the type of the Binary.
+func (e *Binary) Type() Type { return e.T }
+
+// Type returns the type of the Assign.
+func (e *Assign) Type() Type { return e.T }
+
+// Type returns the type of the Cond.
+func (e *Cond) Type() Type { return e.X.Type() }
+
+// Type returns the type of the Seq.
+func (e *Seq) Type() Type { return e.Y.Type() }
+
+// Type returns the type of the Call.
+func (e *Call) Type() Type { return e.Func.Ret }
+
+// Type returns the type of the BuiltinCall.
+func (e *BuiltinCall) Type() Type { return e.Sig.Ret }
+
+// Type returns the type of the Construct.
+func (e *Construct) Type() Type { return e.T }
+
+// Pos returns the position of the ConstExpr.
+func (e *ConstExpr) Pos() Pos { return e.P }
+
+// Pos returns the position of the VarRef.
+func (e *VarRef) Pos() Pos { return e.P }
+
+// Pos returns the position of the Index.
+func (e *Index) Pos() Pos { return e.P }
+
+// Pos returns the position of the FieldSel.
+func (e *FieldSel) Pos() Pos { return e.P }
+
+// Pos returns the position of the Swizzle.
+func (e *Swizzle) Pos() Pos { return e.P }
+
+// Pos returns the position of the Unary.
+func (e *Unary) Pos() Pos { return e.P }
+
+// Pos returns the position of the Binary.
+func (e *Binary) Pos() Pos { return e.P }
+
+// Pos returns the position of the Assign.
+func (e *Assign) Pos() Pos { return e.P }
+
+// Pos returns the position of the Cond.
+func (e *Cond) Pos() Pos { return e.P }
+
+// Pos returns the position of the Seq.
+func (e *Seq) Pos() Pos { return e.P }
+
+// Pos returns the position of the Call.
+func (e *Call) Pos() Pos { return e.P }
+
+// Pos returns the position of the BuiltinCall.
 func (e *BuiltinCall) Pos() Pos { return e.P }
-func (e *Construct) Pos() Pos   { return e.P }
+
+// Pos returns the position of the Construct.
+func (e *Construct) Pos() Pos { return e.P }
 
 func (*ConstExpr) exprNode()   {}
 func (*VarRef) exprNode()      {}
@@ -359,6 +414,7 @@ const (
 	LoopDoWhile
 )
 
+// String returns the name of the LoopKind.
 func (k LoopKind) String() string { return [...]string{"for", "while", "do-while"}[k] }
 
 // Loop is a for, while or do-while loop. Init (for only) runs once; Cond
@@ -413,15 +469,29 @@ const (
 	JumpDiscard
 )
 
+// String returns the name of the JumpKind.
 func (k JumpKind) String() string { return [...]string{"break", "continue", "discard"}[k] }
 
-func (s *Block) Pos() Pos    { return s.P }
-func (s *VarDecl) Pos() Pos  { return s.P }
+// Pos returns the position of the Block.
+func (s *Block) Pos() Pos { return s.P }
+
+// Pos returns the position of the VarDecl.
+func (s *VarDecl) Pos() Pos { return s.P }
+
+// Pos returns the position of the ExprStmt.
 func (s *ExprStmt) Pos() Pos { return s.P }
-func (s *If) Pos() Pos       { return s.P }
-func (s *Loop) Pos() Pos     { return s.P }
-func (s *Return) Pos() Pos   { return s.P }
-func (s *Jump) Pos() Pos     { return s.P }
+
+// Pos returns the position of the If.
+func (s *If) Pos() Pos { return s.P }
+
+// Pos returns the position of the Loop.
+func (s *Loop) Pos() Pos { return s.P }
+
+// Pos returns the position of the Return.
+func (s *Return) Pos() Pos { return s.P }
+
+// Pos returns the position of the Jump.
+func (s *Jump) Pos() Pos { return s.P }
 
 func (*Block) stmtNode()    {}
 func (*VarDecl) stmtNode()  {}

@@ -28,6 +28,7 @@ const (
 var baseNames = [...]string{"<error>", "void", "bool", "int", "float", "sampler2D", "samplerCube",
 	"sampler1D", "sampler3D", "sampler1DShadow", "sampler2DShadow", "struct"}
 
+// String returns the name of the Base.
 func (b Base) String() string {
 	if int(b) < len(baseNames) {
 		return baseNames[b]
@@ -226,6 +227,7 @@ const (
 	Highp
 )
 
+// String returns the name of the Precision.
 func (p Precision) String() string {
 	return [...]string{"", "lowp", "mediump", "highp"}[p]
 }
@@ -272,31 +274,4 @@ func typeByName(name string) (Type, bool) {
 		}
 	}
 	return Type{}, false
-}
-
-// flatBases returns the base of every scalar component of t, in the order a
-// constant Value stores them.
-func (t Type) flatBases() []Base {
-	var out []Base
-	var walk func(Type)
-	walk = func(u Type) {
-		n := 1
-		if u.Len > 0 {
-			n = u.Len
-			u = u.Elem()
-		}
-		for i := 0; i < n; i++ {
-			if u.Base == StructKind {
-				for _, f := range u.Struct.Fields {
-					walk(f.Type)
-				}
-				continue
-			}
-			for k := 0; k < u.Comps(); k++ {
-				out = append(out, u.Base)
-			}
-		}
-	}
-	walk(t)
-	return out
 }
