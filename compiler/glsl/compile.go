@@ -84,9 +84,9 @@ type Options struct {
 	// AppendixA enforces the minimum-functionality rules of GLSL ES 1.00
 	// Appendix A as errors, as WebGL implementations do: for loops only in
 	// the "for (i = c; i op c; i += c)" form with an index the body does
-	// not write, no while and do-while loops, and (in fragment shaders)
-	// uniforms, varyings and temporaries indexed by constant-index
-	// expressions only. Without it, only the rules the main text requires
+	// not write, no while and do-while loops, and arrays, vectors and
+	// matrices indexed by constant-index expressions only, except uniforms
+	// in vertex shaders. Without it, only the rules the main text requires
 	// are errors (sampler arrays still need constant-index expressions).
 	AppendixA bool
 }
