@@ -43,3 +43,20 @@ func BenchmarkPreprocess(b *testing.B) {
 		preprocess(benchFragment, &Options{Stage: StageFragment}, &diags{})
 	}
 }
+
+// TestConcurrentCompile compiles from several goroutines (run with -race):
+// the shared tables (built-in signatures, structure types) are read-only.
+func TestConcurrentCompile(t *testing.T) {
+	done := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		go func(i int) {
+			_, err := Compile(benchFragment, Options{Stage: StageFragment, Extensions: []string{"GL_OES_standard_derivatives"}[:i%2]})
+			done <- err
+		}(i)
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -176,6 +176,20 @@ func (c *checker) checkName(name string, pos Pos) bool {
 // finish runs the whole-shader checks after the last declaration.
 func (c *checker) finish() {
 	c.sizeUnsized()
+	if c.sh.InvariantAll && c.stage == StageVertex {
+		// #pragma STDGL invariant(all): every output of the vertex shader.
+		for _, g := range c.sh.Globals {
+			if g.Var.Storage == StorageVarying {
+				g.Var.Invariant = true
+			}
+		}
+		for _, name := range []string{"gl_Position", "gl_PointSize"} {
+			if v, ok := c.scope.parent.names[name].(*Var); ok {
+				v.Invariant = true
+				c.useVarDecl(v)
+			}
+		}
+	}
 	// Static recursion (section 6.1): the call graph must be acyclic.
 	state := map[*Function]int{}
 	var visit func(f *Function, path []*Function) bool
@@ -569,9 +583,6 @@ func (c *checker) varDecl(vd *varDecl, global bool) []Stmt {
 			c.checkStorageType(v, d.pos)
 		}
 		v.Prec = c.precisionOf(q.prec, t, d.pos, "'"+d.name+"'")
-		if c.sh.InvariantAll && storage == StorageVarying && c.stage == StageVertex {
-			v.Invariant = true
-		}
 		var init Expr
 		if d.init != nil {
 			init = c.initializer(v, d)
