@@ -102,6 +102,7 @@ func preprocess(src string, opts *Options, d *diags) *ppResult {
 	}
 	p.res.version = opts.defaultVersion()
 	p.res.extensions = map[string]ExtBehavior{}
+	p.res.toks = make([]ppTok, 0, len(src)/4)
 	p.definePredefined()
 	var pending []ppTok
 	for _, ln := range scanLines(src, d) {
@@ -573,7 +574,7 @@ func (p *preprocessor) expand(toks []ppTok, inIf bool) []ppTok {
 		in = in[:len(in)-1]
 		return t
 	}
-	var out []ppTok
+	out := make([]ppTok, 0, len(toks))
 	for len(in) > 0 {
 		t := pop()
 		if t.kind != ppIdent || t.blue {

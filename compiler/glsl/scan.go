@@ -14,12 +14,12 @@ const (
 
 // ppTok is one preprocessing token.
 type ppTok struct {
-	kind  ppKind
 	text  string
 	pos   Pos
-	space bool     // preceded by white space (for #define's "NAME(" test)
 	hide  *hideSet // macros that may not expand this token again
-	blue  bool     // painted: names a macro that was disabled when it was met
+	kind  ppKind
+	space bool // preceded by white space (for #define's "NAME(" test)
+	blue  bool // painted: names a macro that was disabled when it was met
 }
 
 // ppLine is one logical line: line continuations and comments spanning lines
