@@ -192,6 +192,7 @@ type VarRef struct {
 }
 
 // Index selects an array element, a matrix column or a vector component.
+// A constant index is in range (checked); a non-constant one is not.
 type Index struct {
 	P     Pos
 	X     Expr
@@ -272,8 +273,15 @@ type BuiltinCall struct {
 	Args []Expr
 }
 
-// Construct is a constructor: scalar conversion, vector, matrix, structure
-// or array construction, following section 5.4 of the specification.
+// Construct is a constructor (section 5.4). For scalar, vector and matrix
+// types: a single scalar argument fills every component of a vector (the
+// diagonal of a matrix, zeros elsewhere); a single matrix argument of a
+// matrix type copies the overlapping part (identity elsewhere); otherwise
+// the components of the arguments, in order (matrices column by column),
+// fill the result, and the last argument may be used only in part. Each
+// component converts between bool, int and float as a scalar constructor
+// does (float to int truncates; to bool is "!= 0"). For structure and array
+// types there is one argument of the exact type per field or element.
 type Construct struct {
 	P    Pos
 	T    Type
