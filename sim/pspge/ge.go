@@ -18,11 +18,24 @@
 //   - Rasterisation uses 12.4 fixed-point screen positions (rounded to
 //     nearest), the top-left rule at pixel centres (sim/raster), Gouraud
 //     colour and Z interpolated linearly in screen space with exact integer
-//     arithmetic, rounding to nearest; flat shading takes the last vertex.
-//   - Colour is quantised to 16-bit formats by truncation.
+//     arithmetic, rounding to nearest; texture coordinates perspective-
+//     correctly; flat shading takes the last vertex (prim.go).
+//   - Culling keeps counter-clockwise triangles (y-down screen) with FFACE 0
+//     and clockwise ones with FFACE 1; sprites and clear mode are never
+//     culled (pspautotests gpu/commands/cull; the seed's order is
+//     inverted).
+//   - The pixel pipeline runs in PPSSPP's order with the GE's integer
+//     rounding (pixel.go): depth range (transform mode only), alpha test,
+//     fog, colour test, stencil and depth, blend ((2c+1)(2f+1)>>10 terms),
+//     dither (also on 8888 and in clear mode), clamp, logic op, write masks,
+//     truncation to 16-bit formats. The framebuffer's alpha bits are the
+//     stencil: fragment alpha is never stored (pspautotests gpu/dither).
+//   - Textures, CLUTs, DXT, filtering, LOD and the texture functions follow
+//     texture.go; lighting and texture-coordinate generation vertex.go;
+//     Bezier and spline patches patch.go; BBOX, CLOAD and block transfers
+//     transfer.go.
 //   - Depth is written only when the depth test is enabled and ZMSK bit 0
-//     is clear; fragments outside [min(NEARZ,FARZ), max(NEARZ,FARZ)] are
-//     discarded.
+//     is clear.
 package pspge
 
 import (
@@ -77,6 +90,14 @@ type GE struct {
 
 	clut [1024]byte
 
+	// Per-PRIM scratch state, reused to avoid allocation.
+	tgt      target
+	smp      sampler
+	drw      draw
+	idxBuf   []int
+	vtxBuf   []vertex
+	lastPrim int
+
 	// Finishes and Signals record the callback arguments raised, in order.
 	Finishes []uint16
 	Signals  []uint16
@@ -84,10 +105,14 @@ type GE struct {
 	Prims int
 }
 
-// New returns a simulated PSP GE device.
-func New() *Device {
+// New returns a simulated PSP GE device with the default watchdog budget.
+func New() *Device { return NewWithBudget(0) }
+
+// NewWithBudget returns a simulated GE whose watchdog stops a list after
+// budget commands (0 means device.DefaultBudget); fuzz tests use a small one.
+func NewWithBudget(budget int64) *Device {
 	g := &GE{bboxVisible: true}
-	d := device.New(device.Config{Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Info: hal.Info{
 		Chip: "pspge", Revision: "PSP-1000 GE (simulated)", WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "ram", Base: RAMBase, Size: RAMSize}},
 	}}, g)
@@ -147,15 +172,15 @@ var handlerRows = []struct {
 		return pc + 4, false, nil
 	}},
 	{ge.PRIM, (*GE).prim},
-	{ge.BEZIER, unimplemented("Bezier patches")},
-	{ge.SPLINE, unimplemented("spline patches")},
+	{ge.BEZIER, (*GE).bezier},
+	{ge.SPLINE, (*GE).spline},
 	{ge.BBOX, (*GE).bbox},
 	{ge.JUMP, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
-		return g.addr(w &^ 3), false, nil
+		return g.branch(x, pc, w)
 	}},
 	{ge.BJUMP, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		if !g.bboxVisible {
-			return g.addr(w &^ 3), false, nil
+			return g.branch(x, pc, w)
 		}
 		return pc + 4, false, nil
 	}},
@@ -163,9 +188,13 @@ var handlerRows = []struct {
 		if g.sp >= stackDepth {
 			return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("CALL stack overflow (%d levels)", stackDepth))
 		}
+		next, _, err := g.branch(x, pc, w)
+		if err != nil {
+			return 0, false, err
+		}
 		g.stack[g.sp] = frame{pc + 4, g.offset}
 		g.sp++
-		return g.addr(w &^ 3), false, nil
+		return next, false, nil
 	}},
 	{ge.RET, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		if g.sp == 0 {
@@ -223,10 +252,14 @@ func init() {
 	}
 }
 
-func unimplemented(what string) handler {
-	return func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
-		return 0, false, x.Fault(pc, uint64(w), what+" are not implemented in the simulator")
+// branch resolves a JUMP/BJUMP/CALL destination (4-byte aligned) and
+// faults at the branch when it lies outside memory.
+func (g *GE) branch(x *device.Exec, pc, w uint32) (uint32, bool, error) {
+	t := g.addr(w &^ 3)
+	if _, ok := g.mem.Slice(t, 4); !ok {
+		return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("branch target %#08x outside device memory", t))
 	}
+	return t, false, nil
 }
 
 func matSelect(n func(*GE) *int) handler {
