@@ -425,9 +425,15 @@ func rgb565Scene(c *gles.Context) {
 }
 
 func TestSceneGoldens(t *testing.T) {
-	tri := scenes.Triangle()
-	list := []scene{
-		{"triangle", 320, 240, 16, 0, func(c *gles.Context) { _ = tri.Draw(c) }, 0},
+	var list []scene
+	// Every example scene (examples/scenes), as the gallery draws them.
+	for _, ex := range scenes.All() {
+		ex := ex
+		cfg := ex.Config
+		list = append(list, scene{"example-" + ex.Name, cfg.Width, cfg.Height, cfg.DepthBits, cfg.StencilBits,
+			func(c *gles.Context) { _ = ex.Draw(c) }, cfg.Format})
+	}
+	list = append(list, []scene{
 		{"texenv", 128, 64, 0, 0, texenvScene, 0},
 		{"multitexture", 64, 64, 0, 0, multitexScene, 0},
 		{"formats", 96, 32, 0, 0, formatsScene, 0},
@@ -440,7 +446,7 @@ func TestSceneGoldens(t *testing.T) {
 		{"mipmap", 64, 64, 0, 0, mipmapScene, 0},
 		{"clear", 64, 64, 0, 0, clearScene, 0},
 		{"rgb565-dither", 64, 32, 0, 0, rgb565Scene, driver.FormatRGB565},
-	}
+	}...)
 	for _, sc := range list {
 		t.Run(sc.name, func(t *testing.T) {
 			img, lines := render(t, sc)
