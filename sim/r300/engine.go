@@ -72,8 +72,8 @@ type Engine struct {
 
 	x *device.Exec
 	// scratch buffers reused between draws.
-	verts []vertex
-	quad  quadState
+	verts   []vertex
+	workers []worker
 }
 
 // Device is the simulated R300 as a hal.Device, with the engine exposed.

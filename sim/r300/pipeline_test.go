@@ -235,13 +235,13 @@ func TestMipLevelSelection(t *testing.T) {
 		want float32
 	}{{1.0 / 8, 0}, {2.0 / 8, 60}, {4.0 / 8, 120}, {16.0 / 8, 180}, {0.01, 0}} {
 		coords := [4][4]float32{{0, 0, 0, 1}, {tc.step, 0, 0, 1}, {0, tc.step, 0, 1}, {tc.step, tc.step, 0, 1}}
-		res, err := e.sample(s, 0, r3.TexLD, &coords)
+		res, err := e.sample(s, &quadState{}, 0, r3.TexLD, &coords)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want/255, res[0][0], "step %g", tc.step)
 	}
 	// LODBIAS: bias 1 from the coordinate's w moves one level down.
 	coords := [4][4]float32{{0, 0, 0, 1}, {1.0 / 8, 0, 0, 1}, {0, 1.0 / 8, 0, 1}, {1.0 / 8, 1.0 / 8, 0, 1}}
-	res, _ := e.sample(s, 0, r3.TexLODBias, &coords)
+	res, _ := e.sample(s, &quadState{}, 0, r3.TexLODBias, &coords)
 	assert.Equal(t, float32(60)/255, res[0][0])
 }
 

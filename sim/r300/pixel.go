@@ -293,9 +293,10 @@ func (e *Engine) prepareBuffer(cb *cbState, b int, outFmt uint32) error {
 }
 
 // pixel runs FG, ZB and the colour backend for pixel i of the quad.
-func (e *Engine) pixel(s *drawState, p *prim, q *quadState, i int) error {
+func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
+	q := &w.q
 	x, y := q.x+i&1, q.y+i>>1
-	e.Stats.Pixels++
+	w.pixels++
 	// Output format quantisation, then FG.
 	var cols [4][4]float64
 	for t := 0; t < 4; t++ {
@@ -326,9 +327,8 @@ func (e *Engine) pixel(s *drawState, p *prim, q *quadState, i int) error {
 		if err != nil || !pass {
 			return err
 		}
-	} else {
-		e.regs[r3.ZB_ZPASS_DATA>>2]++
 	}
+	w.zpass++
 	for t := 0; t < 4; t++ {
 		if s.cb.targets[t] < 0 {
 			continue
@@ -486,9 +486,6 @@ func (e *Engine) depthStencil(s *drawState, p *prim, q *quadState, i, x, y int) 
 		binary.LittleEndian.PutUint32(b, newZ<<8|newS&0xFF)
 	} else {
 		binary.LittleEndian.PutUint16(b, uint16(newZ>>8))
-	}
-	if sPass && zPass {
-		e.regs[r3.ZB_ZPASS_DATA>>2]++
 	}
 	return sPass && zPass, nil
 }

@@ -2,6 +2,8 @@ package r300
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -274,13 +276,70 @@ type quadState struct {
 	depth  [4]float32
 }
 
+// worker is one band of a primitive in flight: its quad and counters.
+type worker struct {
+	q             quadState
+	quads, pixels int
+	zpass         uint32
+	err           error
+}
+
+// parallelQuads is the bounding-box size (in quads) from which a primitive
+// is shaded in row bands across goroutines. Pixels of one primitive never
+// overlap, so the result does not depend on the number of workers.
+const parallelQuads = 512
+
 // scan walks the primitive's quads and runs each through RS, US and the
-// pixel pipeline.
+// pixel pipeline. The watchdog is charged one unit per quad of the
+// bounding box.
 func (e *Engine) scan(s *drawState, p *prim) error {
-	q := &e.quad
-	half := s.sub / 2
+	y0, y1 := p.y0&^1, p.y1
+	rows := (y1-y0)/2 + 1
+	cols := (p.x1-(p.x0&^1))/2 + 1
+	if err := e.x.Step(rows * cols); err != nil {
+		return err
+	}
 	vals := s.rs.vertexValues(p)
-	for qy := p.y0 &^ 1; qy <= p.y1; qy += 2 {
+	bands := 1
+	if rows*cols >= parallelQuads {
+		bands = min(runtime.GOMAXPROCS(0), rows, 8)
+	}
+	if cap(e.workers) < bands {
+		e.workers = make([]worker, bands)
+	}
+	ws := e.workers[:bands]
+	var wg sync.WaitGroup
+	for b := range ws {
+		w := &ws[b]
+		w.quads, w.pixels, w.zpass, w.err = 0, 0, 0, nil
+		r0, r1 := rows*b/bands, rows*(b+1)/bands
+		band := func() { w.err = e.scanRows(s, p, w, vals, y0+2*r0, y0+2*r1) }
+		if bands == 1 {
+			band()
+			break
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); band() }()
+	}
+	wg.Wait()
+	var err error
+	for b := range ws {
+		w := &ws[b]
+		e.Stats.Quads += w.quads
+		e.Stats.Pixels += w.pixels
+		e.regs[r3.ZB_ZPASS_DATA>>2] += w.zpass
+		if err == nil {
+			err = w.err
+		}
+	}
+	return err
+}
+
+// scanRows shades the quads whose top row lies in [qy0, qy1).
+func (e *Engine) scanRows(s *drawState, p *prim, w *worker, vals []float64, qy0, qy1 int) error {
+	q := &w.q
+	half := s.sub / 2
+	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
 		for qx := p.x0 &^ 1; qx <= p.x1; qx += 2 {
 			var cov uint8
 			for i := 0; i < 4; i++ {
@@ -304,10 +363,7 @@ func (e *Engine) scan(s *drawState, p *prim) error {
 			if cov == 0 {
 				continue
 			}
-			if err := e.x.Step(1); err != nil {
-				return err
-			}
-			e.Stats.Quads++
+			w.quads++
 			q.x, q.y, q.covered, q.killed = qx, qy, cov, 0
 			q.active = cov
 			if s.us.tex {
@@ -319,7 +375,7 @@ func (e *Engine) scan(s *drawState, p *prim) error {
 			}
 			for i := 0; i < 4; i++ {
 				if cov>>i&1 != 0 && q.killed>>i&1 == 0 {
-					if err := e.pixel(s, p, q, i); err != nil {
+					if err := e.pixel(s, p, w, i); err != nil {
 						return err
 					}
 				}

@@ -317,7 +317,7 @@ func clampIdx(x float64) float64 {
 // sample performs one TEX instruction for the quad. The LOD comes from the
 // quad's (projected) coordinates: pixel 1 minus pixel 0 across, pixel 2
 // minus pixel 0 down [PROP].
-func (e *Engine) sample(s *drawState, unit int, op r3.TexOp, c *[4][4]float32) ([4][4]float32, error) {
+func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4][4]float32) ([4][4]float32, error) {
 	var res [4][4]float32
 	u := &s.tex[unit]
 	if !u.enabled {
@@ -383,7 +383,7 @@ func (e *Engine) sample(s *drawState, unit int, op r3.TexOp, c *[4][4]float32) (
 			kill = k0 || k1
 		}
 		if kill {
-			e.quad.killed |= 1 << i
+			q.killed |= 1 << i
 		}
 		res[i] = col
 	}

@@ -186,7 +186,7 @@ func (e *Engine) runUS(s *drawState, q *quadState) error {
 				for i := 0; i < 4; i++ {
 					coords[i] = q.temps[i][t.Src]
 				}
-				res, err := e.sample(s, int(t.Unit), t.Op, &coords)
+				res, err := e.sample(s, q, int(t.Unit), t.Op, &coords)
 				if err != nil {
 					return err
 				}
