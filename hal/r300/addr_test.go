@@ -38,6 +38,7 @@ func TestAddressConstants(t *testing.T) {
 		"GA_LINE_CNTL":                GA_LINE_CNTL,
 		"GA_LINE_STIPPLE_CFG":         GA_LINE_STIPPLE_CFG,
 		"GA_LINE_S0":                  GA_LINE_S0,
+		"GA_LINE_STIPPLE_VALUE":       GA_LINE_STIPPLE_VALUE,
 		"GA_LINE_S1":                  GA_LINE_S1,
 		"GA_ENHANCE":                  GA_ENHANCE,
 		"GA_COLOR_CONTROL":            GA_COLOR_CONTROL,

@@ -83,6 +83,9 @@ func (e *Engine) draw(op r3.Opcode, vf uint32, data, words []uint32, next int) (
 	if err != nil {
 		return 0, err
 	}
+	if s.lineStuff && s.stippleReset == 2 {
+		e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] = 0
+	}
 	if err := e.fetch(s, walk, n, data, indices); err != nil {
 		return 0, err
 	}

@@ -30,7 +30,7 @@
 //     is the same on every machine.
 //   - Tiled (macro/micro) surfaces, anti-aliasing, HiZ, Z and colour
 //     compression, user clip planes, the immediate-mode vertex ports,
-//     line stipple, triangle stuffing and the YUV/MPEG formats are not
+//     triangle stuffing and stipple and the YUV/MPEG formats are not
 //     simulated: a draw that needs one faults naming it.
 package r300
 

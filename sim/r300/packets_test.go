@@ -261,3 +261,41 @@ func TestWorkerCountIndependent(t *testing.T) {
 	}
 	assert.Equal(t, render(1), render(4))
 }
+
+// TestLineStipple: with line stuffing, texture 0's S runs along the line
+// as the stipple accumulator times STIPPLE_SCALE, continuing across a
+// strip (LINE_RESET 0) or restarting per line (1).
+func TestLineStipple(t *testing.T) {
+	for _, reset := range []uint32{0, 1} {
+		d := newDev(t)
+		var s r3.Stream
+		baseline(&s, 32, 8)
+		s.Reg(r3.VAP_PROG_STREAM_CNTL_0, r3.Fields(r3.VAP_PROG_STREAM_CNTL_0, "DATA_TYPE_0", 3, "DST_VEC_LOC_0", 0, "DATA_TYPE_1", 3, "DST_VEC_LOC_1", 1),
+			r3.Fields(r3.VAP_PROG_STREAM_CNTL_0, "DATA_TYPE_0", 3, "DST_VEC_LOC_0", 2, "LAST_VEC_0", 1))
+		s.Reg(r3.VAP_PROG_STREAM_CNTL_EXT, 0xF688F688, 0xF688)
+		s.Reg(r3.VAP_OUT_VTX_FMT_0, 3, 4)
+		s.Reg(r3.VAP_VTX_SIZE, 12)
+		s.Reg(r3.RS_COUNT, 4|1<<7)
+		s.Reg(r3.RS_IP_0, 0x00D10000)
+		s.Reg(r3.RS_INST_0, r3.Fields(r3.RS_INST_0, "TEX_CN", 1, "TEX_ADDR", 0))
+		s.Reg(r3.GB_ENABLE, 2|1<<16)
+		// Scale 1/256: S grows by 1/16 per pixel (16 subpixels).
+		s.Reg(r3.GA_LINE_STIPPLE_CFG, math.Float32bits(1.0/256)&^3|reset)
+		s.Reg(r3.GA_LINE_CNTL, 8|2<<16)
+		p := []uint32{r3.VFCntl(r3.PrimLineStrip, r3.WalkData, 3, false)}
+		for _, xy := range [][2]float32{{0, 2.5}, {8, 2.5}, {16, 2.5}} {
+			p = append(p, f(xy[0]), f(xy[1]), 0, f(1), f(1), f(1), f(1), f(1), 0, 0, 0, f(1))
+		}
+		s.Packet3(r3.OpDrawImmd2, p...)
+		require.NoError(t, run(t, d, &s))
+		// Pixel x samples at x+0.5: S = (x+0.5)/16 on the first segment;
+		// on the second it continues from 0.5 or restarts at 0.
+		// (C4_8 rounds the output to 8 bits.)
+		assert.Equal(t, uint8(8), pixel(t, d, 32, 0, 2)[0], "reset %d", reset)
+		want := uint8(math.Round((8.5 / 16) * 255)) // continues
+		if reset == 1 {
+			want = uint8(math.Round((0.5 / 16) * 255))
+		}
+		assert.Equal(t, want, pixel(t, d, 32, 8, 2)[0], "reset %d", reset)
+	}
+}

@@ -78,6 +78,12 @@ type prim struct {
 	// stuffed point texture coordinates: the point's rectangle.
 	stuff                  bool
 	left, right, top, bott int64
+	// stuffed line texture coordinates: the line from (ax, ay) along
+	// (dx, dy) in subpixels, the stipple accumulator at its start and its
+	// length.
+	lineStuff      bool
+	ax, ay, dx, dy int64
+	acc, length    float64
 }
 
 func (s *drawState) bbox(p *prim, xs, ys []int64) bool {
@@ -218,6 +224,19 @@ func (e *Engine) line(s *drawState, a, b *vertex, front bool) error {
 	for k := 0; k < 3; k++ {
 		u, w := ref[(k+1)%3], ref[(k+2)%3]
 		p.rf[k] = edgeThrough(u.sx, u.sy, w.sx, w.sy, rs, 0)
+	}
+	if s.lineStuff {
+		// [PROP] The stipple accumulator (GA_LINE_STIPPLE_VALUE, L623-628)
+		// counts subpixels along the major axis; LINE_RESET 1 restarts it
+		// per line, 2 per packet (draw).
+		if s.stippleReset == 1 {
+			e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] = 0
+		}
+		p.lineStuff = true
+		p.ax, p.ay, p.dx, p.dy = a.sx, a.sy, dx, dy
+		p.acc = float64(e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] & 0xFFFFFF)
+		p.length = float64(max(abs64(dx), abs64(dy)))
+		e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] = uint32(int64(p.acc)+max(abs64(dx), abs64(dy))) & 0xFFFFFF
 	}
 	return e.scan(s, p)
 }
@@ -441,6 +460,9 @@ func (s *drawState) interpolate(p *prim, q *quadState, vals []float64) {
 		if p.stuff {
 			s.stuffPoint(p, a, px, py)
 		}
+		if p.lineStuff {
+			s.stuffLine(p, a, px, py)
+		}
 		r := p.ref
 		if r[0].wz == r[1].wz && r[1].wz == r[2].wz {
 			q.z[i] = r[0].wz
@@ -472,6 +494,25 @@ func (s *drawState) stuffPoint(p *prim, a *[48]float64, px, py int64) {
 			case 3:
 				a[j] = 1
 			}
+		}
+	}
+}
+
+// stuffLine replaces stuffed texture coordinates on a line [PROP]: S runs
+// from GA_LINE_S0 to GA_LINE_S1 (L607-616) plus the stipple distance
+// (accumulator + position along the line, in subpixels) times
+// STIPPLE_SCALE; T and R are 0, Q is 1.
+func (s *drawState) stuffLine(p *prim, a *[48]float64, px, py int64) {
+	l2 := float64(p.dx*p.dx + p.dy*p.dy)
+	t := 0.0
+	if l2 > 0 {
+		t = float64((px-p.ax)*p.dx+(py-p.ay)*p.dy) / l2
+	}
+	t = math.Max(0, math.Min(1, t))
+	sv := s.lineS[0] + float64(t*(s.lineS[1]-s.lineS[0])) + float64((p.acc+float64(t*p.length))*s.stippleScale)
+	for j, r := range s.rs.attrs {
+		if r.tex && s.texSource[r.slot] != 0 {
+			a[j] = [4]float64{sv, 0, 0, 1}[r.comp]
 		}
 	}
 }

@@ -33,7 +33,10 @@ type drawState struct {
 	pointMin, pointMax        int64
 	lineW                     int64
 	lineEnd                   uint32
-	pointStuff                bool
+	pointStuff, lineStuff     bool
+	stippleReset              uint32
+	stippleScale              float64
+	lineS                     [2]float64
 	texSource                 [8]uint32
 	pointST                   [4]float32 // S0, T0, S1, T1
 
@@ -96,9 +99,10 @@ func (e *Engine) prepare(prim r3.PrimType) (*drawState, error) {
 		return nil, faultf("GB_AA_CONFIG.AA_ENABLE: anti-aliasing is not simulated")
 	}
 	gb := e.reg(r3.GB_ENABLE)
-	if gb&6 != 0 {
-		return nil, faultf("GB_ENABLE: line and triangle texture stuffing are not simulated")
+	if gb&4 != 0 {
+		return nil, faultf("GB_ENABLE: triangle texture stuffing is not simulated")
 	}
+	s.lineStuff = gb&2 != 0
 	if gb>>4&3 != 0 {
 		return nil, faultf("GB_ENABLE.STENCIL_AUTO is not simulated")
 	}
@@ -146,9 +150,14 @@ func (e *Engine) prepare(prim r3.PrimType) (*drawState, error) {
 	s.pointMin, s.pointMax = int64(mm&0xFFFF), int64(mm>>16)
 	lc := e.reg(r3.GA_LINE_CNTL)
 	s.lineW, s.lineEnd = int64(lc&0xFFFF), lc>>16&3
-	if e.reg(r3.GA_LINE_STIPPLE_CFG)&3 != 0 {
-		return nil, faultf("GA_LINE_STIPPLE_CONFIG: line stipple is not simulated")
+	sc := e.reg(r3.GA_LINE_STIPPLE_CFG)
+	s.stippleReset = sc & 3
+	if s.stippleReset == 3 {
+		return nil, faultf("GA_LINE_STIPPLE_CONFIG.LINE_RESET 3 is reserved")
 	}
+	// STIPPLE_SCALE is a float truncated to 30 bits (L619).
+	s.stippleScale = f32reg(sc &^ 3)
+	s.lineS = [2]float64{f32reg(e.reg(r3.GA_LINE_S0)), f32reg(e.reg(r3.GA_LINE_S1))}
 	for i := range s.pointST {
 		s.pointST[i] = math.Float32frombits(e.reg(r3.GA_POINT_S0 + 4*uint32(i)))
 	}
