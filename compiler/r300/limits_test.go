@@ -301,3 +301,66 @@ func TestRandomPrograms(t *testing.T) {
 		})
 	}
 }
+
+// dumpAfter compiles src (optional passes on) and returns the text after
+// the named pass.
+func dumpAfter(t *testing.T, src, name string) string {
+	t.Helper()
+	p, err := ir.Parse(src)
+	require.NoError(t, err)
+	var out string
+	_, err = Compile(p, Options{Dump: func(pass, text string) {
+		if pass == name {
+			out = text
+		}
+	}})
+	require.NoError(t, err)
+	return out
+}
+
+func TestLegalizePass(t *testing.T) {
+	got := dumpAfter(t, "fragment\nin v0 tex0\nin v1 tex1\nout o0 color\nmul o0, v0.yxzw, v1.xxyw\n", "legalize")
+	// No RGB select reads (y, x, z): x and y go to separate halves; w is
+	// the alpha unit's.
+	assert.Equal(t, `rgb: MAD out0.x <- v0.ggg, v1.rgb, 0.0
+rgb: MAD out0.y <- v0.rrr, v1.rrr, 0.0
+rgb: MAD out0.z <- v0.rgb, v1.ggg, 0.0
+alpha: MAD out0.w <- v0.a, v1.a, 0.0
+`, got)
+	got = dumpAfter(t, "fragment\nin v0 tex0\nout o0 color\nrcp o0.xy, v0.z\n", "legalize")
+	assert.Equal(t, "alpha: RCP _ <- v0.b +paired\nrgb: SOP out0.xy +paired\n", got)
+}
+
+func TestSchedulePass(t *testing.T) {
+	got := dumpAfter(t, `fragment
+in v0 tex0
+in v1 tex1
+out o0 color
+mul r0.xyz, v0, v1
+rcp r0.w, v1.x
+tex r1, r0, s0
+mad o0, r1, r0.w, v0
+`, "schedule")
+	// The TEX reads only x and y, so dead code narrows the MUL; r0.w is
+	// a separate web (t1). MUL and RCP co-issue; the dependent TEX opens
+	// level 1.
+	assert.Equal(t, `level 0:
+  alu 0: rgb: MAD t0.xy <- v0.rgb, v1.rgb, 0.0 | alpha: RCP t1.w <- v1.r
+level 1:
+  tex: TEX t2, t0, tex0
+  alu 0: rgb: MAD out0.xyz <- t2.rgb, t1.aaa, v0.rgb | alpha: MAD out0.w <- t2.a, t1.a, v0.a
+`, got)
+}
+
+func TestDCEPass(t *testing.T) {
+	before, after := passDump(t, `fragment
+in v0 tex0
+out o0 color
+const c0 2 2 2 2
+add r0, v0, c0
+mul r1, r0, c0
+mov o0, v0
+`, "dce")
+	assert.Contains(t, before, "mad t0.xyzw")
+	assert.Equal(t, "mad out0.xyzw, v0.xyzw, 1, 0\n", after)
+}
