@@ -305,3 +305,31 @@ func TestZ16AndZPass(t *testing.T) {
 	// The 4x4 half-square covers 10 pixel centres with the top-left rule.
 	assert.Equal(t, uint32(10), u32(d, vbAddr), "ZB_ZPASS_ADDR wrote the count")
 }
+
+// TestShaderDepth: the alpha result goes to the depth FIFO (OMASK_W) and
+// replaces the interpolated depth with US_W_FMT W24 and FG_DEPTH_SRC 1
+// (fact 41).
+func TestShaderDepth(t *testing.T) {
+	d := newDev(t)
+	var s r3.Stream
+	baseline(&s, 8, 8)
+	s.Reg(r3.ZB_DEPTHOFFSET, zbAddr, 8)
+	s.Reg(r3.ZB_FORMAT, 2)
+	s.Reg(r3.ZB_CNTL, 2|4)
+	s.Reg(r3.ZB_ZSTENCILCNTL, 7)
+	a := movOut(0)
+	a.Alpha.Args = [3]r3.Arg{arg(r3.SelAHalf), arg(r3.SelAHalf), arg(r3.SelAZero)} // 0.25
+	a.Alpha.DepthOut = true
+	program(&s, nil, []r3.ALUInst{a}, 0)
+	s.Reg(r3.US_CODE_ADDR_0+12, 1<<22|1<<23)
+	s.Reg(r3.US_W_FMT, 1)
+	s.Reg(r3.FG_DEPTH_SRC, 1)
+	full(&s, 8, 8, 0.9, [4]float32{1, 1, 1, 1})
+	require.NoError(t, run(t, d, &s))
+	assert.Equal(t, uint32(0x400000), readZ(t, d, 8, 2, 2, 4)>>8, "round(0.25 · (2^24-1)) from the shader")
+	s.Reset()
+	s.Reg(r3.FG_DEPTH_SRC, 0)
+	full(&s, 8, 8, 0.9, [4]float32{1, 1, 1, 1})
+	require.NoError(t, run(t, d, &s))
+	assert.Equal(t, uint32(15099493), readZ(t, d, 8, 2, 2, 4)>>8, "round(0.9 · (2^24-1)) from the plane")
+}
