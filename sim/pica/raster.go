@@ -1,0 +1,265 @@
+package pica
+
+import (
+	"math"
+
+	p "github.com/retrogl/retrogl/hal/pica"
+	"github.com/retrogl/retrogl/sim/raster"
+)
+
+// Rasterisation decisions (the seed has no rasterisation rules; guide
+// §6.12):
+//   - Clipping happens in clip space against -w <= x, y <= w, -w <= z <= 0
+//     ([OUT] citra's clipper; z = 0 is the near plane), w >= 2^-16, and
+//     the user clip plane when FRAGOP_CLIP is set (dot(plane, pos) >= 0).
+//   - Window x = x/w * VIEWPORT_WIDTH + VIEWPORT_WIDTH + VIEWPORT_XY.x, and
+//     the same for y; window y grows upwards, and window row y is memory
+//     row H-1-y of the render target (guide §4).
+//   - Depth = z/w * DEPTHMAP_SCALE + DEPTHMAP_OFFSET (Z buffer) or
+//     w * SCALE + OFFSET (DEPTHMAP_ENABLE = 0, W buffer), clamped to
+//     [0, 1], interpolated linearly in screen space, and stored truncated
+//     as depth * (2^bits - 1).
+//   - Positions snap to 1/16 pixel (round to nearest, [OUT] citra's 12.4
+//     rasteriser coordinates); coverage is sim/raster's rule: pixel centres,
+//     top-left rule as the image is seen (top = higher window y).
+//   - FACECULLING_CONFIG 1 drops triangles that run counter-clockwise in
+//     window space (y up), 2 drops clockwise ones.
+//   - Colours and texture coordinates are interpolated perspective-correctly
+//     in float64 from the exact integer barycentric weights; colours round
+//     to 8 bits.
+
+const subBits = 4
+
+type clipVert struct {
+	v vertex
+}
+
+// planes are the clip planes as coefficients of (x, y, z, w).
+var clipPlanes = [][4]float64{
+	{-1, 0, 0, 1}, // x <= w
+	{1, 0, 0, 1},  // x >= -w
+	{0, -1, 0, 1}, // y <= w
+	{0, 1, 0, 1},  // y >= -w
+	{0, 0, -1, 0}, // z <= 0
+	{0, 0, 1, 1},  // z >= -w
+}
+
+func lerpVertex(a, b *vertex, t float64) vertex {
+	l := func(x, y float32) float32 { return float32(float64(x) + float64(float64(y)-float64(x))*t) }
+	var r vertex
+	for i := 0; i < 4; i++ {
+		r.pos[i] = l(a.pos[i], b.pos[i])
+		r.color[i] = l(a.color[i], b.color[i])
+		r.quat[i] = l(a.quat[i], b.quat[i])
+	}
+	for i := 0; i < 2; i++ {
+		r.tc0[i] = l(a.tc0[i], b.tc0[i])
+		r.tc1[i] = l(a.tc1[i], b.tc1[i])
+		r.tc2[i] = l(a.tc2[i], b.tc2[i])
+	}
+	for i := 0; i < 3; i++ {
+		r.view[i] = l(a.view[i], b.view[i])
+	}
+	r.tc0w = l(a.tc0w, b.tc0w)
+	return r
+}
+
+func planeDist(pl [4]float64, v *vertex) float64 {
+	return float64(pl[0]*float64(v.pos[0])) + float64(pl[1]*float64(v.pos[1])) +
+		float64(pl[2]*float64(v.pos[2])) + float64(pl[3]*float64(v.pos[3]))
+}
+
+// clipPoly clips a polygon against one plane (Sutherland-Hodgman).
+func clipPoly(in []vertex, pl [4]float64, bias float64, out []vertex) []vertex {
+	out = out[:0]
+	for i := range in {
+		a, b := &in[i], &in[(i+1)%len(in)]
+		da, db := planeDist(pl, a)-bias, planeDist(pl, b)-bias
+		if da >= 0 {
+			out = append(out, *a)
+		}
+		if (da >= 0) != (db >= 0) {
+			out = append(out, lerpVertex(a, b, da/(da-db)))
+		}
+	}
+	return out
+}
+
+// rasterize clips, culls and draws a list of triangles.
+func (g *GPU) rasterize(tris []vertex) error {
+	if len(tris) == 0 {
+		return nil
+	}
+	ps, err := g.pixelState()
+	if err != nil {
+		return err
+	}
+	planes := clipPlanes
+	if g.regs[p.FRAGOP_CLIP]&1 != 0 {
+		var pl [4]float64
+		for i := 0; i < 4; i++ {
+			pl[i] = float64(p.F24ToFloat(g.regs[p.FRAGOP_CLIP_DATA0+p.Reg(i)]))
+		}
+		planes = append(append([][4]float64(nil), clipPlanes...), pl)
+	}
+	var bufA, bufB []vertex
+	for t := 0; t+2 < len(tris); t += 3 {
+		if err := g.x.Step(1); err != nil {
+			return err
+		}
+		poly := append(bufA[:0], tris[t], tris[t+1], tris[t+2])
+		needClip := false
+		for i := 0; i < 3 && !needClip; i++ {
+			for _, pl := range planes {
+				if planeDist(pl, &poly[i]) < 0 {
+					needClip = true
+					break
+				}
+			}
+			if float64(poly[i].pos[3]) < 1.0/65536 {
+				needClip = true
+			}
+		}
+		if needClip {
+			for _, pl := range planes {
+				bufB = clipPoly(poly, pl, 0, bufB)
+				poly, bufB = bufB, poly
+				if len(poly) < 3 {
+					break
+				}
+			}
+			if len(poly) >= 3 {
+				bufB = clipPoly(poly, [4]float64{0, 0, 0, 1}, 1.0/65536, bufB)
+				poly, bufB = bufB, poly
+			}
+		}
+		bufA = poly
+		for i := 1; i+1 < len(poly); i++ {
+			g.triangle(ps, &poly[0], &poly[i], &poly[i+1])
+		}
+	}
+	return nil
+}
+
+// winVert is a vertex in window space.
+type winVert struct {
+	x, y, z, invW float64
+	pt            raster.Point
+	v             *vertex
+}
+
+func (g *GPU) toWindow(ps *pixelState, v *vertex) winVert {
+	w := float64(v.pos[3])
+	inv := 1 / w
+	x := float64(v.pos[0])*inv*ps.halfW + ps.halfW + ps.offX
+	y := float64(v.pos[1])*inv*ps.halfH + ps.halfH + ps.offY
+	var z float64
+	if ps.zBuffer {
+		z = float64(float64(v.pos[2])*inv)*ps.depthScale + ps.depthOffset
+	} else {
+		z = w*ps.depthScale + ps.depthOffset
+	}
+	// Raster points are y-down with row 0 = memory row 0 = window row H-1.
+	pt := raster.Point{X: int64(math.Round(x * 16)), Y: int64(math.Round((float64(ps.height) - y) * 16))}
+	return winVert{x: x, y: y, z: z, invW: inv, pt: pt, v: v}
+}
+
+func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) {
+	va, vb, vc := g.toWindow(ps, a), g.toWindow(ps, b), g.toWindow(ps, c)
+	tri, ok := raster.Setup(va.pt, vb.pt, vc.pt, subBits)
+	if !ok {
+		return
+	}
+	// CW on the y-down raster grid is counter-clockwise in y-up window
+	// space.
+	ccw := tri.CW
+	switch ps.cull {
+	case 1:
+		if ccw {
+			return
+		}
+	case 2:
+		if !ccw {
+			return
+		}
+	}
+	g.Triangles++
+	clip := raster.Rect{X0: 0, Y0: 0, X1: ps.width, Y1: ps.height}
+	if ps.scissor == 3 {
+		// Inclusive box in window coordinates; rows flip to memory rows.
+		clip = clip.Intersect(raster.Rect{X0: ps.sx1, X1: ps.sx2 + 1, Y0: ps.height - 1 - ps.sy2, Y1: ps.height - ps.sy1})
+	}
+	vs := [3]*winVert{&va, &vb, &vc}
+	area := float64(tri.Area)
+	pixArea := area / (2 * 256)
+	for u := 0; u < 3; u++ {
+		t := &ps.tex[u]
+		if !t.enabled {
+			continue
+		}
+		tc := func(v *vertex) [2]float32 {
+			switch {
+			case u == 0:
+				return v.tc0
+			case u == 1 || g.regs[p.TEXUNIT_CONFIG]>>13&1 != 0:
+				return v.tc1
+			}
+			return v.tc2
+		}
+		ta, tb, tcc := tc(a), tc(b), tc(c)
+		cross := (float64(tb[0])-float64(ta[0]))*(float64(tcc[1])-float64(ta[1])) -
+			(float64(tb[1])-float64(ta[1]))*(float64(tcc[0])-float64(ta[0]))
+		texArea := math.Abs(cross) / 2 * float64(t.width) * float64(t.height)
+		t.minify = texArea > pixArea
+	}
+	tri.Walk(clip, func(s *raster.Span) {
+		e := s.E
+		for x := s.X0; x < s.X1; x++ {
+			if ps.scissor == 1 && x >= ps.sx1 && x <= ps.sx2 {
+				row := ps.height - 1 - s.Y
+				if row >= ps.sy1 && row <= ps.sy2 {
+					e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
+					continue
+				}
+			}
+			g.shadePixel(ps, vs, e, area, x, s.Y)
+			e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
+		}
+	})
+}
+
+// shadePixel interpolates the fragment at pixel (x, row) (row = memory
+// row) and runs the fragment pipeline.
+func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float64, x, row int) {
+	g.Pixels++
+	var f fragment
+	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
+	z := float64(w0*vs[0].z) + float64(w1*vs[1].z) + float64(w2*vs[2].z)
+	f.depth = math.Max(0, math.Min(1, z))
+	p0, p1, p2 := float64(w0*vs[0].invW), float64(w1*vs[1].invW), float64(w2*vs[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	in := func(a, b, c float32) float64 {
+		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
+	}
+	a, b, c := vs[0].v, vs[1].v, vs[2].v
+	for i := 0; i < 4; i++ {
+		f.color[i] = q8(in(a.color[i], b.color[i], c.color[i]))
+	}
+	if ps.texEnabled != 0 {
+		f.tc[0] = [2]float64{in(a.tc0[0], b.tc0[0], c.tc0[0]), in(a.tc0[1], b.tc0[1], c.tc0[1])}
+		f.tc[1] = [2]float64{in(a.tc1[0], b.tc1[0], c.tc1[0]), in(a.tc1[1], b.tc1[1], c.tc1[1])}
+		f.tc[2] = [2]float64{in(a.tc2[0], b.tc2[0], c.tc2[0]), in(a.tc2[1], b.tc2[1], c.tc2[1])}
+	}
+	g.fragment(ps, &f, x, row)
+}
+
+func q8(v float64) uint8 {
+	if v != v || v <= 0 {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return uint8(math.Round(v * 255))
+}
