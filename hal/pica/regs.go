@@ -213,18 +213,18 @@ type FieldKind uint8
 
 // The field kinds.
 const (
-	Uint  FieldKind = iota // unsigned integer
-	Sint                   // two's-complement signed
-	Hex                    // unsigned, printed in hex (colours, raw data)
-	Enum                   // index into Field.Enum
-	Flag                   // single bit
-	F24                    // float1.7.16
-	F31                    // float1.7.23 in bits 1-31 (the field covers bits 1-31)
-	F16                    // float1.5.10
-	F20                    // float1.7.12
-	Addr8                  // physical address >> 3: printed as the address
-	Fixed                  // signed fixed point with Frac fractional bits
-	UFixed                 // unsigned fixed point with Frac fractional bits
+	Uint   FieldKind = iota // unsigned integer
+	Sint                    // two's-complement signed
+	Hex                     // unsigned, printed in hex (colours, raw data)
+	Enum                    // index into Field.Enum
+	Flag                    // single bit
+	F24                     // float1.7.16
+	F31                     // float1.7.23 in bits 1-31 (the field covers bits 1-31)
+	F16                     // float1.5.10
+	F20                     // float1.7.12
+	Addr8                   // physical address >> 3: printed as the address
+	Fixed                   // signed fixed point with Frac fractional bits
+	UFixed                  // unsigned fixed point with Frac fractional bits
 )
 
 // Field is a bit field of a register.
@@ -367,7 +367,9 @@ const (
 	SemUnused = 0x1F
 )
 
-func fld(name string, lo, hi uint8, kind FieldKind) Field { return Field{Name: name, Lo: lo, Hi: hi, Kind: kind} }
+func fld(name string, lo, hi uint8, kind FieldKind) Field {
+	return Field{Name: name, Lo: lo, Hi: hi, Kind: kind}
+}
 func enm(name string, lo, hi uint8, e []string) Field {
 	return Field{Name: name, Lo: lo, Hi: hi, Kind: Enum, Enum: e}
 }
@@ -418,30 +420,30 @@ var fieldTable = map[Reg]struct {
 
 	TEXUNIT_CONFIG: {Config, []Field{flag("tex0", 0), flag("tex1", 1), flag("tex2", 2), fld("tex3_coords", 8, 9, Uint),
 		flag("tex3", 10), flag("one", 12), fld("tex2_coords", 13, 13, Uint), flag("clear_cache", 16)}, "L1184-L1214; bit 12 must be 1"},
-	TEXUNIT0_BORDER: {Config, rgba8Fields, ""},
-	TEXUNIT1_BORDER: {Config, rgba8Fields, ""},
-	TEXUNIT2_BORDER: {Config, rgba8Fields, ""},
-	TEXUNIT0_DIM:    {Config, texDimFields, "height in bits 0-10, width in bits 16-26 (L1216-L1231)"},
-	TEXUNIT1_DIM:    {Config, texDimFields, ""},
-	TEXUNIT2_DIM:    {Config, texDimFields, ""},
-	TEXUNIT0_PARAM:  {Config, texParamFields, "L1236-L1277"},
-	TEXUNIT1_PARAM:  {Config, texParamFields[:7], ""},
-	TEXUNIT2_PARAM:  {Config, texParamFields[:7], ""},
-	TEXUNIT0_LOD:    {Config, texLodFields, "bias fixed1.4.8 (L1283)"},
-	TEXUNIT1_LOD:    {Config, texLodFields, ""},
-	TEXUNIT2_LOD:    {Config, texLodFields, ""},
-	TEXUNIT0_ADDR1:  {Config, []Field{fld("addr", 0, 27, Addr8)}, "L1289-L1319"},
-	0x086:           {Config, []Field{fld("addr_low", 0, 21, Hex)}, "ADDR2-6: bits 22-27 of PA>>3 come from ADDR1"},
-	0x087:           {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
-	0x088:           {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
-	0x089:           {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
-	0x08A:           {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
-	TEXUNIT1_ADDR:   {Config, []Field{fld("addr", 0, 27, Addr8)}, ""},
-	TEXUNIT2_ADDR:   {Config, []Field{fld("addr", 0, 27, Addr8)}, ""},
-	TEXUNIT0_SHADOW: {Config, []Field{flag("orthographic", 0), fld("z_bias", 1, 23, Hex)}, ""},
-	TEXUNIT0_TYPE:   {Config, []Field{enm("format", 0, 3, EnumTexFormat)}, "L1338-L1355"},
-	TEXUNIT1_TYPE:   {Config, []Field{enm("format", 0, 3, EnumTexFormat)}, ""},
-	TEXUNIT2_TYPE:   {Config, []Field{enm("format", 0, 3, EnumTexFormat)}, ""},
+	TEXUNIT0_BORDER:  {Config, rgba8Fields, ""},
+	TEXUNIT1_BORDER:  {Config, rgba8Fields, ""},
+	TEXUNIT2_BORDER:  {Config, rgba8Fields, ""},
+	TEXUNIT0_DIM:     {Config, texDimFields, "height in bits 0-10, width in bits 16-26 (L1216-L1231)"},
+	TEXUNIT1_DIM:     {Config, texDimFields, ""},
+	TEXUNIT2_DIM:     {Config, texDimFields, ""},
+	TEXUNIT0_PARAM:   {Config, texParamFields, "L1236-L1277"},
+	TEXUNIT1_PARAM:   {Config, texParamFields[:7], ""},
+	TEXUNIT2_PARAM:   {Config, texParamFields[:7], ""},
+	TEXUNIT0_LOD:     {Config, texLodFields, "bias fixed1.4.8 (L1283)"},
+	TEXUNIT1_LOD:     {Config, texLodFields, ""},
+	TEXUNIT2_LOD:     {Config, texLodFields, ""},
+	TEXUNIT0_ADDR1:   {Config, []Field{fld("addr", 0, 27, Addr8)}, "L1289-L1319"},
+	0x086:            {Config, []Field{fld("addr_low", 0, 21, Hex)}, "ADDR2-6: bits 22-27 of PA>>3 come from ADDR1"},
+	0x087:            {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
+	0x088:            {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
+	0x089:            {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
+	0x08A:            {Config, []Field{fld("addr_low", 0, 21, Hex)}, ""},
+	TEXUNIT1_ADDR:    {Config, []Field{fld("addr", 0, 27, Addr8)}, ""},
+	TEXUNIT2_ADDR:    {Config, []Field{fld("addr", 0, 27, Addr8)}, ""},
+	TEXUNIT0_SHADOW:  {Config, []Field{flag("orthographic", 0), fld("z_bias", 1, 23, Hex)}, ""},
+	TEXUNIT0_TYPE:    {Config, []Field{enm("format", 0, 3, EnumTexFormat)}, "L1338-L1355"},
+	TEXUNIT1_TYPE:    {Config, []Field{enm("format", 0, 3, EnumTexFormat)}, ""},
+	TEXUNIT2_TYPE:    {Config, []Field{enm("format", 0, 3, EnumTexFormat)}, ""},
 	LIGHTING_ENABLE0: {Config, []Field{flag("enable", 0)}, ""},
 	TEXENV_UPDATE_BUFFER: {Config, []Field{enm("fog_mode", 0, 2, EnumFogMode), flag("gas_density", 3),
 		enm("rgb_buf1", 8, 8, EnumBufInput), enm("rgb_buf2", 9, 9, EnumBufInput), enm("rgb_buf3", 10, 10, EnumBufInput),
@@ -486,36 +488,36 @@ var fieldTable = map[Reg]struct {
 	LIGHTING_LUT_INDEX:  {Config, []Field{fld("index", 0, 7, Uint), fld("table", 8, 12, Uint)}, ""},
 	LIGHTING_ENABLE1:    {Config, []Field{flag("disable", 0)}, ""},
 
-	ATTRIBBUFFERS_LOC: {Config, []Field{fld("base", 1, 28, Hex)}, "[OUT citra] PA = (value & 0x1FFFFFFE) << 3"},
+	ATTRIBBUFFERS_LOC:     {Config, []Field{fld("base", 1, 28, Hex)}, "[OUT citra] PA = (value & 0x1FFFFFFE) << 3"},
 	ATTRIBBUFFERS_FMT_LOW: {Config, attrFmtFields(0, 8), "size bits are component count - 1 [OUT citra], not bit widths (guide §6.2)"},
 	ATTRIBBUFFERS_FMT_HIGH: {Config, append(attrFmtFields(8, 4), fld("fixed_mask", 16, 27, Hex), fld("count_m1", 28, 31, Uint)),
 		""},
-	INDEXBUFFER_CONFIG: {Config, []Field{fld("offset", 0, 27, Hex), enm("type", 31, 31, EnumIndexType)}, ""},
-	NUMVERTICES:        {Config, []Field{fld("count", 0, 31, Uint)}, ""},
-	GEOSTAGE_CONFIG:    {Config, []Field{fld("gs", 0, 1, Uint), flag("indexed", 8), flag("subdivision", 31)}, ""},
-	VERTEX_OFFSET:      {Config, []Field{fld("first", 0, 31, Uint)}, ""},
+	INDEXBUFFER_CONFIG:    {Config, []Field{fld("offset", 0, 27, Hex), enm("type", 31, 31, EnumIndexType)}, ""},
+	NUMVERTICES:           {Config, []Field{fld("count", 0, 31, Uint)}, ""},
+	GEOSTAGE_CONFIG:       {Config, []Field{fld("gs", 0, 1, Uint), flag("indexed", 8), flag("subdivision", 31)}, ""},
+	VERTEX_OFFSET:         {Config, []Field{fld("first", 0, 31, Uint)}, ""},
 	POST_VERTEX_CACHE_NUM: {Config, []Field{fld("count", 0, 7, Uint)}, ""},
-	DRAWARRAYS:         {Trigger, []Field{fld("kick", 0, 31, Hex)}, ""},
-	DRAWELEMENTS:       {Trigger, []Field{fld("kick", 0, 31, Hex)}, ""},
-	VTX_FUNC:           {Trigger, []Field{fld("clear_cache", 0, 31, Hex)}, ""},
-	FIXEDATTRIB_INDEX:  {Config, []Field{fld("index", 0, 3, Uint)}, "0xF selects immediate mode"},
-	0x233:              {FIFO, []Field{fld("data0", 0, 31, Hex)}, "W<<8 | Z>>16 (L2856-L2864)"},
-	0x234:              {FIFO, []Field{fld("data1", 0, 31, Hex)}, "(Z&0xFFFF)<<16 | Y>>8"},
-	0x235:              {FIFO, []Field{fld("data2", 0, 31, Hex)}, "(Y&0xFF)<<24 | X"},
-	CMDBUF_SIZE0:       {Config, []Field{fld("size_div8", 0, 20, Uint)}, "L2872-L2918"},
-	0x239:              {Config, []Field{fld("size_div8", 0, 20, Uint)}, ""},
-	CMDBUF_ADDR0:       {Config, []Field{fld("addr", 0, 28, Addr8)}, ""},
-	0x23B:              {Config, []Field{fld("addr", 0, 28, Addr8)}, ""},
-	CMDBUF_JUMP0:       {Trigger, []Field{fld("jump", 0, 31, Hex)}, "a non-zero write continues in buffer 0"},
-	CMDBUF_JUMP1:       {Trigger, []Field{fld("jump", 0, 31, Hex)}, ""},
-	VSH_NUM_ATTR:       {Config, []Field{fld("count_m1", 0, 3, Uint)}, ""},
-	VSH_COM_MODE:       {Config, []Field{flag("separate_gs", 0)}, ""},
-	START_DRAW_FUNC0:   {Config, []Field{flag("config_mode", 0)}, "keep 1; 0 just around a kick (L2940-L2952)"},
-	VSH_OUTMAP_TOTAL1:  {Config, []Field{fld("count_m1", 0, 3, Uint)}, ""},
-	VSH_OUTMAP_TOTAL2:  {Config, []Field{fld("count_m1", 0, 3, Uint)}, ""},
-	GEOSTAGE_CONFIG2:   {Config, []Field{flag("drawing", 0), flag("indexed", 8)}, ""},
-	PRIMITIVE_CONFIG:   {Config, []Field{fld("outputs_m1", 0, 3, Uint), enm("mode", 8, 9, EnumPrimitive)}, "no point or line modes (L3016-L3023)"},
-	RESTART_PRIMITIVE:  {Trigger, []Field{flag("restart", 0)}, ""},
+	DRAWARRAYS:            {Trigger, []Field{fld("kick", 0, 31, Hex)}, ""},
+	DRAWELEMENTS:          {Trigger, []Field{fld("kick", 0, 31, Hex)}, ""},
+	VTX_FUNC:              {Trigger, []Field{fld("clear_cache", 0, 31, Hex)}, ""},
+	FIXEDATTRIB_INDEX:     {Config, []Field{fld("index", 0, 3, Uint)}, "0xF selects immediate mode"},
+	0x233:                 {FIFO, []Field{fld("data0", 0, 31, Hex)}, "W<<8 | Z>>16 (L2856-L2864)"},
+	0x234:                 {FIFO, []Field{fld("data1", 0, 31, Hex)}, "(Z&0xFFFF)<<16 | Y>>8"},
+	0x235:                 {FIFO, []Field{fld("data2", 0, 31, Hex)}, "(Y&0xFF)<<24 | X"},
+	CMDBUF_SIZE0:          {Config, []Field{fld("size_div8", 0, 20, Uint)}, "L2872-L2918"},
+	0x239:                 {Config, []Field{fld("size_div8", 0, 20, Uint)}, ""},
+	CMDBUF_ADDR0:          {Config, []Field{fld("addr", 0, 28, Addr8)}, ""},
+	0x23B:                 {Config, []Field{fld("addr", 0, 28, Addr8)}, ""},
+	CMDBUF_JUMP0:          {Trigger, []Field{fld("jump", 0, 31, Hex)}, "a non-zero write continues in buffer 0"},
+	CMDBUF_JUMP1:          {Trigger, []Field{fld("jump", 0, 31, Hex)}, ""},
+	VSH_NUM_ATTR:          {Config, []Field{fld("count_m1", 0, 3, Uint)}, ""},
+	VSH_COM_MODE:          {Config, []Field{flag("separate_gs", 0)}, ""},
+	START_DRAW_FUNC0:      {Config, []Field{flag("config_mode", 0)}, "keep 1; 0 just around a kick (L2940-L2952)"},
+	VSH_OUTMAP_TOTAL1:     {Config, []Field{fld("count_m1", 0, 3, Uint)}, ""},
+	VSH_OUTMAP_TOTAL2:     {Config, []Field{fld("count_m1", 0, 3, Uint)}, ""},
+	GEOSTAGE_CONFIG2:      {Config, []Field{flag("drawing", 0), flag("indexed", 8)}, ""},
+	PRIMITIVE_CONFIG:      {Config, []Field{fld("outputs_m1", 0, 3, Uint), enm("mode", 8, 9, EnumPrimitive)}, "no point or line modes (L3016-L3023)"},
+	RESTART_PRIMITIVE:     {Trigger, []Field{flag("restart", 0)}, ""},
 }
 
 var texDimFields = []Field{fld("height", 0, 10, Uint), fld("width", 16, 26, Uint)}

@@ -21,15 +21,15 @@ type fragment struct {
 
 // texUnit is a texture unit's state for one draw.
 type texUnit struct {
-	enabled      bool
-	addr         uint32
+	enabled       bool
+	addr          uint32
 	width, height int
-	format       p.TexFormat
-	mag, min     uint32
-	wrapS, wrapT uint32
-	border       [4]uint8
-	data         []byte
-	minify       bool // set per triangle
+	format        p.TexFormat
+	mag, min      uint32
+	wrapS, wrapT  uint32
+	border        [4]uint8
+	data          []byte
+	minify        bool // set per triangle
 }
 
 // pixelState is everything the pixel pipeline needs, decoded once per
@@ -75,7 +75,9 @@ type tevStage struct {
 	konst              [4]uint8
 }
 
-func rgba(v uint32) [4]uint8 { return [4]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16), uint8(v >> 24)} }
+func rgba(v uint32) [4]uint8 {
+	return [4]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16), uint8(v >> 24)}
+}
 
 func (g *GPU) pixelState() (*pixelState, error) {
 	r := &g.regs

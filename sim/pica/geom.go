@@ -85,10 +85,10 @@ func (a *assembler) add(v vertex, mode uint32) {
 }
 
 type attrLoad struct {
-	addr  uint32 // address of vertex 0
+	addr   uint32 // address of vertex 0
 	stride uint32
-	typ   uint32
-	comps int
+	typ    uint32
+	comps  int
 }
 
 // draw runs DRAWARRAYS or DRAWELEMENTS.

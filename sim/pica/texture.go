@@ -246,7 +246,7 @@ func (ps *pixelState) combine(primary [4]uint8, tex *[4][4]uint8) [4]uint8 {
 		if fnRGB == 6 || fnRGB == 7 {
 			d := 0
 			for k := 0; k < 3; k++ {
-				d += ((rgb[0][k]*2 - 255) * (rgb[1][k]*2 - 255) + 128) / 256
+				d += ((rgb[0][k]*2-255)*(rgb[1][k]*2-255) + 128) / 256
 			}
 			d = max(0, min(255, d))
 			res = [3]int{d, d, d}
