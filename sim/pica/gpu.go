@@ -82,9 +82,13 @@ type Device struct {
 }
 
 // New returns a simulated PICA200 device.
-func New() *Device {
+func New() *Device { return NewWithBudget(0) }
+
+// NewWithBudget returns a device whose watchdog allows budget commands per
+// submission (0 means device.DefaultBudget).
+func NewWithBudget(budget int64) *Device {
 	g := &GPU{}
-	d := device.New(device.Config{Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Info: hal.Info{
 		Chip: p.Chip, Revision: "PICA200 (simulated, original 3DS memory map)", WordSize: 8,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "fcram", Base: FCRAMBase, Size: FCRAMSize}},
 	}}, g)

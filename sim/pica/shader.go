@@ -22,7 +22,9 @@ import (
 //   - rcp(0) = +inf, rcp(+inf) = 0, rcp(NaN) = NaN; rsq(-0) = +inf,
 //     rsq(-2) = NaN, rsq(+inf) = 0, rsq(-inf) = NaN, rsq(NaN) = NaN;
 //   - max(a, b) = a > b ? a : b and min(a, b) = a < b ? a : b, which gives
-//     max(0, NaN) = NaN, max(NaN, 0) = 0, and the same for min.
+//     max(0, NaN) = NaN, max(NaN, 0) = 0, and the same for min. The
+//     table's row max(0, -inf) = -inf fits no single comparison rule
+//     together with its other rows; the simulator gives 0, as citra does.
 //
 // Decisions (no measurement known): products and sums are exact and then
 // rounded to nearest-even float24 after every operation (DP4 is three
