@@ -141,11 +141,11 @@ func (c *Context) useProgram(pr *program, nIn int) {
 			c.Log(pr.name, pr.source)
 		}
 		c.curProg = pr
+		c.kick(p.VSH_OPDESCS_INDEX, 0)
+		c.cmd.Rep(p.VSH_OPDESCS_DATA0, pr.descs...)
 		c.kick(p.VSH_CODETRANSFER_INDEX, 0)
 		c.cmd.Rep(p.VSH_CODETRANSFER_DATA0, pr.code...)
 		c.kick(p.VSH_CODETRANSFER_END, 1)
-		c.kick(p.VSH_OPDESCS_INDEX, 0)
-		c.cmd.Rep(p.VSH_OPDESCS_DATA0, pr.descs...)
 		c.set(p.VSH_ENTRYPOINT, 0x7FFF0000|pr.entry)
 		for _, k := range pr.consts {
 			switch k.Type {

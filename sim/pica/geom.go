@@ -251,6 +251,7 @@ func (g *GPU) runVS(in [16]vec4) (vertex, error) {
 	if err := u.Run(&g.vs); err != nil {
 		return vertex{}, err
 	}
+
 	if err := g.x.Step(u.Steps / 64); err != nil {
 		return vertex{}, err
 	}
