@@ -248,11 +248,12 @@ func (g *GPU) runVS(in [16]vec4) (vertex, error) {
 	g.Vertices++
 	u := &g.unit
 	u.In = in
+	u.Limit = g.ShaderLimit
 	if err := u.Run(&g.vs); err != nil {
 		return vertex{}, err
 	}
 
-	if err := g.x.Step(u.Steps / 64); err != nil {
+	if err := g.x.Step(u.Steps / 16); err != nil {
 		return vertex{}, err
 	}
 	// Semantics no output feeds read 1 (L1034).

@@ -67,6 +67,9 @@ type GPU struct {
 
 	x    *device.Exec
 	unit Unit
+	// ShaderLimit bounds the instructions of one vertex-shader run (0 means
+	// MaxSteps); fuzzing lowers it.
+	ShaderLimit int
 	// Pixels and Triangles count rasterised work, for tests and benchmarks.
 	Pixels    int64
 	Triangles int64

@@ -135,7 +135,9 @@ func (g *GPU) rasterize(tris []vertex) error {
 		}
 		bufA = poly
 		for i := 1; i+1 < len(poly); i++ {
-			g.triangle(ps, &poly[0], &poly[i], &poly[i+1])
+			if err := g.triangle(ps, &poly[0], &poly[i], &poly[i+1]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -164,11 +166,11 @@ func (g *GPU) toWindow(ps *pixelState, v *vertex) winVert {
 	return winVert{x: x, y: y, z: z, invW: inv, pt: pt, v: v}
 }
 
-func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) {
+func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 	va, vb, vc := g.toWindow(ps, a), g.toWindow(ps, b), g.toWindow(ps, c)
 	tri, ok := raster.Setup(va.pt, vb.pt, vc.pt, subBits)
 	if !ok {
-		return
+		return nil
 	}
 	// CW on the y-down raster grid is counter-clockwise in y-up window
 	// space.
@@ -176,15 +178,21 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) {
 	switch ps.cull {
 	case 1:
 		if ccw {
-			return
+			return nil
 		}
 	case 2:
 		if !ccw {
-			return
+			return nil
 		}
 	}
 	g.Triangles++
 	clip := raster.Rect{X0: 0, Y0: 0, X1: ps.width, Y1: ps.height}
+	// The watchdog charges one step per 64 pixels of the clipped bounds.
+	if r := tri.Bounds().Intersect(clip); !r.Empty() {
+		if err := g.x.Step((r.X1 - r.X0) * (r.Y1 - r.Y0) / 64); err != nil {
+			return err
+		}
+	}
 	if ps.scissor == 3 {
 		// Inclusive box in window coordinates; rows flip to memory rows.
 		clip = clip.Intersect(raster.Rect{X0: ps.sx1, X1: ps.sx2 + 1, Y0: ps.height - 1 - ps.sy2, Y1: ps.height - ps.sy1})
@@ -226,6 +234,7 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) {
 			e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
 		}
 	})
+	return nil
 }
 
 // shadePixel interpolates the fragment at pixel (x, row) (row = memory

@@ -199,6 +199,8 @@ type Unit struct {
 	sp    int
 	// Steps counts the instructions executed by the last Run.
 	Steps int
+	// Limit bounds the instructions of one Run (0 means MaxSteps).
+	Limit int
 }
 
 // Run executes the program from the entry point until END.
@@ -211,6 +213,10 @@ func (u *Unit) Run(s *Shader) error {
 	u.cmp = [2]bool{}
 	u.sp = 0
 	u.Steps = 0
+	limit := u.Limit
+	if limit <= 0 || limit > MaxSteps {
+		limit = MaxSteps
+	}
 	pc := s.Entry & (CodeWords - 1)
 	for {
 		// Reaching the end of the innermost call, if or loop body.
@@ -228,8 +234,8 @@ func (u *Unit) Run(s *Shader) error {
 			u.sp--
 			continue
 		}
-		if u.Steps >= MaxSteps {
-			return &ShaderError{pc, s.Code[pc&(CodeWords-1)], fmt.Sprintf("no END within %d instructions (the GPU would hang)", MaxSteps)}
+		if u.Steps >= limit {
+			return &ShaderError{pc & (CodeWords - 1), s.Code[pc&(CodeWords-1)], fmt.Sprintf("no END within %d instructions (the GPU would hang)", limit)}
 		}
 		u.Steps++
 		pc &= CodeWords - 1

@@ -175,6 +175,21 @@ func splitArgs(s string) []string {
 	return out
 }
 
+// isIdent reports whether s is a name: a letter or _ then letters, digits
+// or _.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
 func parseInt(s string) (int, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 0, 32)
 	return int(v), err
@@ -199,7 +214,7 @@ func (a *assembler) directive(op, rest string) error {
 	fields := strings.Fields(rest)
 	switch op {
 	case ".proc":
-		if len(fields) != 1 {
+		if len(fields) != 1 || !isIdent(fields[0]) {
 			return fmt.Errorf(".proc needs a name")
 		}
 		if a.proc != "" {
@@ -252,7 +267,7 @@ func (a *assembler) directive(op, rest string) error {
 			}
 		}
 	case ".alias":
-		if len(fields) != 2 {
+		if len(fields) != 2 || !isIdent(fields[0]) {
 			return fmt.Errorf(".alias needs a name and a register")
 		}
 		o, err := a.operand(fields[1])
@@ -301,6 +316,9 @@ func (a *assembler) directive(op, rest string) error {
 		}
 		a.outs = append(a.outs, p.ShaderOutput{Type: t, Reg: uint16(reg), Mask: m})
 		if fields[0] != "-" {
+			if !isIdent(fields[0]) {
+				return fmt.Errorf("bad output name %q", fields[0])
+			}
 			a.aliases[fields[0]] = operand{reg: uint8(reg), isDst: true, kind: 'o'}
 		}
 	case ".fvec", ".ivec", ".bool":
@@ -312,6 +330,9 @@ func (a *assembler) directive(op, rest string) error {
 					return fmt.Errorf("bad array size in %q", f)
 				}
 				name, n = f[:k], v
+			}
+			if !isIdent(name) {
+				return fmt.Errorf("bad uniform name %q", name)
 			}
 			var o operand
 			var first uint16
@@ -347,6 +368,9 @@ func (a *assembler) directive(op, rest string) error {
 			return fmt.Errorf("%s needs name(x, y, z, w)", op)
 		}
 		name := strings.TrimSpace(rest[:k])
+		if !isIdent(name) {
+			return fmt.Errorf("bad constant name %q", name)
+		}
 		vals := splitArgs(rest[k+1 : len(rest)-1])
 		if len(vals) != 4 {
 			return fmt.Errorf("%s needs four values", op)
