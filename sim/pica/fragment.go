@@ -55,6 +55,7 @@ type pixelState struct {
 	texEnabled          uint32
 	tex                 [3]texUnit
 	tev                 [6]tevStage
+	tevActive           int // stages after the last one that changes the colour are skipped
 	bufColor            [4]uint8
 	bufUpdate           uint32
 	fogMode             uint32
@@ -154,6 +155,11 @@ func (g *GPU) pixelState() (*pixelState, error) {
 			konst: rgba(r[p.TexEnv(s, 3)]), scale: r[p.TexEnv(s, 4)]}
 	}
 	ub := r[p.TEXENV_UPDATE_BUFFER]
+	for s := 0; s < 6; s++ {
+		if !tevPass(&ps.tev[s]) {
+			ps.tevActive = s + 1
+		}
+	}
 	ps.bufColor = rgba(r[p.TEXENV_BUFFER_COLOR])
 	ps.bufUpdate = ub >> 8 & 0xFF
 	ps.fogMode = ub & 7

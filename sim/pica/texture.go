@@ -212,33 +212,19 @@ func (t *texUnit) sample(u, v float64) [4]uint8 {
 // (RGB) or 12+k (alpha) of TEXENV_UPDATE_BUFFER is set, one stage later
 // ([OUT] citra). Fragment lighting is not simulated: its two colours read 0.
 func (ps *pixelState) combine(primary [4]uint8, tex *[4][4]uint8) [4]uint8 {
-	prev := primary
-	var buf [4]uint8
+	var src [16][4]uint8 // indexed by source code; undefined codes read 0
+	src[0] = primary
+	src[3], src[4], src[5] = tex[0], tex[1], tex[2]
+	src[15] = primary
 	next := ps.bufColor
-	for s := 0; s < 6; s++ {
+	for s := 0; s < ps.tevActive; s++ {
 		st := &ps.tev[s]
-		src := func(code uint32) [4]uint8 {
-			switch code {
-			case 0:
-				return primary
-			case 3, 4, 5:
-				return tex[code-3]
-			case 13:
-				return buf
-			case 14:
-				return st.konst
-			case 15:
-				return prev
-			}
-			return [4]uint8{}
-		}
+		src[14] = st.konst
 		var rgb [3][3]int
 		var alpha [3]int
-		for k := 0; k < 3; k++ {
-			c := src(st.src >> (4 * uint(k)) & 0xF)
-			rgb[k] = rgbOperand(st.op>>(4*uint(k))&0xF, c)
-			ca := src(st.src >> (16 + 4*uint(k)) & 0xF)
-			alpha[k] = alphaOperand(st.op>>(12+4*uint(k))&7, ca)
+		for k := uint(0); k < 3; k++ {
+			rgb[k] = rgbOperand(st.op>>(4*k)&0xF, src[st.src>>(4*k)&0xF])
+			alpha[k] = alphaOperand(st.op>>(12+4*k)&7, src[st.src>>(16+4*k)&0xF])
 		}
 		fnRGB, fnA := st.fn&0xF, st.fn>>16&0xF
 		var out [4]uint8
@@ -265,7 +251,7 @@ func (ps *pixelState) combine(primary [4]uint8, tex *[4][4]uint8) [4]uint8 {
 			sa := scaleOf(st.scale >> 16 & 3)
 			out[3] = uint8(min(255, tevFunc(fnA, alpha[0], alpha[1], alpha[2])*sa))
 		}
-		buf = next
+		src[13] = next // the buffer as it was before this stage's update
 		if s < 4 {
 			if ps.bufUpdate>>uint(s)&1 != 0 {
 				next[0], next[1], next[2] = out[0], out[1], out[2]
@@ -274,9 +260,15 @@ func (ps *pixelState) combine(primary [4]uint8, tex *[4][4]uint8) [4]uint8 {
 				next[3] = out[3]
 			}
 		}
-		prev = out
+		src[15] = out
 	}
-	return prev
+	return src[15]
+}
+
+// tevPass reports whether a stage outputs its "previous" input unchanged.
+func tevPass(st *tevStage) bool {
+	return st.src&0xF == 15 && st.src>>16&0xF == 15 && st.op&0xF == 0 && st.op>>12&7 == 0 &&
+		st.fn == 0 && st.scale&3 != 1 && st.scale&3 != 2 && st.scale>>16&3 != 1 && st.scale>>16&3 != 2
 }
 
 func scaleOf(v uint32) int {
