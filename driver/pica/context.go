@@ -31,10 +31,6 @@ type Context struct {
 	valid    [p.NumRegs]bool
 	uniforms [96][4]uint32 // f24 bits last uploaded per register
 	uvalid   [96]bool
-	intUni   [4]uint32
-	intValid [4]bool
-	boolUni  uint32
-	boolOK   bool
 	curProg  *program
 	fogKey   fogKey
 	fogValid bool
@@ -45,6 +41,8 @@ type Context struct {
 	custom *program
 	// customUniforms are values the app set for the custom program.
 	customUniforms map[int][4]float32
+	shaders        map[uint32]*program
+	nextShader     uint32
 	// Log, when set, receives the source of every generated shader as it is
 	// first uploaded (goldens and tools).
 	Log func(name, source string)
@@ -57,21 +55,6 @@ func (c *Context) set(r p.Reg, v uint32) {
 	}
 	c.valid[r], c.shadow[r] = true, v
 	c.cmd.Write(r, v)
-}
-
-// setMasked writes the bytes of mask, merging with the shadow.
-func (c *Context) setMasked(r p.Reg, mask uint8, v uint32) {
-	nv := p.Masked(c.shadow[r], v, mask)
-	if c.valid[r] && c.shadow[r] == nv {
-		return
-	}
-	c.shadow[r] = nv
-	c.cmd.WriteMasked(r, mask, v)
-	if mask != 0xF && !c.valid[r] {
-		// The other bytes are unknown; write them all next time.
-		return
-	}
-	c.valid[r] = true
 }
 
 // kick writes a register every time (triggers, FIFO index registers).
@@ -197,8 +180,6 @@ func (c *Context) Finish() error {
 func (c *Context) invalidate() {
 	c.valid = [p.NumRegs]bool{}
 	c.uvalid = [96]bool{}
-	c.intValid = [4]bool{}
-	c.boolOK = false
 	c.curProg = nil
 	c.fogValid = false
 }

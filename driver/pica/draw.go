@@ -256,12 +256,10 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	if err != nil {
 		return err
 	}
-	if key.lighting || true {
-		if c.custom == nil {
-			c.ffUniforms(st, key)
-		} else {
-			c.customUniformUpload()
-		}
+	if c.custom == nil {
+		c.ffUniforms(st, key)
+	} else {
+		c.customUniformUpload()
 	}
 	c.useProgram(pr, len(attrs))
 	var fmtLow, fmtHigh, c1, c2 uint32

@@ -187,3 +187,50 @@ func (c *Context) useProgram(pr *program, nIn int) {
 	c.set(p.VSH_ATTR_PERM_LOW, 0x76543210)
 	c.set(p.VSH_ATTR_PERM_HIGH, 0xFEDCBA98)
 }
+
+// LoadShaderBinary implements the GL_RETRO_pica_shader_binary extension:
+// it parses a SHBIN and keeps its first vertex executable under a new name.
+func (c *Context) LoadShaderBinary(data []byte) (uint32, error) {
+	sb, err := p.ParseSHBIN(data)
+	if err != nil {
+		return 0, err
+	}
+	c.nextShader++
+	name := fmt.Sprintf("shbin%d", c.nextShader)
+	pr, err := newProgram(name, sb)
+	if err != nil {
+		return 0, err
+	}
+	if c.shaders == nil {
+		c.shaders = map[uint32]*program{}
+	}
+	c.shaders[c.nextShader] = pr
+	return c.nextShader, nil
+}
+
+// UseShaderBinary selects a loaded shader for later draws (0: fixed
+// function).
+func (c *Context) UseShaderBinary(id uint32) error {
+	if id == 0 {
+		c.custom = nil
+		return nil
+	}
+	pr, ok := c.shaders[id]
+	if !ok {
+		return fmt.Errorf("no shader binary %d", id)
+	}
+	c.custom = pr
+	return nil
+}
+
+// SetShaderUniform sets float uniform c<reg> for custom shaders.
+func (c *Context) SetShaderUniform(reg int, v [4]float32) error {
+	if reg < 0 || reg >= 96 {
+		return fmt.Errorf("uniform register c%d outside c0-c95", reg)
+	}
+	if c.customUniforms == nil {
+		c.customUniforms = map[int][4]float32{}
+	}
+	c.customUniforms[reg] = v
+	return nil
+}
