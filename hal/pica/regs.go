@@ -381,8 +381,6 @@ var rgba8Fields = []Field{fld("r", 0, 7, Uint), fld("g", 8, 15, Uint), fld("b", 
 // values in 10-bit slots (seed L2275-L2309).
 var lightColorFields = []Field{fld("b", 0, 7, Uint), fld("g", 10, 17, Uint), fld("r", 20, 27, Uint)}
 
-var f24Data = []Field{fld("value", 0, 23, F24)}
-
 // fieldTable gives the bit fields of the registers the stack uses; seed
 // lines name each layout. Registers absent here decode as a raw value.
 var fieldTable = map[Reg]struct {

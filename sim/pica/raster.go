@@ -30,10 +30,6 @@ import (
 
 const subBits = 4
 
-type clipVert struct {
-	v vertex
-}
-
 // planes are the clip planes as coefficients of (x, y, z, w).
 var clipPlanes = [][4]float64{
 	{-1, 0, 0, 1}, // x <= w

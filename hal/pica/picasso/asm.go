@@ -41,7 +41,6 @@ type operand struct {
 	kind   byte // 'v', 'r', 'c', 'o', 'i', 'b', 'a' (a0), 'L' (aL)
 	comp   string
 	static int
-	hasIdx bool
 }
 
 type fixup struct {
@@ -72,13 +71,11 @@ type assembler struct {
 	nextC   int
 	nextI   int
 	nextB   int
-	nextO   int
 	usedO   uint16
 	proc    string
 	procAt  int
 	entry   int
 	endMain int
-	hasMain bool
 	line    int
 }
 
