@@ -50,15 +50,17 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return err
 	}
 	mode, ok := primOf[dc.Prim]
-	if !ok || dc.DrawTexture != nil {
-		f := driver.FeaturePoints
-		if dc.Prim != driver.PrimPoints {
-			f = driver.FeatureLines
-		}
-		if dc.DrawTexture != nil {
-			f = driver.FeatureDrawTexture
-		}
+	if dc.DrawTexture != nil {
+		f := driver.FeatureDrawTexture
 		return &driver.Unsupported{Backend: p.Chip, Feature: f, Why: c.drv.caps.WhyMissing(f)}
+	}
+	var outs []outVert
+	if !ok || st.Shade == driver.ShadeFlat {
+		// Points, lines and flat shading become triangle lists.
+		outs, mode = expand(dc, st.Shade == driver.ShadeFlat), 0
+		if len(outs) == 0 {
+			return nil
+		}
 	}
 	if dc.Count == 0 || (st.CullEnabled && st.CullFace == driver.FaceFrontAndBack) {
 		return nil
@@ -84,7 +86,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return err
 	}
 
-	key := makeKey(st, units)
+	key := makeKey(st, dc, units)
 	pr := c.custom
 	if pr == nil {
 		name := key.String()
@@ -96,7 +98,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 			c.programs[name] = pr
 		}
 	}
-	return c.vertices(st, dc, key, pr, mode)
+	return c.vertices(st, dc, key, pr, mode, outs)
 }
 
 // raster emits viewport, depth map, culling, scissor and the clip plane;
@@ -201,29 +203,64 @@ func (c *Context) fragmentOps(st *driver.State) {
 	c.set(p.BLEND_FUNC, bf)
 }
 
-// vertex attribute slots of the fixed-function shader.
+// attrSrc is one vertex input: where its value comes from.
 type attrSrc struct {
 	arr  *driver.Attrib
 	def  [4]float32
 	comp int
 	vreg uint32
+	// from picks the vertex an output vertex reads (self, prov or other);
+	// aux attributes read outVert.aux instead of an array.
+	from int
+	aux  bool
 }
 
+const (
+	fromSelf = iota
+	fromProv
+	fromOther
+)
+
 // vertices packs the draw's vertices into one float attribute buffer and
-// kicks the draw.
-func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr *program, mode uint32) error {
+// kicks the draw. With outs (an expanded draw) the buffer holds one entry
+// per output vertex and the draw is a non-indexed triangle list.
+func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr *program, mode uint32, outs []outVert) error {
 	va := dc.Arrays
-	attrs := []attrSrc{{&va.Position, [4]float32{0, 0, 0, 1}, 4, 0}, {&va.Color, st.CurrentColor, 4, 1}}
+	flat := st.Shade == driver.ShadeFlat
+	colorFrom := fromSelf
+	if flat {
+		colorFrom = fromProv
+	}
+	attrs := []attrSrc{{arr: &va.Position, def: [4]float32{0, 0, 0, 1}, comp: 4, vreg: 0},
+		{arr: &va.Color, def: st.CurrentColor, comp: 4, vreg: 1, from: colorFrom}}
 	if key.lighting || c.custom != nil {
 		n := st.CurrentNormal
-		attrs = append(attrs, attrSrc{&va.Normal, [4]float32{n[0], n[1], n[2], 0}, 3, 2})
+		attrs = append(attrs, attrSrc{arr: &va.Normal, def: [4]float32{n[0], n[1], n[2], 0}, comp: 3, vreg: 2, from: colorFrom})
 	}
 	for u := 0; u < 3; u++ {
-		if key.tex[u] != 0 || (c.custom != nil && u < c.drv.caps.Limits.MaxTextureUnits) {
-			attrs = append(attrs, attrSrc{&va.TexCoord[u], st.CurrentTexCoord[u], 4, uint32(3 + u)})
+		if (key.tex[u] != 0 && !key.sprite[u]) || (c.custom != nil && u < c.drv.caps.Limits.MaxTextureUnits) {
+			attrs = append(attrs, attrSrc{arr: &va.TexCoord[u], def: st.CurrentTexCoord[u], comp: 4, vreg: uint32(3 + u)})
 		}
 	}
+	if key.prim != primTriangle {
+		attrs = append(attrs, attrSrc{comp: 2, vreg: 6, aux: true})
+	}
+	if key.prim == primLine {
+		attrs = append(attrs, attrSrc{arr: &va.Position, def: [4]float32{0, 0, 0, 1}, comp: 4, vreg: 7, from: fromOther})
+	}
+	if key.flatLight {
+		attrs = append(attrs, attrSrc{arr: &va.Position, def: [4]float32{0, 0, 0, 1}, comp: 4, vreg: 8, from: fromProv})
+	}
+	if key.sizeArray {
+		attrs = append(attrs, attrSrc{arr: &va.PointSize, def: [4]float32{st.Point.Size, 0, 0, 1}, comp: 1, vreg: 9})
+	}
+	if len(attrs) > 12 {
+		return fmt.Errorf("pica200: %d vertex attributes (at most 12)", len(attrs))
+	}
 	first, n := dc.MinIndex, dc.MaxIndex-dc.MinIndex+1
+	if outs != nil {
+		first, n = 0, len(outs)
+	}
 	stride := 0
 	for _, a := range attrs {
 		stride += 4 * a.comp
@@ -235,8 +272,20 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	var v [4]float32
 	for i := 0; i < n; i++ {
 		o := i * stride
+		var ov outVert
+		if outs != nil {
+			ov = outs[i]
+		} else {
+			ov = outVert{self: first + i, prov: first + i, other: first + i}
+		}
 		for _, a := range attrs {
-			a.arr.Fetch(first+i, a.def, &v)
+			switch {
+			case a.aux:
+				v = [4]float32{ov.aux[0], ov.aux[1], 0, 1}
+			default:
+				src := [...]int{ov.self, ov.prov, ov.other}[a.from]
+				a.arr.Fetch(src, a.def, &v)
+			}
 			for k := 0; k < a.comp; k++ {
 				binary.LittleEndian.PutUint32(buf[o:], math.Float32bits(v[k]))
 				o += 4
@@ -244,7 +293,7 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 		}
 	}
 	var ib []byte
-	if dc.Indices != nil {
+	if dc.Indices != nil && outs == nil {
 		ib = make([]byte, 2*dc.Count)
 		for i := 0; i < dc.Count; i++ {
 			binary.LittleEndian.PutUint16(ib[2*i:], uint16(dc.Indices.Index(i)-first))
@@ -290,8 +339,8 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	}
 	c.set(p.PRIMITIVE_CONFIG, mode<<8|uint32(len(pr.outmap)-1))
 	c.kick(p.RESTART_PRIMITIVE, 1)
-	c.set(p.NUMVERTICES, uint32(dc.Count))
-	if dc.Indices != nil {
+	if ib != nil {
+		c.set(p.NUMVERTICES, uint32(dc.Count))
 		c.set(p.INDEXBUFFER_CONFIG, 0x80000000|uint32(vbOff))
 		c.set(p.VERTEX_OFFSET, 0)
 		c.set(p.GEOSTAGE_CONFIG, 0x100)
@@ -299,8 +348,13 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 		c.kick(p.START_DRAW_FUNC0, 0)
 		c.kick(p.DRAWELEMENTS, 1)
 	} else {
+		count, firstV := uint32(dc.Count), uint32(dc.First-first)
+		if outs != nil {
+			count, firstV = uint32(len(outs)), 0
+		}
+		c.set(p.NUMVERTICES, count)
 		c.set(p.INDEXBUFFER_CONFIG, 0x80000000)
-		c.set(p.VERTEX_OFFSET, uint32(dc.First-first))
+		c.set(p.VERTEX_OFFSET, firstV)
 		c.set(p.GEOSTAGE_CONFIG, 0)
 		c.set(p.GEOSTAGE_CONFIG2, 1)
 		c.kick(p.START_DRAW_FUNC0, 0)

@@ -1,6 +1,8 @@
 package pica_test
 
 import (
+	"math"
+
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
 )
@@ -201,5 +203,37 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
+		{Name: "points-lines-flat", Config: gles.Config{Width: 48, Height: 48}, Draw: func(ctx *gles.Context) error {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			ctx.EnableClientState(gles.COLOR_ARRAY)
+			var pos, col []float32
+			for i := 0; i < 12; i++ {
+				a := float64(i) * 3.14159265 / 6
+				pos = append(pos, 0, 0, float32(0.9*cos(a)), float32(0.9*sin(a)))
+				col = append(col, 1, 1, 1, 1, float32(i)/12, 1-float32(i)/12, 0.5, 1)
+			}
+			ctx.VertexPointer(2, gles.FLOAT, 0, pos)
+			ctx.ColorPointer(4, gles.FLOAT, 0, col)
+			ctx.LineWidth(2)
+			ctx.DrawArrays(gles.LINES, 0, 24)
+			ctx.LineWidth(1)
+			ctx.PointSize(4)
+			ctx.DrawArrays(gles.POINTS, 0, 24)
+			ctx.ShadeModel(gles.FLAT)
+			ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-0.9, -0.9, -0.4, -0.9, -0.9, -0.4, -0.4, -0.4})
+			ctx.ColorPointer(4, gles.FLOAT, 0, []float32{1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 1})
+			ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+			ctx.DisableClientState(gles.COLOR_ARRAY)
+			ctx.Color4f(1, 0.5, 0, 1)
+			ctx.VertexPointer(2, gles.FLOAT, 0, []float32{0.4, -0.9, 0.9, -0.9, 0.9, -0.4, 0.4, -0.4})
+			ctx.DrawArrays(gles.LINE_LOOP, 0, 4)
+			ctx.Finish()
+			return ctx.Err()
+		}},
 	}
 }
+
+func cos(a float64) float64 { return math.Cos(a) }
+func sin(a float64) float64 { return math.Sin(a) }

@@ -44,7 +44,80 @@ const (
 	uMat    = 25
 	uLight  = 26
 	uConst  = 74
+	// Emulated points and lines: c75 = (1/vw, 1/vh, vw/2, vh/2) of the
+	// viewport; c76 = (point size or line width in pixels, min size, max
+	// size, 0); c77 = point distance attenuation (a, b, c, 0); c78 = the
+	// sprite coordinate constants (0.5, -0.5, 0.5, 0.5).
+	uView   = 75
+	uSize   = 76
+	uAtten  = 77
+	uSprite = 78
 )
+
+// genPoint computes the clip position of one corner of a point's square:
+// v6.xy is the corner (+-1, +-1); the square's half side is size/2 pixels,
+// size/vw in x and size/vh in y in NDC, scaled by w to stay in clip space.
+// With attenuation, size = size0 * sqrt(1/(a + b d + c d^2)) for the eye
+// distance d (GL ES 1.1 §3.3), clamped to [min, max].
+func genPoint(w func(string, ...any), k ffKey) {
+	w("    dp4 r10.x, c%d, v0", uMVP)
+	w("    dp4 r10.y, c%d, v0", uMVP+1)
+	w("    dp4 r10.z, c%d, v0", uMVP+2)
+	w("    dp4 r10.w, c%d, v0", uMVP+3)
+	if k.sizeArray {
+		w("    mov r11.x, v9.x")
+	} else {
+		w("    mov r11.x, c%d.x", uSize)
+	}
+	if k.pointAtten {
+		w("    dp4 r13.x, c%d, v0", uMV)
+		w("    dp4 r13.y, c%d, v0", uMV+1)
+		w("    dp4 r13.z, c%d, v0", uMV+2)
+		w("    dp3 r14.x, r13, r13") // d^2
+		w("    rsq r14.y, r14.x")    // 1/d
+		w("    mul r14.y, r14.x, r14.y")
+		w("    mov r15.x, c%d.y", uConst) // (1, d, d^2)
+		w("    mov r15.y, r14.y")
+		w("    mov r15.z, r14.x")
+		w("    dp3 r15.x, c%d, r15", uAtten)
+		w("    rsq r15.x, r15.x")
+		w("    mul r11.x, r15.x, r11.x")
+	}
+	w("    max r11.x, c%d.y, r11.x", uSize)
+	w("    min r11.x, c%d.z, r11.x", uSize)
+	w("    mul r11.xy, c%d, r11.xxxx", uView)
+	w("    mul r11.xy, v6, r11")
+	w("    mad opos.xy, r11, r10.w, r10")
+	w("    mov opos.zw, r10")
+}
+
+// genLine computes the clip position of one corner of a line segment's
+// parallelogram (GL ES 1.1 §3.4.2 wide lines): v7 is the other endpoint,
+// v6.x the side (+-1); the offset is half the width in pixels along the
+// minor axis (y for x-major segments), scaled back to clip space.
+func genLine(w func(string, ...any)) {
+	w("    dp4 r10.x, c%d, v0", uMVP)
+	w("    dp4 r10.y, c%d, v0", uMVP+1)
+	w("    dp4 r10.z, c%d, v0", uMVP+2)
+	w("    dp4 r10.w, c%d, v0", uMVP+3)
+	w("    dp4 r11.x, c%d, v7", uMVP)
+	w("    dp4 r11.y, c%d, v7", uMVP+1)
+	w("    dp4 r11.w, c%d, v7", uMVP+3)
+	w("    rcp r12.x, r10.w")
+	w("    rcp r12.y, r11.w")
+	w("    mul r13.xy, r10, r12.xxxx")
+	w("    mul r14.xy, r11, r12.yyyy")
+	w("    add r13.xy, r14, -r13")
+	w("    mul r13.xy, c%d.zwzw, r13", uView) // window-space delta
+	w("    max r14.xy, r13, -r13")            // |dx|, |dy|
+	w("    sge r15.y, r14.x, r14.y")          // x-major: offset in y
+	w("    add r15.x, c%d.yyyy, -r15.y", uConst)
+	w("    mul r15.xy, c%d, r15", uView)
+	w("    mul r15.xy, c%d.xxxx, r15", uSize) // (W/2 pixels) * (2/vw) = W/vw
+	w("    mul r15.xy, v6.xxxx, r15")
+	w("    mad opos.xy, r15, r10.w, r10")
+	w("    mov opos.zw, r10")
+}
 
 type lightKey struct {
 	on, positional, spot, atten bool
@@ -57,12 +130,40 @@ type ffKey struct {
 	colorMat  bool
 	lights    [driver.MaxLights]lightKey
 	tex       [3]uint8 // 0 off, 1 identity matrix, 2 affine matrix, 3 projective matrix
+	// prim is 0 for triangles, primPoint or primLine for the emulated
+	// primitives (see expand.go).
+	prim       uint8
+	flatLight  bool    // lighting reads the provoking vertex's position (v8)
+	pointAtten bool    // point size distance attenuation
+	sizeArray  bool    // point size from v9
+	sprite     [3]bool // COORD_REPLACE: texture coordinates from the corner
 }
+
+// Primitive kinds of the generated shader.
+const (
+	primTriangle = 0
+	primPoint    = 1
+	primLine     = 2
+)
 
 func isIdentity(m mgl32.Mat4) bool { return m == mgl32.Ident4() }
 
-func makeKey(st *driver.State, units int) ffKey {
+func makeKey(st *driver.State, dc *driver.DrawCall, units int) ffKey {
 	var k ffKey
+	switch dc.Prim {
+	case driver.PrimPoints:
+		k.prim = primPoint
+		k.pointAtten = st.Point.DistAtten != [3]float32{1, 0, 0}
+		k.sizeArray = dc.Arrays != nil && dc.Arrays.PointSize.Enabled
+		if st.Point.Sprite {
+			for u := 0; u < 3; u++ {
+				k.sprite[u] = st.Units[u].CoordReplace && st.Units[u].Texture != nil
+			}
+		}
+	case driver.PrimLines, driver.PrimLineStrip, driver.PrimLineLoop:
+		k.prim = primLine
+	}
+	k.flatLight = st.Shade == driver.ShadeFlat && st.Lighting.Enabled
 	if st.Lighting.Enabled {
 		k.lighting = true
 		k.normalize = st.Normalize
@@ -124,6 +225,24 @@ func (k ffKey) String() string {
 		if t != 0 {
 			fmt.Fprintf(&b, "-tex%d.%d", u, t)
 		}
+		if k.sprite[u] {
+			fmt.Fprintf(&b, "s")
+		}
+	}
+	switch k.prim {
+	case primPoint:
+		b.WriteString("-point")
+		if k.pointAtten {
+			b.WriteString("a")
+		}
+		if k.sizeArray {
+			b.WriteString("s")
+		}
+	case primLine:
+		b.WriteString("-line")
+	}
+	if k.flatLight {
+		b.WriteString("-flat")
 	}
 	return b.String()
 }
@@ -144,11 +263,21 @@ func genVS(k ffKey) string {
 			w(".out otc%d texcoord%d.xy", u, u)
 		}
 	}
+	if k.prim == primPoint && k.sprite != [3]bool{} {
+		w(".constf c%d(0.5, -0.5, 0.5, 0.5)", uSprite)
+	}
 	w(".proc main")
-	w("    dp4 opos.x, c%d, v0", uMVP)
-	w("    dp4 opos.y, c%d, v0", uMVP+1)
-	w("    dp4 opos.z, c%d, v0", uMVP+2)
-	w("    dp4 opos.w, c%d, v0", uMVP+3)
+	switch k.prim {
+	case primTriangle:
+		w("    dp4 opos.x, c%d, v0", uMVP)
+		w("    dp4 opos.y, c%d, v0", uMVP+1)
+		w("    dp4 opos.z, c%d, v0", uMVP+2)
+		w("    dp4 opos.w, c%d, v0", uMVP+3)
+	case primPoint:
+		genPoint(w, k)
+	case primLine:
+		genLine(w)
+	}
 	if !k.lighting {
 		w("    mov oclr, v1")
 	} else {
@@ -157,6 +286,12 @@ func genVS(k ffKey) string {
 	for u, t := range k.tex {
 		in := fmt.Sprintf("v%d", 3+u)
 		m := uTex + 4*u
+		if k.sprite[u] {
+			// GL ES 1.1 §3.3.1: s runs left to right, t top to bottom.
+			w("    mul r12.xy, c%d, v6", uSprite)
+			w("    add otc%d.xy, c%d.zwzw, r12", u, uSprite)
+			continue
+		}
 		switch t {
 		case 1:
 			w("    mov otc%d, %s", u, in)
@@ -180,10 +315,14 @@ func genVS(k ffKey) string {
 // r0 eye position, r1 normal, r2 colour sum, r3 VP (unit), r4 (attenuation,
 // spot, pow), r5 (N.L, N.H, f), r6 H, r7 light sum, r8 scratch.
 func genLighting(w func(string, ...any), k ffKey) {
-	w("    dp4 r0.x, c%d, v0", uMV)
-	w("    dp4 r0.y, c%d, v0", uMV+1)
-	w("    dp4 r0.z, c%d, v0", uMV+2)
-	w("    dp4 r0.w, c%d, v0", uMV+3)
+	lp := "v0"
+	if k.flatLight {
+		lp = "v8"
+	}
+	w("    dp4 r0.x, c%d, %s", uMV, lp)
+	w("    dp4 r0.y, c%d, %s", uMV+1, lp)
+	w("    dp4 r0.z, c%d, %s", uMV+2, lp)
+	w("    dp4 r0.w, c%d, %s", uMV+3, lp)
 	w("    dp3 r1.x, c%d, v2", uNormal)
 	w("    dp3 r1.y, c%d, v2", uNormal+1)
 	w("    dp3 r1.z, c%d, v2", uNormal+2)
@@ -265,6 +404,12 @@ func genLighting(w func(string, ...any), k ffKey) {
 	w("    min oclr, one, r2")
 }
 
+// The emulated point size and line width ranges.
+const (
+	maxPointSize = 64
+	maxLineWidth = 64
+)
+
 // depthFold is GL's clip space to the PICA's: z' = -(z + w)/2.
 var depthFold = mgl32.Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -0.5, 0, 0, 0, -0.5, 1}
 
@@ -301,11 +446,31 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 			}
 		}
 	}
+	if k.prim != primTriangle {
+		v := st.Viewport
+		c.uniform(uView, [4]float32{1 / float32(v.W), 1 / float32(v.H), float32(v.W) / 2, float32(v.H) / 2})
+		if k.prim == primPoint {
+			lo := max(1, st.Point.Min)
+			hi := min(maxPointSize, st.Point.Max)
+			if hi < lo {
+				hi = lo
+			}
+			c.uniform(uSize, [4]float32{st.Point.Size, lo, hi, 0})
+			if k.pointAtten {
+				c.uniform(uAtten, [4]float32{st.Point.DistAtten[0], st.Point.DistAtten[1], st.Point.DistAtten[2], 0})
+			}
+		} else {
+			lw := max(1, min(maxLineWidth, st.LineWidth))
+			c.uniform(uSize, [4]float32{lw, 1, maxLineWidth, 0})
+		}
+	}
+	if k.lighting || k.pointAtten {
+		for i, r := range rows(st.ModelView) {
+			c.uniform(uMV+i, r)
+		}
+	}
 	if !k.lighting {
 		return
-	}
-	for i, r := range rows(st.ModelView) {
-		c.uniform(uMV+i, r)
 	}
 	nm := st.ModelView.Mat3().Inv().Transpose()
 	scale := float32(1)

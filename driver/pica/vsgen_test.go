@@ -76,7 +76,7 @@ func TestGeneratedShaderMatchesSwtnl(t *testing.T) {
 			require.NoError(t, err)
 			ref := tnl.Vertices()
 
-			key := makeKey(st, 3)
+			key := makeKey(st, dc, 3)
 			sb, err := picasso.Assemble(genVS(key))
 			require.NoError(t, err)
 			c := &Context{}

@@ -1,0 +1,104 @@
+package pica_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/gles"
+)
+
+// win2ndc maps window coordinates of a 32x32 surface to NDC.
+func win2ndc(x, y float32) (float32, float32) { return x/16 - 1, y/16 - 1 }
+
+func TestPointsLinesFlat(t *testing.T) {
+	ctx, err := gles.NewContext("pica200", gles.Config{Width: 32, Height: 32})
+	require.NoError(t, err)
+	defer ctx.Close()
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.Color4f(1, 1, 1, 1)
+	// A size-1 point at the centre of pixel (3, 4) covers that pixel only.
+	x, y := win2ndc(3.5, 4.5)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{x, y})
+	ctx.DrawArrays(gles.POINTS, 0, 1)
+	// A size-3 point covers 3x3 pixels around (20, 20).
+	ctx.PointSize(3)
+	x, y = win2ndc(20.5, 20.5)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{x, y})
+	ctx.DrawArrays(gles.POINTS, 0, 1)
+	ctx.PointSize(1)
+	// A horizontal line from (2.5, 10.5) to (10.5, 10.5) covers x = 2..9.
+	x0, y0 := win2ndc(2.5, 10.5)
+	x1, y1 := win2ndc(10.5, 10.5)
+	ctx.Color4f(0, 1, 0, 1)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{x0, y0, x1, y1})
+	ctx.DrawArrays(gles.LINES, 0, 2)
+	// A 3-wide vertical line strip at x = 25.5, drawn downwards from
+	// y = 8.5 to 2.5: rows 3..8 (GL includes the first endpoint's pixel
+	// and excludes the last; the emulation's fill rule agrees for
+	// downward and rightward lines).
+	ctx.LineWidth(3)
+	x0, y0 = win2ndc(25.5, 8.5)
+	x1, y1 = win2ndc(25.5, 2.5)
+	ctx.Color4f(0, 0, 1, 1)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{x0, y0, x1, y1})
+	ctx.DrawArrays(gles.LINE_STRIP, 0, 2)
+	ctx.LineWidth(1)
+	// A flat-shaded triangle takes the last vertex's colour.
+	ctx.ShadeModel(gles.FLAT)
+	ctx.EnableClientState(gles.COLOR_ARRAY)
+	ax, ay := win2ndc(2, 16)
+	bx, by := win2ndc(14, 16)
+	cx, cy := win2ndc(2, 28)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{ax, ay, bx, by, cx, cy})
+	ctx.ColorPointer(4, gles.FLOAT, 0, []float32{1, 0, 0, 1, 0, 1, 0, 1, 0.5, 0.5, 1, 1})
+	ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+	ctx.ShadeModel(gles.SMOOTH)
+	img := ctx.Image()
+	require.NoError(t, ctx.Err())
+
+	white, black := [4]uint8{255, 255, 255, 255}, [4]uint8{0, 0, 0, 255}
+	assert.Equal(t, white, pixel(img, 3, 4))
+	for _, q := range [][2]int{{2, 4}, {4, 4}, {3, 3}, {3, 5}} {
+		assert.Equal(t, black, pixel(img, q[0], q[1]), "around the point: %v", q)
+	}
+	n := 0
+	for yy := 17; yy <= 23; yy++ {
+		for xx := 17; xx <= 23; xx++ {
+			if pixel(img, xx, yy) == white {
+				n++
+				assert.True(t, xx >= 19 && xx <= 21 && yy >= 19 && yy <= 21, "size-3 point at %d,%d", xx, yy)
+			}
+		}
+	}
+	assert.Equal(t, 9, n)
+	green := [4]uint8{0, 255, 0, 255}
+	for xx := 0; xx < 14; xx++ {
+		want := black
+		if xx >= 2 && xx <= 9 {
+			want = green
+		}
+		assert.Equal(t, want, pixel(img, xx, 10), "line pixel %d", xx)
+		assert.Equal(t, black, pixel(img, xx, 9))
+		assert.Equal(t, black, pixel(img, xx, 11))
+	}
+	blue := [4]uint8{0, 0, 255, 255}
+	for yy := 3; yy <= 8; yy++ {
+		for xx := 23; xx < 28; xx++ {
+			want := black
+			if xx >= 24 && xx <= 26 {
+				want = blue
+			}
+			assert.Equal(t, want, pixel(img, xx, yy), "wide line at %d,%d", xx, yy)
+		}
+	}
+	assert.Equal(t, black, pixel(img, 25, 2))
+	assert.Equal(t, black, pixel(img, 25, 9))
+	flat := [4]uint8{128, 128, 255, 255}
+	assert.Equal(t, flat, pixel(img, 3, 17))
+	assert.Equal(t, flat, pixel(img, 10, 17))
+	assert.Equal(t, flat, pixel(img, 3, 24))
+}
