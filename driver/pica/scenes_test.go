@@ -232,6 +232,39 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
+		{Name: "mipmap", Config: gles.Config{Width: 64, Height: 48, DepthBits: 16}, Draw: func(ctx *gles.Context) error {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+			ctx.MatrixMode(gles.PROJECTION)
+			ctx.Frustumf(-0.5, 0.5, -0.375, 0.375, 1, 60)
+			ctx.MatrixMode(gles.MODELVIEW)
+			tex := ctx.GenTextures(1)
+			ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+			// Each level a solid colour, so the image shows which level
+			// every pixel sampled.
+			colors := [][4]byte{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}, {255, 0, 255, 255}, {0, 255, 255, 255}, {255, 255, 255, 255}}
+			for l, size := 0, 64; size >= 1; l, size = l+1, size/2 {
+				b := make([]byte, size*size*4)
+				for i := 0; i < size*size; i++ {
+					copy(b[4*i:], colors[l][:])
+				}
+				ctx.TexImage2D(gles.TEXTURE_2D, l, gles.RGBA, size, size, 0, gles.RGBA, gles.UNSIGNED_BYTE, b)
+			}
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.LINEAR_MIPMAP_LINEAR))
+			ctx.Enable(gles.TEXTURE_2D)
+			ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			ctx.EnableClientState(gles.TEXTURE_COORD_ARRAY)
+			ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-4, -1, -1.2, 4, -1, -1.2, 4, -1, -60, -4, -1, -60})
+			ctx.TexCoordPointer(2, gles.FLOAT, 0, []float32{0, 0, 1, 0, 1, 8, 0, 8})
+			ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+			// The upper half: nearest mip.
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST_MIPMAP_NEAREST))
+			ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-4, 1, -1.2, 4, 1, -1.2, 4, 1, -60, -4, 1, -60})
+			ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+			ctx.Finish()
+			return ctx.Err()
+		}},
 	}
 }
 

@@ -17,6 +17,7 @@ type fragment struct {
 	color [4]uint8
 	depth float64
 	tc    [3][2]float64
+	q     float64 // interpolated 1/w, for the LOD
 }
 
 // texUnit is a texture unit's state for one draw.
@@ -29,7 +30,16 @@ type texUnit struct {
 	wrapS, wrapT  uint32
 	border        [4]uint8
 	data          []byte
-	minify        bool // set per triangle
+	// Mipmap levels: level l is (width>>l) x (height>>l), stored after
+	// level l-1 (L1306); levels holds each level's bytes.
+	levels   [][]byte
+	mip      uint32 // PARAM bit 24: 0 nearest, 1 linear between levels
+	minLevel int
+	maxLevel int
+	bias     float64
+	// Screen-space gradients of s/w, t/w (in texels) and 1/w for the
+	// current triangle, for the per-pixel LOD.
+	gsw, gtw, gq [2]float64
 }
 
 // pixelState is everything the pixel pipeline needs, decoded once per
@@ -181,6 +191,7 @@ var texDimReg = [3]p.Reg{p.TEXUNIT0_DIM, p.TEXUNIT1_DIM, p.TEXUNIT2_DIM}
 var texParamReg = [3]p.Reg{p.TEXUNIT0_PARAM, p.TEXUNIT1_PARAM, p.TEXUNIT2_PARAM}
 var texAddrReg = [3]p.Reg{p.TEXUNIT0_ADDR1, p.TEXUNIT1_ADDR, p.TEXUNIT2_ADDR}
 var texTypeReg = [3]p.Reg{p.TEXUNIT0_TYPE, p.TEXUNIT1_TYPE, p.TEXUNIT2_TYPE}
+var texLodReg = [3]p.Reg{p.TEXUNIT0_LOD, p.TEXUNIT1_LOD, p.TEXUNIT2_LOD}
 var texBorderReg = [3]p.Reg{p.TEXUNIT0_BORDER, p.TEXUNIT1_BORDER, p.TEXUNIT2_BORDER}
 
 func (g *GPU) texUnitState(u int, t *texUnit) error {
@@ -203,12 +214,27 @@ func (g *GPU) texUnitState(u int, t *texUnit) error {
 		return fmt.Errorf("texture unit %d size %dx%d is not a multiple of 8x8 tiles", u, t.width, t.height)
 	}
 	t.addr = (r[texAddrReg[u]] & 0x0FFFFFFF) << 3
-	n := uint32(t.width * t.height * bits / 8)
-	b, ok := g.mem.Slice(t.addr, n)
-	if !ok {
-		return fmt.Errorf("texture unit %d data %#08x+%#x outside device memory", u, t.addr, n)
+	lod := r[texLodReg[u]]
+	t.bias = float64(int32(lod<<19)>>19) / 256 // fixed1.4.8 (L1283)
+	t.maxLevel, t.minLevel = int(lod>>16&0xF), int(lod>>24&0xF)
+	t.mip = param >> 24 & 1
+	// Levels stop at 8x8, the tile size.
+	for t.maxLevel > 0 && (t.width>>t.maxLevel < 8 || t.height>>t.maxLevel < 8) {
+		t.maxLevel--
 	}
-	t.data = b
+	t.minLevel = min(t.minLevel, t.maxLevel)
+	t.levels = t.levels[:0]
+	off := t.addr
+	for l := 0; l <= t.maxLevel; l++ {
+		n := uint32((t.width >> l) * (t.height >> l) * bits / 8)
+		b, ok := g.mem.Slice(off, n)
+		if !ok {
+			return fmt.Errorf("texture unit %d level %d data %#08x+%#x outside device memory", u, l, off, n)
+		}
+		t.levels = append(t.levels, b)
+		off += n
+	}
+	t.data = t.levels[0]
 	t.enabled = true
 	return nil
 }
@@ -223,7 +249,7 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 			if u == 2 && g.regs[p.TEXUNIT_CONFIG]>>13&1 != 0 {
 				tc = f.tc[1]
 			}
-			texel[u] = ps.tex[u].sample(tc[0], tc[1])
+			texel[u] = ps.tex[u].sample(tc[0], tc[1], f.q)
 		}
 	}
 	c := ps.combine(f.color, &texel)

@@ -195,7 +195,6 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 	}
 	vs := [3]*winVert{&va, &vb, &vc}
 	area := float64(tri.Area)
-	pixArea := area / (2 * 256)
 	for u := 0; u < 3; u++ {
 		t := &ps.tex[u]
 		if !t.enabled {
@@ -210,11 +209,15 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 			}
 			return v.tc2
 		}
-		ta, tb, tcc := tc(a), tc(b), tc(c)
-		cross := (float64(tb[0])-float64(ta[0]))*(float64(tcc[1])-float64(ta[1])) -
-			(float64(tb[1])-float64(ta[1]))*(float64(tcc[0])-float64(ta[0]))
-		texArea := math.Abs(cross) / 2 * float64(t.width) * float64(t.height)
-		t.minify = texArea > pixArea
+		// Planes of s/w, t/w (in texels) and 1/w over window x, y.
+		var sw, tw, q [3]float64
+		for i, wv := range vs {
+			c := tc(wv.v)
+			sw[i] = float64(c[0]) * float64(t.width) * wv.invW
+			tw[i] = float64(c[1]) * float64(t.height) * wv.invW
+			q[i] = wv.invW
+		}
+		t.gsw, t.gtw, t.gq = gradient(vs, sw), gradient(vs, tw), gradient(vs, q)
 	}
 	tri.Walk(clip, func(s *raster.Span) {
 		e := s.E
@@ -242,7 +245,8 @@ func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float6
 	z := float64(w0*vs[0].z) + float64(w1*vs[1].z) + float64(w2*vs[2].z)
 	f.depth = math.Max(0, math.Min(1, z))
 	p0, p1, p2 := float64(w0*vs[0].invW), float64(w1*vs[1].invW), float64(w2*vs[2].invW)
-	norm := 1 / (p0 + p1 + p2)
+	f.q = p0 + p1 + p2
+	norm := 1 / f.q
 	p0, p1, p2 = p0*norm, p1*norm, p2*norm
 	in := func(a, b, c float32) float64 {
 		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
@@ -257,6 +261,19 @@ func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float6
 		f.tc[2] = [2]float64{in(a.tc2[0], b.tc2[0], c.tc2[0]), in(a.tc2[1], b.tc2[1], c.tc2[1])}
 	}
 	g.fragment(ps, &f, x, row)
+}
+
+// gradient returns (df/dx, df/dy) of the plane through the three window
+// vertices with values f.
+func gradient(vs [3]*winVert, f [3]float64) [2]float64 {
+	x1, y1 := vs[1].x-vs[0].x, vs[1].y-vs[0].y
+	x2, y2 := vs[2].x-vs[0].x, vs[2].y-vs[0].y
+	f1, f2 := f[1]-f[0], f[2]-f[0]
+	det := x1*y2 - x2*y1
+	if det == 0 {
+		return [2]float64{}
+	}
+	return [2]float64{(f1*y2 - f2*y1) / det, (x1*f2 - x2*f1) / det}
 }
 
 func q8(v float64) uint8 {

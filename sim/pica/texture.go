@@ -15,16 +15,24 @@ import (
 //     u*W-0.5 with 8-bit fractional weights, rounding to nearest;
 //   - wrap codes 0 clamp to edge, 1 clamp to border, 2 repeat, 3 mirrored
 //     repeat; the undefined codes 4-7 repeat;
-//   - only level 0 is sampled; the filter is the minification filter when
-//     the triangle's texel-to-pixel area ratio exceeds 1 (one LOD per
-//     triangle), else the magnification filter. Mipmap levels, LOD bias
-//     and the LOD registers are not simulated.
+//   - the level of detail is GL's (ES 1.1 §3.7.7), per pixel:
+//     lod = log2(max(|d(s,t)/dx|, |d(s,t)/dy|)) in texels, from exact
+//     screen-space derivatives of the perspective-correct coordinates,
+//     plus the LOD bias, clamped to [min level, max level]; lod <= 0 uses
+//     the magnification filter on level 0, lod > 0 the minification filter
+//     on level round(lod) (nearest mip) or on the two levels around lod
+//     blended with an 8-bit weight (linear mip); levels below 8x8 do not
+//     exist (each level is whole 8x8 tiles).
 
-// texel returns texel (s, t) (already wrapped into range) as RGBA8.
+// texel returns texel (s, t) (already wrapped into range) of the current
+// level as RGBA8.
 func (t *texUnit) texel(s, tt int) [4]uint8 {
-	row := t.height - 1 - tt
-	i := p.TileOffset(s, row, t.width)
-	d := t.data
+	return t.texelAt(t.data, t.width, t.height, s, tt)
+}
+
+func (t *texUnit) texelAt(d []byte, width, height, s, tt int) [4]uint8 {
+	row := height - 1 - tt
+	i := p.TileOffset(s, row, width)
 	switch t.format {
 	case p.TexRGBA8:
 		b := d[4*i:]
@@ -57,7 +65,7 @@ func (t *texUnit) texel(s, tt int) [4]uint8 {
 		}
 		return [4]uint8{v, v, v, 255}
 	case p.TexETC1, p.TexETC1A4:
-		return t.etcTexel(s, row)
+		return t.etcTexel(d, width, s, row)
 	}
 	return [4]uint8{}
 }
@@ -67,15 +75,15 @@ func (t *texUnit) texel(s, tt int) [4]uint8 {
 // is a little-endian u64 read as the standard (big-endian) ETC1 word;
 // ETC1A4 puts an 8-byte alpha block first, 4 bits per texel at nibble
 // 4*(x*4+y) ([OUT] citra; guide §4).
-func (t *texUnit) etcTexel(s, row int) [4]uint8 {
-	tile := (row/8)*(t.width/8) + s/8
+func (t *texUnit) etcTexel(data []byte, width, s, row int) [4]uint8 {
+	tile := (row/8)*(width/8) + s/8
 	sub := (s%8)/4 + 2*((row%8)/4)
 	bsize := 8
 	if t.format == p.TexETC1A4 {
 		bsize = 16
 	}
 	off := (tile*4 + sub) * bsize
-	b := t.data[off : off+bsize]
+	b := data[off : off+bsize]
 	x, y := s%4, row%4
 	alpha := uint8(255)
 	if t.format == p.TexETC1A4 {
@@ -165,13 +173,14 @@ func wrap(mode uint32, i, n int) (int, bool) {
 	return m, true
 }
 
-func (t *texUnit) fetch(s, tt int) [4]uint8 {
-	x, ok1 := wrap(t.wrapS, s, t.width)
-	y, ok2 := wrap(t.wrapT, tt, t.height)
+func (t *texUnit) fetch(l, s, tt int) [4]uint8 {
+	w, h := t.width>>l, t.height>>l
+	x, ok1 := wrap(t.wrapS, s, w)
+	y, ok2 := wrap(t.wrapT, tt, h)
 	if !ok1 || !ok2 {
 		return t.border
 	}
-	return t.texel(x, y)
+	return t.texelAt(t.levels[l], w, h, x, y)
 }
 
 func floorInt(v float64) int {
@@ -181,26 +190,69 @@ func floorInt(v float64) int {
 	return int(math.Max(-1<<30, math.Min(1<<30, math.Floor(v))))
 }
 
-// sample filters the texture at (u, v).
-func (t *texUnit) sample(u, v float64) [4]uint8 {
-	filter := t.mag
-	if t.minify {
-		filter = t.min
-	}
+// filtered samples level l at (u, v) with filter 0 (nearest) or 1 (linear).
+func (t *texUnit) filtered(l int, filter uint32, u, v float64) [4]uint8 {
+	w, h := float64(t.width>>l), float64(t.height>>l)
 	if filter == 0 {
-		return t.fetch(floorInt(u*float64(t.width)), floorInt(v*float64(t.height)))
+		return t.fetch(l, floorInt(u*w), floorInt(v*h))
 	}
-	x := floorInt(u*float64(t.width)*256 - 128)
-	y := floorInt(v*float64(t.height)*256 - 128)
+	x := floorInt(u*w*256 - 128)
+	y := floorInt(v*h*256 - 128)
 	x0, y0 := x>>8, y>>8
 	fx, fy := x&255, y&255
-	c00, c10 := t.fetch(x0, y0), t.fetch(x0+1, y0)
-	c01, c11 := t.fetch(x0, y0+1), t.fetch(x0+1, y0+1)
+	c00, c10 := t.fetch(l, x0, y0), t.fetch(l, x0+1, y0)
+	c01, c11 := t.fetch(l, x0, y0+1), t.fetch(l, x0+1, y0+1)
 	var out [4]uint8
 	for k := 0; k < 4; k++ {
 		top := int(c00[k])*(256-fx) + int(c10[k])*fx
 		bot := int(c01[k])*(256-fx) + int(c11[k])*fx
 		out[k] = uint8((top*(256-fy) + bot*fy + 32768) >> 16)
+	}
+	return out
+}
+
+// lod computes the level of detail at a pixel whose interpolated 1/w is q
+// and texture coordinates (u, v).
+func (t *texUnit) lod(u, v, q float64) float64 {
+	if q == 0 {
+		return 0
+	}
+	s, tt := u*float64(t.width), v*float64(t.height)
+	dsx := (t.gsw[0] - s*t.gq[0]) / q
+	dsy := (t.gsw[1] - s*t.gq[1]) / q
+	dtx := (t.gtw[0] - tt*t.gq[0]) / q
+	dty := (t.gtw[1] - tt*t.gq[1]) / q
+	rho := math.Max(math.Hypot(dsx, dtx), math.Hypot(dsy, dty))
+	if rho == 0 || rho != rho {
+		return math.Inf(-1)
+	}
+	return math.Log2(rho)
+}
+
+// sample filters the texture at (u, v) for a pixel with interpolated 1/w q.
+func (t *texUnit) sample(u, v, q float64) [4]uint8 {
+	lambda := t.lod(u, v, q) + t.bias
+	if !(lambda > 0) {
+		return t.filtered(0, t.mag, u, v)
+	}
+	lambda = math.Max(float64(t.minLevel), math.Min(float64(t.maxLevel), lambda))
+	if t.maxLevel == 0 {
+		return t.filtered(0, t.min, u, v)
+	}
+	if t.mip == 0 {
+		// GL: the level nearest to lambda, ceil(lambda + 0.5) - 1.
+		l := int(math.Ceil(lambda+0.5)) - 1
+		return t.filtered(max(0, min(t.maxLevel, l)), t.min, u, v)
+	}
+	l0 := int(math.Floor(lambda))
+	if l0 >= t.maxLevel {
+		return t.filtered(t.maxLevel, t.min, u, v)
+	}
+	f := int(math.Round((lambda - float64(l0)) * 256))
+	a, b := t.filtered(l0, t.min, u, v), t.filtered(l0+1, t.min, u, v)
+	var out [4]uint8
+	for k := range out {
+		out[k] = uint8((int(a[k])*(256-f) + int(b[k])*f + 128) >> 8)
 	}
 	return out
 }
