@@ -1,6 +1,7 @@
 package pica
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -129,4 +130,48 @@ func attrib(v []float32, size int) driver.Attrib {
 		b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(bits), byte(bits>>8), byte(bits>>16), byte(bits>>24)
 	}
 	return driver.Attrib{Enabled: true, Size: size, Type: driver.TypeFloat, Stride: 4 * size, Data: b}
+}
+
+// BenchmarkShaderUnit runs generated fixed-function shaders on the
+// simulated shader unit alone: vertices/s through the unit.
+func BenchmarkShaderUnit(b *testing.B) {
+	for _, lights := range []int{0, 1, 8} {
+		b.Run(fmt.Sprintf("lights=%d", lights), func(b *testing.B) {
+			st := &driver.State{ModelView: mgl32.Ident4(), Projection: mgl32.Ident4()}
+			if lights > 0 {
+				st.Lighting.Enabled = true
+				for i := 0; i < lights; i++ {
+					st.Lighting.Lights[i] = driver.Light{Enabled: true, Diffuse: [4]float32{1, 1, 1, 1},
+						Position: [4]float32{float32(i), 1, 1, 1}, SpotCutoff: 180, ConstantAtten: 1, LinearAtten: 0.1}
+				}
+			}
+			dc := &driver.DrawCall{Prim: driver.PrimTriangles}
+			key := makeKey(st, dc, 3)
+			sb, err := picasso.Assemble(genVS(key))
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := &Context{}
+			c.ffUniforms(st, key)
+			var s picasim.Shader
+			copy(s.Code[:], sb.Code)
+			copy(s.Opdesc[:], sb.Opdescs)
+			for i := 0; i < 96; i++ {
+				for k := 0; k < 4; k++ {
+					s.Float[i][k] = p.F24ToFloat(c.uniforms[i][k])
+				}
+			}
+			var u picasim.Unit
+			u.In[0] = [4]float32{0.1, 0.2, 0.3, 1}
+			u.In[2] = [4]float32{0, 0, 1, 0}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := u.Run(&s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "vertices/s")
+			b.ReportMetric(float64(u.Steps), "instructions/vertex")
+		})
+	}
 }

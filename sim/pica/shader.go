@@ -60,27 +60,29 @@ var one4 = vec4{1, 1, 1, 1}
 const f24MinNormal = 1.0 / (1 << 62) // 2^-62: exponent 1, bias 63
 
 // round24 rounds x to float24, flushing subnormal results and -0 to +0.
+// Rounding is to nearest, ties to even, on the float64 bits: the 52-bit
+// mantissa keeps its top 16 bits.
 func round24(x float64) float32 {
 	if x != x {
 		return float32(math.NaN())
 	}
-	if math.IsInf(x, 0) {
+	b := math.Float64bits(x)
+	sign := b >> 63
+	a := b &^ (1 << 63)
+	if a >= 0x7FF0000000000000 { // infinity
 		return float32(x)
 	}
-	a := math.Abs(x)
-	if a < f24MinNormal {
+	const drop = 52 - 16
+	a += 1<<(drop-1) - 1 + a>>drop&1
+	a &^= 1<<drop - 1
+	r := math.Float64frombits(a)
+	switch {
+	case r < f24MinNormal:
 		return 0
-	}
-	frac, exp := math.Frexp(a) // a = frac * 2^exp, frac in [0.5, 1)
-	// 17 significant bits (1 implicit + 16).
-	m := math.RoundToEven(math.Ldexp(frac, 17))
-	r := math.Ldexp(m, exp-17)
-	if r >= 0x1p64 { // exponent 127 is infinity
+	case r >= 0x1p64: // exponent 127 is infinity
 		r = math.Inf(1)
-	} else if r < f24MinNormal {
-		return 0
 	}
-	if x < 0 {
+	if sign != 0 {
 		r = -r
 	}
 	return float32(r)

@@ -231,6 +231,10 @@ func (t *texUnit) lod(u, v, q float64) float64 {
 
 // sample filters the texture at (u, v) for a pixel with interpolated 1/w q.
 func (t *texUnit) sample(u, v, q float64) [4]uint8 {
+	if t.maxLevel == 0 && t.min == t.mag {
+		// One level and one filter: the LOD cannot change the result.
+		return t.filtered(0, t.mag, u, v)
+	}
 	lambda := t.lod(u, v, q) + t.bias
 	if !(lambda > 0) {
 		return t.filtered(0, t.mag, u, v)
