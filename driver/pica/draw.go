@@ -51,8 +51,8 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 	mode, ok := primOf[dc.Prim]
 	if dc.DrawTexture != nil {
-		f := driver.FeatureDrawTexture
-		return &driver.Unsupported{Backend: p.Chip, Feature: f, Why: c.drv.caps.WhyMissing(f)}
+		c.surface()
+		return c.drawTexture(st, dc.DrawTexture)
 	}
 	var outs []outVert
 	if !ok || st.Shade == driver.ShadeFlat {

@@ -102,3 +102,39 @@ func TestPointsLinesFlat(t *testing.T) {
 	assert.Equal(t, flat, pixel(img, 10, 17))
 	assert.Equal(t, flat, pixel(img, 3, 24))
 }
+
+func TestDrawTexture(t *testing.T) {
+	ctx, err := gles.NewContext("pica200", gles.Config{Width: 32, Height: 32})
+	require.NoError(t, err)
+	defer ctx.Close()
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	// An 8x8 texture whose texel (x, y) is (x*32, y*32, 0, 255).
+	b := make([]byte, 8*8*4)
+	for y := 0; y < 8; y++ {
+		for x := 0; x < 8; x++ {
+			copy(b[4*(y*8+x):], []byte{byte(x * 32), byte(y * 32), 0, 255})
+		}
+	}
+	tex := ctx.GenTextures(1)
+	ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+	ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, 8, 8, 0, gles.RGBA, gles.UNSIGNED_BYTE, b)
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+	ctx.TexParameteriv(gles.TEXTURE_2D, gles.TEXTURE_CROP_RECT_OES, []int{2, 4, 4, 4})
+	ctx.Enable(gles.TEXTURE_2D)
+	ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+	// Crop (2,4)-(6,8) scaled to 8x8 pixels at (10, 12): pixel (10+i, 12+j)
+	// shows texel (2 + i/2, 4 + j/2).
+	ctx.DrawTexiOES(10, 12, 0, 8, 8)
+	img := ctx.Image()
+	require.NoError(t, ctx.Err())
+	for j := 0; j < 8; j++ {
+		for i := 0; i < 8; i++ {
+			want := [4]uint8{byte((2 + i/2) * 32), byte((4 + j/2) * 32), 0, 255}
+			assert.Equal(t, want, pixel(img, 10+i, 12+j), "pixel %d,%d", 10+i, 12+j)
+		}
+	}
+	assert.Equal(t, [4]uint8{0, 0, 0, 255}, pixel(img, 9, 12))
+	assert.Equal(t, [4]uint8{0, 0, 0, 255}, pixel(img, 10, 20))
+}
