@@ -6,6 +6,7 @@ require (
 	github.com/go-gl/mathgl v1.2.0
 	github.com/hashicorp/go-multierror v1.1.1
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/image v0.47.0
 )
 
 require (

@@ -155,8 +155,10 @@ type Caps struct {
 	Renderer    string `json:"renderer"`
 	Version     string `json:"version"`
 	GLSLVersion string `json:"shading_language_version,omitempty"`
-	// ES2 is set when the backend can create GL ES 2.0 contexts.
+	// ES2 is set when the backend can create GL ES 2.0 contexts, whose
+	// GL_VERSION is VersionES2 ("OpenGL ES 2.0 ...").
 	ES2        bool     `json:"es2"`
+	VersionES2 string   `json:"version_es2,omitempty"`
 	Extensions []string `json:"extensions"`
 	Limits     Limits   `json:"limits"`
 	// Features are the feature groups that work.

@@ -459,12 +459,18 @@ type State struct {
 	CurrentNormal   [3]float32
 	CurrentTexCoord [MaxTextureUnits][4]float32
 	CurrentPointSz  float32
+	// CurrentAttrib holds the current values of the GL ES 2.0 generic
+	// attributes (glVertexAttrib*), used when an array is disabled.
+	CurrentAttrib [MaxGenericAttribs][4]float32
 
 	// Texturing.
 	Units [MaxTextureUnits]TexUnit
 
-	// Program is the linked GL ES 2.0 program, nil for fixed function.
+	// Program is the linked GL ES 2.0 program, nil for fixed function;
+	// it implements ProgramState.
 	Program Program
+	// Framebuffer is the bound framebuffer object, nil for the surface.
+	Framebuffer *Framebuffer
 }
 
 // Program is a linked GL ES 2.0 program, opaque to this package; backends

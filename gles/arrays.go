@@ -29,13 +29,14 @@ func arrayName(a int) string {
 }
 
 type arrayState struct {
-	enabled bool
-	size    int
-	typ     Enum
-	stride  int // as given; 0 means tightly packed
-	buffer  *bufferObject
-	offset  int
-	client  []byte
+	enabled    bool
+	normalized bool
+	size       int
+	typ        Enum
+	stride     int // as given; 0 means tightly packed
+	buffer     *bufferObject
+	offset     int
+	client     []byte
 }
 
 type bufferObject struct {
@@ -75,7 +76,7 @@ func (c *Context) DisableClientState(array Enum) {
 }
 
 func (c *Context) setClientState(fn string, array Enum, on bool) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	a, ok := c.clientArray(array)
@@ -89,7 +90,7 @@ func (c *Context) setClientState(fn string, array Enum, on bool) {
 // ClientActiveTexture selects the texture unit TexCoordPointer and
 // TEXTURE_COORD_ARRAY refer to.
 func (c *Context) ClientActiveTexture(texture Enum) {
-	if !c.alive("ClientActiveTexture") {
+	if !c.need1("ClientActiveTexture") {
 		return
 	}
 	u := int(texture) - int(TEXTURE0)
@@ -344,9 +345,15 @@ func bytesOf(v any) ([]byte, bool) {
 // client array, or an int byte offset when a buffer is bound to
 // ARRAY_BUFFER.
 func (c *Context) pointer(fn string, a int, size int, typ Enum, stride int, ptr any, sizes []int, types ...Enum) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
+	c.pointerInto(fn, &c.arrays[a], size, typ, stride, ptr, sizes, types...)
+	c.arrays[a].normalized = a == arrColor || a == arrWeight
+}
+
+// pointerInto validates a pointer call and stores it in as.
+func (c *Context) pointerInto(fn string, as *arrayState, size int, typ Enum, stride int, ptr any, sizes []int, types ...Enum) {
 	okSize := false
 	for _, s := range sizes {
 		okSize = okSize || s == size
@@ -367,7 +374,6 @@ func (c *Context) pointer(fn string, a int, size int, typ Enum, stride int, ptr 
 		c.record(fn, INVALID_VALUE, "negative stride %d", stride)
 		return
 	}
-	as := &c.arrays[a]
 	if c.arrayBuffer != 0 {
 		off, ok := asInt(ptr)
 		if !ok {
@@ -454,7 +460,7 @@ func (c *Context) MatrixIndexPointerOES(size int, typ Enum, stride int, ptr any)
 
 // Color4f sets the current colour.
 func (c *Context) Color4f(r, g, b, a float32) {
-	if !c.alive("Color4f") {
+	if !c.need1("Color4f") {
 		return
 	}
 	c.st.CurrentColor = [4]float32{r, g, b, a}
@@ -467,7 +473,7 @@ func (c *Context) Color4ub(r, g, b, a uint8) {
 
 // Normal3f sets the current normal.
 func (c *Context) Normal3f(x, y, z float32) {
-	if !c.alive("Normal3f") {
+	if !c.need1("Normal3f") {
 		return
 	}
 	c.st.CurrentNormal = [3]float32{x, y, z}
@@ -475,7 +481,7 @@ func (c *Context) Normal3f(x, y, z float32) {
 
 // MultiTexCoord4f sets the current texture coordinates of a unit.
 func (c *Context) MultiTexCoord4f(target Enum, s, t, r, q float32) {
-	if !c.alive("MultiTexCoord4f") {
+	if !c.need1("MultiTexCoord4f") {
 		return
 	}
 	u := int(target) - int(TEXTURE0)
@@ -502,10 +508,14 @@ func attribType(t Enum) driver.AttribType {
 	return driver.TypeFloat
 }
 
-// resolveArray builds the driver view of array a for vertices 0..maxIndex,
-// checking that the memory covers them.
+// resolveArray builds the driver view of fixed-function array a.
 func (c *Context) resolveArray(fn string, a int, maxIndex int, out *driver.Attrib) bool {
-	as := &c.arrays[a]
+	return c.resolveInto(fn, &c.arrays[a], arrayName(a)+" array", maxIndex, out)
+}
+
+// resolveInto builds the driver view of an array for vertices
+// 0..maxIndex, checking that the memory covers them.
+func (c *Context) resolveInto(fn string, as *arrayState, name string, maxIndex int, out *driver.Attrib) bool {
 	*out = driver.Attrib{}
 	if !as.enabled {
 		return true
@@ -521,7 +531,7 @@ func (c *Context) resolveArray(fn string, a int, maxIndex int, out *driver.Attri
 	var gen uint64
 	if as.buffer != nil {
 		if as.offset > len(as.buffer.data) {
-			c.record(fn, INVALID_OPERATION, "%s array offset %d beyond the %d-byte buffer %d", arrayName(a), as.offset, len(as.buffer.data), as.buffer.id)
+			c.record(fn, INVALID_OPERATION, "%s offset %d beyond the %d-byte buffer %d", name, as.offset, len(as.buffer.data), as.buffer.id)
 			return false
 		}
 		data = as.buffer.data[as.offset:]
@@ -531,10 +541,10 @@ func (c *Context) resolveArray(fn string, a int, maxIndex int, out *driver.Attri
 	}
 	need := maxIndex*stride + elem
 	if len(data) < need {
-		c.record(fn, INVALID_OPERATION, "%s array holds %d bytes, vertex %d needs %d", arrayName(a), len(data), maxIndex, need)
+		c.record(fn, INVALID_OPERATION, "%s holds %d bytes, vertex %d needs %d", name, len(data), maxIndex, need)
 		return false
 	}
-	*out = driver.Attrib{Enabled: true, Size: as.size, Type: t, Normalized: a == arrColor || a == arrWeight,
+	*out = driver.Attrib{Enabled: true, Size: as.size, Type: t, Normalized: as.normalized,
 		Stride: stride, Data: data, Buffer: id, BufferGen: gen, Offset: as.offset}
 	return true
 }
@@ -561,7 +571,7 @@ func (c *Context) DrawArrays(mode Enum, first, count int) {
 		c.record(fn, INVALID_VALUE, "first %d, count %d", first, count)
 		return
 	}
-	if count == 0 || !c.arrays[arrVertex].enabled {
+	if count == 0 || (!c.api2 && !c.arrays[arrVertex].enabled) {
 		return
 	}
 	dc := &driver.DrawCall{Prim: prim, First: first, Count: count, MinIndex: first, MaxIndex: first + count - 1}
@@ -596,7 +606,7 @@ func (c *Context) DrawElements(mode Enum, count int, typ Enum, indices any) {
 		c.record(fn, INVALID_VALUE, "count %d", count)
 		return
 	}
-	if count == 0 || !c.arrays[arrVertex].enabled {
+	if count == 0 || (!c.api2 && !c.arrays[arrVertex].enabled) {
 		return
 	}
 	ix := &driver.Indices{Type: it}
@@ -652,6 +662,20 @@ func (c *Context) DrawElements(mode Enum, count int, typ Enum, indices any) {
 func (c *Context) draw(fn string, dc *driver.DrawCall) {
 	var va driver.VertexArrays
 	maxI := dc.MaxIndex
+	if c.api2 {
+		if !c.resolveProgram(fn, dc, &va) || !c.resolveFramebuffer(fn) {
+			return
+		}
+		dc.Arrays = &va
+		if f, ok := c.missingFeature(dc); !ok {
+			c.recordErr(fn, &driver.Unsupported{Backend: c.caps.Name, Feature: f, Why: c.caps.WhyMissing(f)})
+			return
+		}
+		if err := c.dc.Draw(&c.st, dc); err != nil {
+			c.recordErr(fn, err)
+		}
+		return
+	}
 	if dc.DrawTexture == nil {
 		if !c.resolveArray(fn, arrVertex, maxI, &va.Position) ||
 			!c.resolveArray(fn, arrColor, maxI, &va.Color) ||
@@ -689,6 +713,26 @@ func (c *Context) draw(fn string, dc *driver.DrawCall) {
 func (c *Context) missingFeature(dc *driver.DrawCall) (driver.Feature, bool) {
 	st := &c.st
 	need := func(f driver.Feature, used bool) bool { return !used || c.caps.Has(f) }
+	if c.api2 {
+		for _, ch := range []struct {
+			f    driver.Feature
+			used bool
+		}{
+			{driver.FeatureShaders, true},
+			{driver.FeaturePoints, dc.Prim == driver.PrimPoints},
+			{driver.FeatureLines, dc.Prim >= driver.PrimLines && dc.Prim <= driver.PrimLineStrip},
+			{driver.FeatureLineWidth, dc.Prim >= driver.PrimLines && dc.Prim <= driver.PrimLineStrip && st.LineWidth != 1},
+			{driver.FeatureStencil, st.StencilTest && c.cfg.StencilBits > 0},
+			{driver.FeatureBlend, st.Blend.Enabled},
+			{driver.FeatureColorMask, st.ColorMask != [4]bool{true, true, true, true}},
+			{driver.FeaturePolygonOffset, st.PolygonOffset.Fill && (st.PolygonOffset.Factor != 0 || st.PolygonOffset.Units != 0)},
+		} {
+			if !need(ch.f, ch.used) {
+				return ch.f, false
+			}
+		}
+		return 0, true
+	}
 	checks := []struct {
 		f    driver.Feature
 		used bool

@@ -39,6 +39,9 @@ type Config struct {
 	// Capture, when set, records every device operation (see hal.Capture);
 	// the capture is complete after Close.
 	Capture io.Writer
+	// ES2 asks for a GL ES 2.0 context (shaders instead of fixed
+	// function); the backend's Caps.ES2 must allow it.
+	ES2 bool
 }
 
 // Error is one GL error, with the entry point that raised it.
@@ -122,7 +125,11 @@ type Context struct {
 	sampleAlphaOne bool
 	sampleCovValue float32
 	sampleCovInv   bool
-	fogHint        Enum
+
+	// GL ES 2.0.
+	api2 bool
+	gl2  es2
+	fbo  fboState
 }
 
 // NewContext creates a context on the named backend. Import
@@ -133,6 +140,14 @@ func NewContext(backend string, cfg Config) (*Context, error) {
 		return nil, err
 	}
 	caps := drv.Caps()
+	var compiler driver.ShaderCompiler
+	if cfg.ES2 {
+		sd, ok := drv.(driver.ShaderDriver)
+		if !caps.ES2 || !ok {
+			return nil, errors.Join(fmt.Errorf("%s: GL ES 2.0 contexts are not supported (%s)", backend, caps.Version), drv.Close())
+		}
+		compiler = sd.ShaderCompiler()
+	}
 	sc, err := caps.ChooseConfig(driver.SurfaceConfig{
 		Width: cfg.Width, Height: cfg.Height, Format: cfg.Format,
 		DepthBits: cfg.DepthBits, StencilBits: cfg.StencilBits,
@@ -144,8 +159,12 @@ func NewContext(backend string, cfg Config) (*Context, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: new context: %w", backend, err), drv.Close())
 	}
-	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config()}
+	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config(), api2: cfg.ES2}
 	c.init()
+	if c.api2 {
+		c.gl2.compiler = compiler
+		c.initES2()
+	}
 	return c, nil
 }
 
@@ -293,6 +312,19 @@ func (c *Context) Err() error {
 	return m
 }
 
+// need1 is alive for the fixed-function entry points, which a GL ES 2.0
+// context does not have.
+func (c *Context) need1(fn string) bool {
+	if !c.alive(fn) {
+		return false
+	}
+	if c.api2 {
+		c.record(fn, INVALID_OPERATION, "fixed-function entry point in a GL ES 2.0 context")
+		return false
+	}
+	return true
+}
+
 // alive reports whether the context can take calls.
 func (c *Context) alive(fn string) bool {
 	if c.closed {
@@ -336,7 +368,23 @@ func (c *Context) readImage(fn string, x, y, w, h int) (*image.NRGBA, error) {
 	if !c.alive(fn) {
 		return nil, errors.New("context closed")
 	}
-	img, err := c.dc.ReadPixels(x, y, w, h)
+	if !c.resolveFramebuffer(fn) {
+		return nil, errors.New("incomplete framebuffer")
+	}
+	var img *image.NRGBA
+	var err error
+	if fb := c.st.Framebuffer; fb != nil {
+		r, ok := c.dc.(driver.FramebufferReader)
+		if !ok {
+			err = &driver.Unsupported{Backend: c.caps.Name, Feature: driver.FeatureFramebufferObjects, Why: "no framebuffer read-back"}
+		} else {
+			x, y = max(0, min(x, fb.Width)), max(0, min(y, fb.Height))
+			w, h = min(w, fb.Width-x), min(h, fb.Height-y)
+			img, err = r.ReadFramebuffer(fb, x, y, w, h)
+		}
+	} else {
+		img, err = c.dc.ReadPixels(x, y, w, h)
+	}
 	if err != nil {
 		c.recordErr(fn, err)
 		return nil, err

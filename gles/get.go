@@ -13,6 +13,7 @@ const (
 	kindFloat                  // floating-point state
 	kindColor                  // colours and normals: ints scale [-1,1] to the int range
 	kindBool
+	kindEnum // enumerants: never scaled
 )
 
 func b2f(b bool) float64 {
@@ -41,6 +42,41 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 	one := func(v float64) []float64 { return []float64{v} }
 	ie := func(e Enum) []float64 { return []float64{float64(e)} }
 	r, g, b, a := c.cfg.Format.Bits()
+	if c.api2 {
+		switch pname {
+		case MAX_VERTEX_ATTRIBS:
+			return one(float64(l.MaxVertexAttribs)), kindInt, true
+		case MAX_VERTEX_UNIFORM_VECTORS:
+			return one(float64(l.MaxVertexUniformVectors)), kindInt, true
+		case MAX_VARYING_VECTORS:
+			return one(float64(l.MaxVaryingVectors)), kindInt, true
+		case MAX_FRAGMENT_UNIFORM_VECTORS:
+			return one(float64(l.MaxFragmentUniformVectors)), kindInt, true
+		case MAX_TEXTURE_IMAGE_UNITS:
+			return one(float64(l.MaxTextureImageUnits)), kindInt, true
+		case MAX_VERTEX_TEXTURE_IMAGE_UNITS:
+			return one(float64(l.MaxVertexTextureUnits)), kindInt, true
+		case MAX_COMBINED_TEXTURE_IMAGE_UNITS:
+			return one(float64(l.MaxCombinedTextureUnits)), kindInt, true
+		case MAX_RENDERBUFFER_SIZE:
+			return one(float64(l.MaxRenderbufferSize)), kindInt, true
+		case CURRENT_PROGRAM:
+			if c.gl2.current == nil {
+				return one(0), kindInt, true
+			}
+			return one(float64(c.gl2.current.id)), kindInt, true
+		case SHADER_COMPILER:
+			return one(1), kindBool, true
+		case NUM_SHADER_BINARY_FORMATS:
+			return one(0), kindInt, true
+		case BLEND_COLOR:
+			return f4(st.Blend.Color), kindColor, true
+		case MAX_TEXTURE_UNITS, MAX_LIGHTS, MAX_CLIP_PLANES, MODELVIEW_MATRIX, PROJECTION_MATRIX, TEXTURE_MATRIX,
+			MATRIX_MODE, CURRENT_COLOR, CURRENT_NORMAL, CURRENT_TEXTURE_COORDS, FOG_MODE, FOG_COLOR, SHADE_MODEL,
+			ALPHA_TEST_FUNC, ALPHA_TEST_REF, LOGIC_OP_MODE, LIGHT_MODEL_AMBIENT, LIGHT_MODEL_TWO_SIDE:
+			return nil, 0, false // fixed-function state is not in GL ES 2.0
+		}
+	}
 	switch pname {
 	case MAX_LIGHTS:
 		return one(float64(l.MaxLights)), kindInt, true
@@ -107,9 +143,9 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 		}
 		return out, kindInt, true
 	case IMPLEMENTATION_COLOR_READ_FORMAT_OES:
-		return ie(RGBA), kindInt, true
+		return ie(RGBA), kindEnum, true
 	case IMPLEMENTATION_COLOR_READ_TYPE_OES:
-		return ie(UNSIGNED_BYTE), kindInt, true
+		return ie(UNSIGNED_BYTE), kindEnum, true
 
 	case VIEWPORT:
 		v := st.Viewport
@@ -131,13 +167,13 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 	case DEPTH_WRITEMASK:
 		return one(b2f(st.DepthMask)), kindBool, true
 	case DEPTH_FUNC:
-		return ie(NEVER + Enum(st.DepthFunc)), kindInt, true
+		return ie(NEVER + Enum(st.DepthFunc)), kindEnum, true
 	case ALPHA_TEST_FUNC:
-		return ie(NEVER + Enum(st.AlphaTest.Func)), kindInt, true
+		return ie(NEVER + Enum(st.AlphaTest.Func)), kindEnum, true
 	case ALPHA_TEST_REF:
 		return one(float64(st.AlphaTest.Ref)), kindColor, true
 	case STENCIL_FUNC:
-		return ie(NEVER + Enum(st.Stencil[0].Func)), kindInt, true
+		return ie(NEVER + Enum(st.Stencil[0].Func)), kindEnum, true
 	case STENCIL_REF:
 		return one(float64(st.Stencil[0].Ref)), kindInt, true
 	case STENCIL_VALUE_MASK:
@@ -148,7 +184,7 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 		ops := []Enum{KEEP, ZERO, REPLACE, INCR, DECR, INVERT, INCR_WRAP, DECR_WRAP}
 		s := st.Stencil[0]
 		op := map[Enum]driver.StencilOp{STENCIL_FAIL: s.Fail, STENCIL_PASS_DEPTH_FAIL: s.ZFail, STENCIL_PASS_DEPTH_PASS: s.ZPass}[pname]
-		return ie(ops[op]), kindInt, true
+		return ie(ops[op]), kindEnum, true
 	case BLEND_SRC, BLEND_DST, BLEND_SRC_RGB_OES, BLEND_DST_RGB_OES, BLEND_SRC_ALPHA_OES, BLEND_DST_ALPHA_OES:
 		factors := []Enum{ZERO, ONE, SRC_COLOR, ONE_MINUS_SRC_COLOR, DST_COLOR, ONE_MINUS_DST_COLOR,
 			SRC_ALPHA, ONE_MINUS_SRC_ALPHA, DST_ALPHA, ONE_MINUS_DST_ALPHA, SRC_ALPHA_SATURATE,
@@ -156,23 +192,23 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 		bl := st.Blend
 		f := map[Enum]driver.BlendFactor{BLEND_SRC: bl.SrcRGB, BLEND_DST: bl.DstRGB, BLEND_SRC_RGB_OES: bl.SrcRGB,
 			BLEND_DST_RGB_OES: bl.DstRGB, BLEND_SRC_ALPHA_OES: bl.SrcAlpha, BLEND_DST_ALPHA_OES: bl.DstAlpha}[pname]
-		return ie(factors[f]), kindInt, true
+		return ie(factors[f]), kindEnum, true
 	case BLEND_EQUATION_OES, BLEND_EQUATION_ALPHA_OES:
 		eqs := []Enum{FUNC_ADD_OES, FUNC_SUBTRACT_OES, FUNC_REVERSE_SUBTRACT_OES, MIN_EXT, MAX_EXT}
 		if pname == BLEND_EQUATION_ALPHA_OES {
-			return ie(eqs[st.Blend.EqAlpha]), kindInt, true
+			return ie(eqs[st.Blend.EqAlpha]), kindEnum, true
 		}
-		return ie(eqs[st.Blend.EqRGB]), kindInt, true
+		return ie(eqs[st.Blend.EqRGB]), kindEnum, true
 	case LOGIC_OP_MODE:
-		return ie(CLEAR + Enum(st.LogicOp)), kindInt, true
+		return ie(CLEAR + Enum(st.LogicOp)), kindEnum, true
 	case CULL_FACE_MODE:
-		return ie([]Enum{BACK, FRONT, FRONT_AND_BACK}[st.CullFace]), kindInt, true
+		return ie([]Enum{BACK, FRONT, FRONT_AND_BACK}[st.CullFace]), kindEnum, true
 	case FRONT_FACE:
-		return ie([]Enum{CCW, CW}[st.FrontFace]), kindInt, true
+		return ie([]Enum{CCW, CW}[st.FrontFace]), kindEnum, true
 	case SHADE_MODEL:
-		return ie([]Enum{SMOOTH, FLAT}[st.Shade]), kindInt, true
+		return ie([]Enum{SMOOTH, FLAT}[st.Shade]), kindEnum, true
 	case MATRIX_MODE:
-		return ie(c.matrixMode), kindInt, true
+		return ie(c.matrixMode), kindEnum, true
 	case MODELVIEW_STACK_DEPTH:
 		return one(float64(len(c.modelview))), kindInt, true
 	case PROJECTION_STACK_DEPTH:
@@ -187,9 +223,9 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 		t := c.texture[c.activeTex]
 		return mat(t[len(t)-1]), kindFloat, true
 	case ACTIVE_TEXTURE:
-		return ie(TEXTURE0 + Enum(c.activeTex)), kindInt, true
+		return ie(TEXTURE0 + Enum(c.activeTex)), kindEnum, true
 	case CLIENT_ACTIVE_TEXTURE:
-		return ie(TEXTURE0 + Enum(c.clientActiveTex)), kindInt, true
+		return ie(TEXTURE0 + Enum(c.clientActiveTex)), kindEnum, true
 	case TEXTURE_BINDING_2D:
 		return one(float64(c.boundTex[c.activeTex])), kindInt, true
 	case ARRAY_BUFFER_BINDING:
@@ -225,7 +261,7 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 	case LIGHT_MODEL_TWO_SIDE:
 		return one(b2f(st.Lighting.TwoSide)), kindBool, true
 	case FOG_MODE:
-		return ie([]Enum{EXP, EXP2, LINEAR}[st.Fog.Mode]), kindInt, true
+		return ie([]Enum{EXP, EXP2, LINEAR}[st.Fog.Mode]), kindEnum, true
 	case FOG_DENSITY:
 		return one(float64(st.Fog.Density)), kindFloat, true
 	case FOG_START:
@@ -243,7 +279,7 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 	case SAMPLE_COVERAGE_INVERT:
 		return one(b2f(c.sampleCovInv)), kindBool, true
 	case PERSPECTIVE_CORRECTION_HINT, POINT_SMOOTH_HINT, LINE_SMOOTH_HINT, FOG_HINT, GENERATE_MIPMAP_HINT:
-		return ie(c.hints[pname]), kindInt, true
+		return ie(c.hints[pname]), kindEnum, true
 	}
 	if a, ok := c.arrayQuery(pname); ok {
 		return a, kindInt, true

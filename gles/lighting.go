@@ -26,7 +26,7 @@ func (c *Context) Lightfv(light, pname Enum, params []float32) {
 }
 
 func (c *Context) lightv(fn string, light, pname Enum, p []float32, scalar bool) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	l := c.light(fn, light)
@@ -95,7 +95,7 @@ func (c *Context) lightv(fn string, light, pname Enum, p []float32, scalar bool)
 // GetLightfv returns a light parameter (positions in eye coordinates).
 func (c *Context) GetLightfv(light, pname Enum) []float32 {
 	const fn = "GetLightfv"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return nil
 	}
 	l := c.light(fn, light)
@@ -139,7 +139,7 @@ func (c *Context) LightModelfv(pname Enum, params []float32) {
 }
 
 func (c *Context) lightModel(fn string, pname Enum, p []float32) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	switch pname {
@@ -171,7 +171,7 @@ func (c *Context) Materialfv(face, pname Enum, params []float32) {
 }
 
 func (c *Context) material(fn string, face, pname Enum, p []float32, scalar bool) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if face != FRONT_AND_BACK {
@@ -220,7 +220,7 @@ func (c *Context) material(fn string, face, pname Enum, p []float32, scalar bool
 // ambient and diffuse colours track the current colour.
 func (c *Context) GetMaterialfv(face, pname Enum) []float32 {
 	const fn = "GetMaterialfv"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return nil
 	}
 	if face != FRONT && face != BACK {
@@ -258,7 +258,7 @@ func (c *Context) Fogfv(pname Enum, params []float32) {
 }
 
 func (c *Context) fog(fn string, pname Enum, p []float32) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if len(p) < 1 {
@@ -303,7 +303,7 @@ func (c *Context) fog(fn string, pname Enum, p []float32) {
 // coordinates by the inverse of the current model-view matrix.
 func (c *Context) ClipPlanef(plane Enum, equation []float32) {
 	const fn = "ClipPlanef"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	i := int(plane) - int(CLIP_PLANE0)
@@ -326,7 +326,7 @@ func (c *Context) ClipPlanef(plane Enum, equation []float32) {
 // GetClipPlanef returns a clip plane in eye coordinates.
 func (c *Context) GetClipPlanef(plane Enum) []float32 {
 	const fn = "GetClipPlanef"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return nil
 	}
 	i := int(plane) - int(CLIP_PLANE0)

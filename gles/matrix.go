@@ -8,7 +8,7 @@ import (
 
 // MatrixMode selects the matrix stack the matrix calls act on.
 func (c *Context) MatrixMode(mode Enum) {
-	if !c.alive("MatrixMode") {
+	if !c.need1("MatrixMode") {
 		return
 	}
 	switch mode {
@@ -56,7 +56,7 @@ func (c *Context) matrixChanged() {
 
 // LoadIdentity replaces the current matrix with the identity.
 func (c *Context) LoadIdentity() {
-	if !c.alive("LoadIdentity") {
+	if !c.need1("LoadIdentity") {
 		return
 	}
 	*c.top() = mgl32.Ident4()
@@ -65,7 +65,7 @@ func (c *Context) LoadIdentity() {
 
 // LoadMatrixf replaces the current matrix with m, column-major as GL has it.
 func (c *Context) LoadMatrixf(m []float32) {
-	if !c.alive("LoadMatrixf") {
+	if !c.need1("LoadMatrixf") {
 		return
 	}
 	if len(m) < 16 {
@@ -80,7 +80,7 @@ func (c *Context) LoadMatrixf(m []float32) {
 
 // MultMatrixf multiplies the current matrix by m (column-major) on the right.
 func (c *Context) MultMatrixf(m []float32) {
-	if !c.alive("MultMatrixf") {
+	if !c.need1("MultMatrixf") {
 		return
 	}
 	if len(m) < 16 {
@@ -100,7 +100,7 @@ func (c *Context) mult(m mgl32.Mat4) {
 
 // PushMatrix pushes a copy of the current matrix.
 func (c *Context) PushMatrix() {
-	if !c.alive("PushMatrix") {
+	if !c.need1("PushMatrix") {
 		return
 	}
 	if c.matrixMode == MATRIX_PALETTE_OES {
@@ -117,7 +117,7 @@ func (c *Context) PushMatrix() {
 
 // PopMatrix pops the current matrix stack.
 func (c *Context) PopMatrix() {
-	if !c.alive("PopMatrix") {
+	if !c.need1("PopMatrix") {
 		return
 	}
 	if c.matrixMode == MATRIX_PALETTE_OES {
@@ -135,7 +135,7 @@ func (c *Context) PopMatrix() {
 
 // Translatef multiplies the current matrix by a translation.
 func (c *Context) Translatef(x, y, z float32) {
-	if !c.alive("Translatef") {
+	if !c.need1("Translatef") {
 		return
 	}
 	c.mult(mgl32.Translate3D(x, y, z))
@@ -143,7 +143,7 @@ func (c *Context) Translatef(x, y, z float32) {
 
 // Scalef multiplies the current matrix by a scale.
 func (c *Context) Scalef(x, y, z float32) {
-	if !c.alive("Scalef") {
+	if !c.need1("Scalef") {
 		return
 	}
 	c.mult(mgl32.Scale3D(x, y, z))
@@ -152,7 +152,7 @@ func (c *Context) Scalef(x, y, z float32) {
 // Rotatef multiplies the current matrix by a rotation of angle degrees about
 // (x, y, z), as the GL specification's formula gives it.
 func (c *Context) Rotatef(angle, x, y, z float32) {
-	if !c.alive("Rotatef") {
+	if !c.need1("Rotatef") {
 		return
 	}
 	l := float32(math.Sqrt(float64(x*x + y*y + z*z)))
@@ -174,7 +174,7 @@ func (c *Context) Rotatef(angle, x, y, z float32) {
 
 // Frustumf multiplies the current matrix by a perspective projection.
 func (c *Context) Frustumf(left, right, bottom, top, near, far float32) {
-	if !c.alive("Frustumf") {
+	if !c.need1("Frustumf") {
 		return
 	}
 	if near <= 0 || far <= 0 || left == right || bottom == top || near == far {
@@ -192,7 +192,7 @@ func (c *Context) Frustumf(left, right, bottom, top, near, far float32) {
 
 // Orthof multiplies the current matrix by a parallel projection.
 func (c *Context) Orthof(left, right, bottom, top, near, far float32) {
-	if !c.alive("Orthof") {
+	if !c.need1("Orthof") {
 		return
 	}
 	if left == right || bottom == top || near == far {
@@ -212,7 +212,7 @@ func (c *Context) Orthof(left, right, bottom, top, near, far float32) {
 // loads (OES_matrix_palette).
 func (c *Context) CurrentPaletteMatrixOES(index int) {
 	const fn = "CurrentPaletteMatrixOES"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if !c.caps.HasExtension("GL_OES_matrix_palette") {
@@ -230,7 +230,7 @@ func (c *Context) CurrentPaletteMatrixOES(index int) {
 // current palette matrix.
 func (c *Context) LoadPaletteFromModelViewMatrixOES() {
 	const fn = "LoadPaletteFromModelViewMatrixOES"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if !c.caps.HasExtension("GL_OES_matrix_palette") {

@@ -18,6 +18,15 @@ func clamp01(v float32) float32 {
 // capability, or nil for an unknown enum.
 func (c *Context) capability(cap Enum) *bool {
 	st := &c.st
+	if c.api2 {
+		// GL ES 2.0 table 6.x: only these remain.
+		switch cap {
+		case BLEND, CULL_FACE, DEPTH_TEST, DITHER, POLYGON_OFFSET_FILL, SAMPLE_ALPHA_TO_COVERAGE,
+			SAMPLE_COVERAGE, SCISSOR_TEST, STENCIL_TEST:
+		default:
+			return nil
+		}
+	}
 	switch cap {
 	case FOG:
 		return &st.Fog.Enabled
@@ -189,7 +198,7 @@ func (c *Context) Clear(mask Enum) {
 	if mask&STENCIL_BUFFER_BIT != 0 && c.cfg.StencilBits > 0 {
 		m |= driver.ClearStencil
 	}
-	if m == 0 {
+	if m == 0 || !c.resolveFramebuffer(fn) {
 		return
 	}
 	if err := c.dc.Clear(&c.st, m, c.clearColor, c.clearDepth, c.clearStencil); err != nil {
@@ -227,7 +236,7 @@ func (c *Context) DepthMask(flag bool) {
 
 // AlphaFunc sets the alpha test; ref is clamped to [0, 1].
 func (c *Context) AlphaFunc(fn Enum, ref float32) {
-	if !c.alive("AlphaFunc") {
+	if !c.need1("AlphaFunc") {
 		return
 	}
 	f, ok := compareFunc(fn)
@@ -312,13 +321,13 @@ func (c *Context) blendFactor(e Enum, src bool) (driver.BlendFactor, bool) {
 	case ONE:
 		return driver.BlendOne, true
 	case SRC_COLOR:
-		return driver.BlendSrcColor, !src || c.caps.ES2
+		return driver.BlendSrcColor, !src || c.api2
 	case ONE_MINUS_SRC_COLOR:
-		return driver.BlendOneMinusSrcColor, !src || c.caps.ES2
+		return driver.BlendOneMinusSrcColor, !src || c.api2
 	case DST_COLOR:
-		return driver.BlendDstColor, src || c.caps.ES2
+		return driver.BlendDstColor, src || c.api2
 	case ONE_MINUS_DST_COLOR:
-		return driver.BlendOneMinusDstColor, src || c.caps.ES2
+		return driver.BlendOneMinusDstColor, src || c.api2
 	case SRC_ALPHA:
 		return driver.BlendSrcAlpha, true
 	case ONE_MINUS_SRC_ALPHA:
@@ -329,6 +338,14 @@ func (c *Context) blendFactor(e Enum, src bool) (driver.BlendFactor, bool) {
 		return driver.BlendOneMinusDstAlpha, true
 	case SRC_ALPHA_SATURATE:
 		return driver.BlendSrcAlphaSaturate, src
+	case CONSTANT_COLOR:
+		return driver.BlendConstantColor, c.api2
+	case ONE_MINUS_CONSTANT_COLOR:
+		return driver.BlendOneMinusConstantColor, c.api2
+	case CONSTANT_ALPHA:
+		return driver.BlendConstantAlpha, c.api2
+	case ONE_MINUS_CONSTANT_ALPHA:
+		return driver.BlendOneMinusConstantAlpha, c.api2
 	}
 	return 0, false
 }
@@ -353,7 +370,7 @@ func (c *Context) BlendFunc(sfactor, dfactor Enum) {
 // (OES_blend_func_separate).
 func (c *Context) BlendFuncSeparateOES(srcRGB, dstRGB, srcAlpha, dstAlpha Enum) {
 	const fn = "BlendFuncSeparateOES"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if !c.caps.HasExtension("GL_OES_blend_func_separate") {
@@ -392,7 +409,7 @@ func (c *Context) blendEquation(e Enum) (driver.BlendEquation, bool) {
 // EXT_blend_minmax).
 func (c *Context) BlendEquationOES(mode Enum) {
 	const fn = "BlendEquationOES"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if !c.caps.HasExtension("GL_OES_blend_subtract") {
@@ -411,7 +428,7 @@ func (c *Context) BlendEquationOES(mode Enum) {
 // (OES_blend_equation_separate).
 func (c *Context) BlendEquationSeparateOES(modeRGB, modeAlpha Enum) {
 	const fn = "BlendEquationSeparateOES"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if !c.caps.HasExtension("GL_OES_blend_equation_separate") {
@@ -429,7 +446,7 @@ func (c *Context) BlendEquationSeparateOES(modeRGB, modeAlpha Enum) {
 
 // LogicOp sets the logic operation.
 func (c *Context) LogicOp(op Enum) {
-	if !c.alive("LogicOp") {
+	if !c.need1("LogicOp") {
 		return
 	}
 	if op < CLEAR || op > SET {
@@ -490,7 +507,7 @@ func (c *Context) FrontFace(mode Enum) {
 
 // ShadeModel selects flat or smooth shading.
 func (c *Context) ShadeModel(mode Enum) {
-	if !c.alive("ShadeModel") {
+	if !c.need1("ShadeModel") {
 		return
 	}
 	switch mode {
@@ -525,7 +542,7 @@ func (c *Context) LineWidth(width float32) {
 
 // PointSize sets the point size.
 func (c *Context) PointSize(size float32) {
-	if !c.alive("PointSize") {
+	if !c.need1("PointSize") {
 		return
 	}
 	if !(size > 0) {
@@ -546,7 +563,7 @@ func (c *Context) PointParameterfv(pname Enum, params []float32) {
 }
 
 func (c *Context) pointParameter(fn string, pname Enum, p []float32) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	need := 1
@@ -626,11 +643,14 @@ func (c *Context) GetString(name Enum) string {
 	case RENDERER:
 		return c.caps.Renderer
 	case VERSION:
+		if c.api2 {
+			return c.caps.VersionES2
+		}
 		return c.caps.Version
 	case EXTENSIONS:
 		return strings.Join(c.caps.Extensions, " ")
 	case SHADING_LANGUAGE_VERSION:
-		if c.caps.GLSLVersion != "" {
+		if c.api2 {
 			return c.caps.GLSLVersion
 		}
 	}

@@ -20,6 +20,9 @@ type textureObject struct {
 	snap           driver.Texture
 	snapGen        uint64
 	complete       bool
+	// rendered is set when the backend rendered into level 0 (a
+	// framebuffer attachment): its device copy is newer than levels.
+	rendered bool
 }
 
 func newTextureObject(id uint32) *textureObject {
@@ -165,7 +168,7 @@ func (c *Context) checkSize(fn string, level, w, h, border int) bool {
 		c.record(fn, INVALID_VALUE, "level %d outside 0..%d", level, c.maxLevel())
 	case w < 0 || h < 0 || w > maxSize>>level || h > maxSize>>level:
 		c.record(fn, INVALID_VALUE, "size %dx%d outside 0..%d at level %d", w, h, maxSize>>level, level)
-	case (w != 0 && !isPow2(w)) || (h != 0 && !isPow2(h)):
+	case !c.api2 && ((w != 0 && !isPow2(w)) || (h != 0 && !isPow2(h))):
 		c.record(fn, INVALID_VALUE, "size %dx%d is not a power of two", w, h)
 	case border != 0:
 		c.record(fn, INVALID_VALUE, "border %d must be 0", border)
@@ -245,6 +248,11 @@ func (c *Context) TexImage2D(target Enum, level int, internalformat Enum, width,
 // setLevel stores a level, dropping levels of another format (a paletted or
 // compressed texture becomes uncompressed), and regenerates mipmaps.
 func (c *Context) setLevel(t *textureObject, tf driver.TexFormat, level int, lv driver.Level) {
+	if level == 0 {
+		t.rendered = false
+	} else if !c.syncTexture("TexImage2D", t) {
+		return
+	}
 	if t.format != tf {
 		t.levels = nil
 		t.palette = nil
@@ -346,7 +354,7 @@ func (c *Context) TexSubImage2D(target Enum, level, xoffset, yoffset, width, hei
 	}
 	t := c.boundTexture()
 	lv, ok := c.subImageLevel(fn, t, level, xoffset, yoffset, width, height)
-	if !ok {
+	if !ok || !c.syncTexture(fn, t) {
 		return
 	}
 	if t.format.BytesPerTexel() == 0 {
@@ -617,7 +625,7 @@ func (c *Context) CopyTexSubImage2D(target Enum, level, xoffset, yoffset, x, y, 
 	}
 	t := c.boundTexture()
 	lv, ok := c.subImageLevel(fn, t, level, xoffset, yoffset, width, height)
-	if !ok {
+	if !ok || !c.syncTexture(fn, t) {
 		return
 	}
 	if t.format.BytesPerTexel() == 0 {
@@ -822,39 +830,52 @@ func (c *Context) GetTexParameteriv(target, pname Enum) []int {
 func (c *Context) resolveTextures() {
 	for u := range c.st.Units {
 		c.st.Units[u].Texture = nil
-		if u >= c.caps.Limits.MaxTextureUnits || !c.texEnabled[u] {
-			continue
-		}
-		id := c.boundTex[u]
-		t := c.defaultTex
-		if id != 0 {
-			t = c.textures[id]
-		}
-		if t == nil {
-			continue
-		}
-		if t.snapGen != t.gen {
-			t.snapGen = t.gen
-			t.complete = c.complete(t)
-			nl := 1
-			if t.sampler.MinFilter.Mipmapped() {
-				nl = len(t.levels)
-			}
-			if t.complete {
-				t.snap = driver.Texture{ID: t.id, Gen: t.gen, Format: t.format, Palette: t.palette,
-					PaletteFormat: t.paletteFormat, Levels: t.levels[:nl], Sampler: t.sampler, Crop: t.crop}
-			}
-		}
-		if t.complete {
-			c.st.Units[u].Texture = &t.snap
+		if u < c.caps.Limits.MaxTextureUnits && c.texEnabled[u] {
+			c.st.Units[u].Texture = c.completeTexture(u)
 		}
 	}
+}
+
+// completeTexture returns the snapshot of the texture bound to unit u, or
+// nil when it is incomplete.
+func (c *Context) completeTexture(u int) *driver.Texture {
+	id := c.boundTex[u]
+	t := c.defaultTex
+	if id != 0 {
+		t = c.textures[id]
+	}
+	if t == nil {
+		return nil
+	}
+	if t.snapGen != t.gen {
+		t.snapGen = t.gen
+		t.complete = c.complete(t)
+		nl := 1
+		if t.sampler.MinFilter.Mipmapped() {
+			nl = len(t.levels)
+		}
+		if t.complete {
+			t.snap = driver.Texture{ID: t.id, Gen: t.gen, Format: t.format, Palette: t.palette,
+				PaletteFormat: t.paletteFormat, Levels: t.levels[:nl], Sampler: t.sampler, Crop: t.crop}
+		}
+	}
+	if t.complete {
+		return &t.snap
+	}
+	return nil
 }
 
 // complete implements the ES 1.1 texture completeness rules (section 3.7.10).
 func (c *Context) complete(t *textureObject) bool {
 	if len(t.levels) == 0 || t.levels[0].Width == 0 || t.levels[0].Height == 0 {
 		return false
+	}
+	// GL ES 2.0 §3.8.2: a non-power-of-two texture is complete only
+	// with CLAMP_TO_EDGE and a filter that reads level 0 alone.
+	if w, h := t.levels[0].Width, t.levels[0].Height; !isPow2(w) || !isPow2(h) {
+		if t.sampler.MinFilter.Mipmapped() || t.sampler.WrapS != driver.WrapClampToEdge || t.sampler.WrapT != driver.WrapClampToEdge {
+			return false
+		}
 	}
 	if !t.sampler.MinFilter.Mipmapped() {
 		return true
@@ -889,7 +910,7 @@ func (c *Context) TexEnvfv(target, pname Enum, params []float32) {
 }
 
 func (c *Context) texEnv(fn string, target, pname Enum, p []float32) {
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if len(p) == 0 {
@@ -986,7 +1007,7 @@ func (c *Context) texEnv(fn string, target, pname Enum, p []float32) {
 // GetTexEnvfv returns a texture environment parameter of the active unit.
 func (c *Context) GetTexEnvfv(target, pname Enum) []float32 {
 	const fn = "GetTexEnvfv"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return nil
 	}
 	u := &c.st.Units[c.activeTex]
@@ -1036,7 +1057,7 @@ func (c *Context) GetTexEnvfv(target, pname Enum) []float32 {
 // rectangles of the enabled units (OES_draw_texture).
 func (c *Context) DrawTexfOES(x, y, z, width, height float32) {
 	const fn = "DrawTexfOES"
-	if !c.alive(fn) {
+	if !c.need1(fn) {
 		return
 	}
 	if !c.caps.HasExtension("GL_OES_draw_texture") {

@@ -64,7 +64,7 @@ func newCaps() *driver.Caps {
 			MaxElementsVertices: 65536, MaxElementsIndices: 65535,
 			SubpixelBits: 4,
 		},
-		Features:       driver.Features(0),
+		Features:       driver.Features(0).With(driver.FeatureCopyTexImage, driver.FeatureGenerateMipmap),
 		ColorFormats:   []driver.PixelFormat{driver.FormatRGBA8888, driver.FormatRGB565, driver.FormatRGBA5551, driver.FormatRGBA4444},
 		DepthBits:      []int{0, 16},
 		StencilBits:    []int{0, 1, 4, 8},
@@ -74,6 +74,8 @@ func newCaps() *driver.Caps {
 			{Feature: "matrix stacks", How: "kept by the driver; WORLD = model-view, VIEW = identity, PROJ = projection"},
 			{Feature: "client arrays of any type and stride", How: "repacked on the CPU into one VTYPE layout (float UV, 8888 colour, float normal, float position)"},
 			{Feature: "DrawElements", How: "indices rebased to the uploaded vertex range (8/16-bit IADDR)"},
+			{Feature: "CopyTexImage2D/CopyTexSubImage2D", How: "colour buffer read back by the CPU (gles), then uploaded as a texture"},
+			{Feature: "GENERATE_MIPMAP", How: "2x2 box filter on the CPU (gles)"},
 			{Feature: "far-plane clipping", How: "none: the GE clamps depth to [0, 65535] instead of clipping at the far plane"},
 		},
 	}

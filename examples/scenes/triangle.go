@@ -1,6 +1,9 @@
 package scenes
 
-import "github.com/retrogl/retrogl/gles"
+import (
+	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/trace"
+)
 
 // Triangle is a Gouraud-shaded triangle over a cleared background, crossed
 // by a second triangle that slopes through it in depth: the depth test hides
@@ -9,7 +12,7 @@ func Triangle() Scene {
 	return Scene{
 		Name:   "triangle",
 		Config: gles.Config{Width: 320, Height: 240, DepthBits: 16},
-		Draw: func(ctx *gles.Context) error {
+		Draw: func(ctx trace.GL) error {
 			ctx.Viewport(0, 0, 320, 240)
 			ctx.ClearColor(0.1, 0.1, 0.25, 1)
 			ctx.ClearDepthf(1)

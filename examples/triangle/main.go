@@ -1,6 +1,6 @@
 // Command triangle renders a Gouraud-shaded triangle crossed by a second,
 // depth-tested triangle, on every backend (or the one -backend names), and
-// prints the PNG files it wrote.
+// prints the PNG files it wrote; -trace FILE records its GL calls.
 package main
 
 import (

@@ -33,6 +33,7 @@ const (
 	Enum                     // index into Field.Enum
 	Flag                     // single bit
 	Hex                      // unsigned, printed in hex (addresses, colours)
+	Count                    // a count stored minus one; builders and decoder use the count
 )
 
 // Field is a bit field of a command's 24-bit argument.
@@ -151,7 +152,7 @@ var rows = []row{
 	{0x0E, "SIGNAL", 91, "arg:0-15/x behaviour:16-23/x", "[OUT] bits 16-23 are a behaviour code, not an index (L91-93)"},
 	{0x0F, "FINISH", 95, "arg:0-15/x", "acts at the following END"},
 	{0x10, "BASE", 98, "hi:16-19/x", "[OUT] bits 16-19 = address bits 24-27 (seed L99 says 16-20)"},
-	{0x12, "VTYPE", 101, "tc:0-1/tc color:2-4/vcol normal:5-6/num pos:7-8/num weight:9-10/tc index:11-12/idx weights:14-16 morphs:18-20 through:23", "counts are stored minus one"},
+	{0x12, "VTYPE", 101, "tc:0-1/tc color:2-4/vcol normal:5-6/num pos:7-8/num weight:9-10/tc index:11-12/idx weights:14-16/n morphs:18-20/n through:23", "counts are stored minus one"},
 	{0x13, "OFFSETADDR", 140, "offset:0-23/x", "[OUT] OFFSET = arg<<8 (seed name ???)"},
 	{0x14, "ORIGIN", 142, "", "[OUT] OFFSET = address of this word (seed name ???)"},
 	{0x15, "REGION1", 144, "x:0-9 y:10-19", ""},
@@ -316,7 +317,7 @@ var rows = []row{
 	{0xEA, "TRXKICK", 984, "texel:0/trx", ""},
 	{0xEB, "TRXSPOS", 989, "x:0-9 y:10-19", ""},
 	{0xEC, "TRXDPOS", 993, "x:0-9 y:10-19", ""},
-	{0xEE, "TRXSIZE", 997, "w:0-9 h:10-19", "sizes minus one; seed L997 says decimal 237, EE is 238"},
+	{0xEE, "TRXSIZE", 997, "w:0-9/n h:10-19/n", "sizes minus one; seed L997 says decimal 237, EE is 238"},
 }
 
 // Table holds every defined command by opcode; nil for undefined opcodes.
@@ -365,6 +366,8 @@ func parseField(spec string) Field {
 		f.Kind = Sint
 	case "x":
 		f.Kind = Hex
+	case "n":
+		f.Kind = Count
 	default:
 		e, ok := enumTables[suffix]
 		if !ok {

@@ -60,6 +60,9 @@ func Fields(op Op, kv ...any) uint32 {
 		default:
 			panic(fmt.Sprintf("pspge: field value of type %T", x))
 		}
+		if f.Kind == Count {
+			v--
+		}
 		arg |= f.Put(v)
 	}
 	return Word(op, arg)
@@ -221,6 +224,8 @@ func Decode(w uint32) string {
 			fmt.Fprintf(&b, "%d", s)
 		case Hex:
 			fmt.Fprintf(&b, "%#x", v)
+		case Count:
+			fmt.Fprintf(&b, "%d", v+1)
 		default:
 			fmt.Fprintf(&b, "%d", v)
 		}

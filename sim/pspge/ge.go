@@ -84,10 +84,14 @@ type GE struct {
 	Prims int
 }
 
-// New returns a simulated PSP GE device.
-func New() *Device {
+// New returns a simulated PSP GE device with the default watchdog budget.
+func New() *Device { return NewWithBudget(0) }
+
+// NewWithBudget returns a simulated GE whose watchdog stops a list after
+// budget commands (0 means device.DefaultBudget); fuzz tests use a small one.
+func NewWithBudget(budget int64) *Device {
 	g := &GE{bboxVisible: true}
-	d := device.New(device.Config{Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Info: hal.Info{
 		Chip: "pspge", Revision: "PSP-1000 GE (simulated)", WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "ram", Base: RAMBase, Size: RAMSize}},
 	}}, g)
@@ -151,11 +155,11 @@ var handlerRows = []struct {
 	{ge.SPLINE, unimplemented("spline patches")},
 	{ge.BBOX, (*GE).bbox},
 	{ge.JUMP, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
-		return g.addr(w &^ 3), false, nil
+		return g.branch(x, pc, w)
 	}},
 	{ge.BJUMP, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		if !g.bboxVisible {
-			return g.addr(w &^ 3), false, nil
+			return g.branch(x, pc, w)
 		}
 		return pc + 4, false, nil
 	}},
@@ -163,9 +167,13 @@ var handlerRows = []struct {
 		if g.sp >= stackDepth {
 			return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("CALL stack overflow (%d levels)", stackDepth))
 		}
+		next, _, err := g.branch(x, pc, w)
+		if err != nil {
+			return 0, false, err
+		}
 		g.stack[g.sp] = frame{pc + 4, g.offset}
 		g.sp++
-		return g.addr(w &^ 3), false, nil
+		return next, false, nil
 	}},
 	{ge.RET, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		if g.sp == 0 {
@@ -221,6 +229,16 @@ func init() {
 		}
 		dispatch[r.op] = r.fn
 	}
+}
+
+// branch resolves a JUMP/BJUMP/CALL destination (4-byte aligned) and
+// faults at the branch when it lies outside memory.
+func (g *GE) branch(x *device.Exec, pc, w uint32) (uint32, bool, error) {
+	t := g.addr(w &^ 3)
+	if _, ok := g.mem.Slice(t, 4); !ok {
+		return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("branch target %#08x outside device memory", t))
+	}
+	return t, false, nil
 }
 
 func unimplemented(what string) handler {

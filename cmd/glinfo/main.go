@@ -1,0 +1,122 @@
+// Command glinfo prints every registered backend's capabilities, like
+// eglinfo: GL_VENDOR, GL_RENDERER, GL_VERSION, GL_EXTENSIONS, the limits,
+// the surface and texture formats, the features that work, what the backend
+// emulates and what is missing and why.
+//
+//	go run ./cmd/glinfo                 # every backend, as text
+//	go run ./cmd/glinfo -backend pspge  # one backend
+//	go run ./cmd/glinfo -json           # a JSON array of objects
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/retrogl/retrogl/backends"
+	"github.com/retrogl/retrogl/driver"
+)
+
+func main() {
+	backend := flag.String("backend", "", "print only this backend")
+	asJSON := flag.Bool("json", false, "print a JSON array")
+	flag.Parse()
+	if err := run(os.Stdout, *backend, *asJSON); err != nil {
+		fmt.Fprintln(os.Stderr, "glinfo:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer, backend string, asJSON bool) error {
+	names := backends.Names()
+	if backend != "" {
+		names = []string{backend}
+	}
+	var all []*driver.Caps
+	for _, n := range names {
+		drv, err := driver.Open(n, driver.OpenOptions{})
+		if err != nil {
+			return err
+		}
+		all = append(all, drv.Caps())
+		if err := drv.Close(); err != nil {
+			return fmt.Errorf("%s: close: %w", n, err)
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(all)
+	}
+	for i, c := range all {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printText(w, c)
+	}
+	return nil
+}
+
+func printText(w io.Writer, c *driver.Caps) {
+	fmt.Fprintf(w, "backend: %s\n", c.Name)
+	fmt.Fprintf(w, "  GL_VENDOR:     %s\n", c.Vendor)
+	fmt.Fprintf(w, "  GL_RENDERER:   %s\n", c.Renderer)
+	fmt.Fprintf(w, "  GL_VERSION:    %s\n", c.Version)
+	if c.GLSLVersion != "" {
+		fmt.Fprintf(w, "  GL_SHADING_LANGUAGE_VERSION: %s\n", c.GLSLVersion)
+	}
+	fmt.Fprintf(w, "  GL_EXTENSIONS:\n")
+	for _, e := range c.Extensions {
+		fmt.Fprintf(w, "    %s\n", e)
+	}
+	fmt.Fprintf(w, "  limits:\n")
+	v := reflect.ValueOf(c.Limits)
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := v.Field(i)
+		if f.IsZero() {
+			continue
+		}
+		name := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+		if m, ok := f.Interface().(map[string]int); ok {
+			for _, k := range sortedKeys(m) {
+				fmt.Fprintf(w, "    %-34s %d\n", k, m[k])
+			}
+			continue
+		}
+		fmt.Fprintf(w, "    %-34s %v\n", name, f.Interface())
+	}
+	fmt.Fprintf(w, "  surfaces: colour %v, depth bits %v, stencil bits %v (default %dx%d %v, depth %d, stencil %d)\n",
+		c.ColorFormats, c.DepthBits, c.StencilBits, c.Default.Width, c.Default.Height, c.Default.Format,
+		c.Default.DepthBits, c.Default.StencilBits)
+	if len(c.TextureFormats) > 0 {
+		fmt.Fprintf(w, "  texture formats: %s\n", strings.Join(c.TextureFormats, " "))
+	}
+	var have []string
+	for _, f := range c.Features.List() {
+		have = append(have, f.String())
+	}
+	fmt.Fprintf(w, "  features: %s\n", strings.Join(have, " "))
+	fmt.Fprintf(w, "  emulated:\n")
+	for _, e := range c.Emulated {
+		fmt.Fprintf(w, "    %s: %s\n", e.Feature, e.How)
+	}
+	fmt.Fprintf(w, "  missing:\n")
+	for _, m := range c.Missing {
+		fmt.Fprintf(w, "    %s: %s\n", m.Feature, m.Why)
+	}
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

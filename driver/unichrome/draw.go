@@ -1,0 +1,192 @@
+package unichrome
+
+import (
+	"math"
+
+	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
+	uc "github.com/retrogl/retrogl/hal/unichrome"
+)
+
+// drawSetup is what a draw decided about its vertices.
+type drawSetup struct {
+	units  []int // GL unit of each chip texture
+	mask   uint32
+	fog    bool
+	height float32
+	sprite bool // generate texture coordinates for point sprites
+	// replace says, per chip texture, whether point sprites replace its
+	// coordinates (GL_COORD_REPLACE_OES).
+	replace [2]bool
+	en      uint32
+}
+
+// Draw implements driver.Context.
+func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
+	if err := c.usable(); err != nil {
+		return err
+	}
+	if st.Program != nil {
+		return &driver.Unsupported{Backend: "unichrome", Feature: driver.FeatureShaders, Why: "fixed-function chip"}
+	}
+	if dc.DrawTexture != nil {
+		return c.drawTexture(st, dc.DrawTexture)
+	}
+	ds, err := c.setup(st, dc.Prim)
+	if err != nil || ds == nil {
+		return err
+	}
+	// Culling is the engine's except FRONT_AND_BACK, which software T&L
+	// drops; two-sided lighting still sees the facing.
+	tst := st
+	if st.CullEnabled && st.CullFace != driver.FaceFrontAndBack {
+		cp := *st
+		cp.CullEnabled = false
+		tst = &cp
+	}
+	mesh, err := c.tnl.Run(tst, dc)
+	if err != nil {
+		return err
+	}
+	flatTri, flatLine := uc.ShadeGouraud, uc.ShadeGouraud
+	if st.Shade == driver.ShadeFlat {
+		flatTri, flatLine = uc.ShadeFlatC, uc.ShadeFlatB
+	}
+	if n := len(mesh.Triangles); n > 0 {
+		c.polygonOffset(st, st.PolygonOffset.Fill)
+		c.verts = c.verts[:0]
+		for i := range mesh.Triangles {
+			c.vertex(ds, &mesh.Triangles[i], [2]float32{})
+		}
+		cullEn, bface := c.cullBits(st)
+		c.emit(ds, uc.PrimTri, flatTri, cullEn, bface)
+	}
+	if len(mesh.Lines) > 0 {
+		c.polygonOffset(st, false)
+		c.lines(st, ds, mesh.Lines, flatLine)
+	}
+	if len(mesh.Points) > 0 {
+		c.polygonOffset(st, false)
+		c.points(st, ds, mesh.Points)
+	}
+	if len(c.cmd.words) > flushWords {
+		return c.Flush()
+	}
+	return nil
+}
+
+// flushWords bounds a command list (1 MB): a longer one is submitted
+// after the draw that filled it, so the engine starts early and system
+// memory is reused.
+const flushWords = 1 << 18
+
+// cullBits returns the enable bit and Command B flag for culling. The
+// y flip (y' = H - y) keeps the picture upright, so a triangle's winding
+// as seen on the screen is the same for GL and the engine: with FrontFace
+// CCW the back faces are clockwise, HBFace 0.
+func (c *Context) cullBits(st *driver.State) (uint32, uint32) {
+	if !st.CullEnabled || st.CullFace == driver.FaceFrontAndBack {
+		return 0, 0
+	}
+	backIsCCW := st.FrontFace == driver.WindingCW
+	if st.CullFace == driver.FaceFront {
+		backIsCCW = !backIsCCW
+	}
+	if backIsCCW {
+		return enBFCull, uc.CmdBCCWBack
+	}
+	return enBFCull, 0
+}
+
+// setup programs the state of a draw and decides the vertex layout. It
+// returns nil when nothing can be drawn (empty scissor).
+func (c *Context) setup(st *driver.State, prim driver.Prim) (*drawSetup, error) {
+	if !c.surface(st, st.ColorMask) {
+		return nil, nil
+	}
+	en := c.fragmentState(st)
+	ds := &drawSetup{height: float32(c.cfg.Height), mask: uc.MaskX | uc.MaskY | uc.MaskZ | uc.MaskCd}
+	for u := 0; u < driver.MaxTextureUnits && len(ds.units) < 2; u++ {
+		if st.Units[u].Texture != nil {
+			ds.units = append(ds.units, u)
+		}
+	}
+	for n, u := range ds.units {
+		unit := &st.Units[u]
+		dt, err := c.upload(unit.Texture)
+		if err != nil {
+			return nil, err
+		}
+		base := unit.Texture.Base()
+		regs, err := stageFor(fromEnv(&unit.Env, base), unit.Env.Color, base == driver.BaseRGB || base == driver.BaseLuminance)
+		if err != nil {
+			return nil, &driver.Unsupported{Backend: "unichrome", Feature: driver.FeatureTexEnvCombine, Why: err.Error()}
+		}
+		c.setTexture(n, unit.Texture, dt)
+		c.setStage(n, &regs)
+		ds.replace[n] = unit.CoordReplace
+	}
+	if len(ds.units) > 0 {
+		en |= enTXMP | enTXPP | enTXCH
+		ds.mask |= uc.MaskW | uc.MaskS | uc.MaskT
+		c.cmd.set(grpTexGen, uc.TexGenMode, uint32(len(ds.units)-1)<<3)
+		ds.sprite = prim == driver.PrimPoints && st.Point.Sprite
+	}
+	if st.Fog.Enabled {
+		ds.fog = true
+		ds.mask |= uc.MaskCs
+	}
+	ds.en = en
+	return ds, nil
+}
+
+// vertex appends one swtnl vertex in the engine's layout. spr holds the
+// sprite coordinates used for units with COORD_REPLACE.
+func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
+	w := v.Win[3]
+	q := float32(1)
+	if len(ds.units) > 0 {
+		q = v.Tex[ds.units[0]][3]
+	}
+	cd := uint32(q8(v.Color[3]))<<24 | uint32(q8(v.Color[0]))<<16 | uint32(q8(v.Color[1]))<<8 | uint32(q8(v.Color[2]))
+	c.verts = append(c.verts, fl(v.Win[0]), fl(ds.height-v.Win[1]), fl(v.Win[2]))
+	if ds.mask&uc.MaskW != 0 {
+		c.verts = append(c.verts, fl(w*q))
+	}
+	c.verts = append(c.verts, cd)
+	if ds.fog {
+		c.verts = append(c.verts, uint32(q8(v.Fog))<<24)
+	}
+	for n, u := range ds.units {
+		tc := v.Tex[u]
+		s, t := tc[0], tc[1]
+		if ds.sprite && ds.replace[n] {
+			s, t = spr[0], spr[1]
+		} else if tc[3] != 1 && tc[3] != 0 {
+			s, t = s/tc[3], t/tc[3]
+		}
+		c.verts = append(c.verts, fl(s), fl(t))
+	}
+}
+
+func fl(f float32) uint32 {
+	if f != f {
+		f = 0
+	}
+	return math.Float32bits(f)
+}
+
+// emit sends the collected vertices as one list.
+func (c *Context) emit(ds *drawSetup, prim uc.Prim, shade uc.Shade, cull ...uint32) {
+	if len(c.verts) == 0 {
+		return
+	}
+	en, bface := ds.en, uint32(0)
+	if len(cull) == 2 {
+		en |= cull[0]
+		bface = cull[1]
+	}
+	c.cmd.set(grpAttr, uc.AttrEnable, en)
+	c.cmd.list(uc.CmdBWord(ds.mask, bface, 0), uc.CmdAWord(prim, shade, uc.CycleFull), c.verts)
+	c.verts = c.verts[:0]
+}

@@ -1,0 +1,299 @@
+package unichrome
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	uc "github.com/retrogl/retrogl/hal/unichrome"
+	"github.com/retrogl/retrogl/sim/raster"
+)
+
+// subBits is the sub-pixel precision: positions snap to 28.4.
+const subBits = 4
+
+// maxCoord bounds snapped positions (pixels), keeping edge functions and
+// attribute planes far from overflow.
+const maxCoord = 4096
+
+// snap converts a window coordinate to 28.4 fixed point, rounding to
+// nearest; NaN reads 0.
+func snap(f float32) int64 {
+	v := float64(f)
+	if v != v {
+		return 0
+	}
+	v = min(maxCoord, max(-maxCoord, v))
+	return int64(math.Floor(v*16 + 0.5))
+}
+
+// Attribute slots of a fragment.
+const (
+	atR = iota
+	atG
+	atB
+	atA
+	atSR
+	atSG
+	atSB
+	atFog
+	atZ
+	atW
+	atS0
+	atT0
+	atS1
+	atT1
+	numAttrs
+)
+
+// vals are a vertex's attributes as plane inputs.
+func (p *pipeline) vals(v *vertex, out *[numAttrs]float64) {
+	cd, cs := v.cd, v.cs
+	out[atR], out[atG], out[atB], out[atA] = float64(cd>>16&0xFF), float64(cd>>8&0xFF), float64(cd&0xFF), float64(cd>>24)
+	out[atSR], out[atSG], out[atSB], out[atFog] = float64(cs>>16&0xFF), float64(cs>>8&0xFF), float64(cs&0xFF), float64(cs>>24)
+	out[atZ] = float64(v.z) * p.znf
+	w := float64(v.w)
+	out[atW] = w
+	for n := 0; n < 2; n++ {
+		s, t := float64(v.s[n]), float64(v.t[n])
+		if p.persp {
+			s, t = float64(s*w), float64(t*w)
+		}
+		out[atS0+2*n], out[atT0+2*n] = s, t
+	}
+}
+
+// frag is one fragment's interpolated inputs.
+type frag struct {
+	c   [4]int
+	s   [3]int
+	fog int
+	z   float64 // Z for the test (biased)
+	zw  float64 // Z to write (biased with HZBiasedWB)
+	w   float64
+	st  [2][2]float64
+	lod [2]int
+	tri bool
+}
+
+// clamp8 rounds to nearest and clamps to [0, 255]; truncation of a value
+// in [1, 255) is its floor.
+func clamp8(v float64) int {
+	x := v + 0.5
+	if !(x >= 1) {
+		return 0
+	}
+	if x >= 255 {
+		return 255
+	}
+	return int(x)
+}
+
+// draw rasterises one primitive.
+func (e *Engine) draw(prim uc.Prim, sh uc.Shade, v []vertex) error {
+	p := e.pipe
+	if p.clip.Empty() {
+		return nil
+	}
+	var pv [3]vertex
+	copy(pv[:], v)
+	switch sh {
+	case uc.ShadeSolid:
+		cd := uint32(p.solid[3])<<24 | uint32(p.solid[0])<<16 | uint32(p.solid[1])<<8 | uint32(p.solid[2])
+		for i := range v {
+			pv[i].cd = cd
+		}
+	case uc.ShadeFlatA, uc.ShadeFlatB, uc.ShadeFlatC:
+		k := min(int(sh-uc.ShadeFlatA), len(v)-1)
+		for i := range v {
+			pv[i].cd, pv[i].cs = v[k].cd, v[k].cs
+		}
+	}
+	switch prim {
+	case uc.PrimTri:
+		return e.triangle(p, &pv[0], &pv[1], &pv[2])
+	case uc.PrimLine:
+		e.line(p, &pv[0], &pv[1])
+	default:
+		e.point(p, &pv[0])
+	}
+	return nil
+}
+
+// position returns a vertex's snapped position, shifted by half a pixel
+// when HPixGC puts pixel centres on integers.
+func (p *pipeline) position(v *vertex) raster.Point {
+	x, y := snap(v.x), snap(v.y)
+	if p.centerInt {
+		x, y = x+8, y+8
+	}
+	return raster.Point{X: x, Y: y}
+}
+
+func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
+	p0, p1, p2 := p.position(v0), p.position(v1), p.position(v2)
+	t, ok := raster.Setup(p0, p1, p2, subBits)
+	if !ok {
+		return nil
+	}
+	if r := t.Bounds().Intersect(p.clip); !r.Empty() {
+		if err := e.x.Step(1 + (r.X1-r.X0)*(r.Y1-r.Y0)/256); err != nil {
+			return err
+		}
+	}
+	if p.en&enBFCull != 0 {
+		ccwBack := e.cmdB&uc.CmdBCCWBack != 0
+		if t.CW != ccwBack {
+			e.Stats.Culled++
+			return nil
+		}
+	}
+	var a [3][numAttrs]float64
+	p.vals(v0, &a[0])
+	p.vals(v1, &a[1])
+	p.vals(v2, &a[2])
+	x0, y0 := float64(p0.X)/16, float64(p0.Y)/16
+	dx1, dy1 := float64(p1.X-p0.X)/16, float64(p1.Y-p0.Y)/16
+	dx2, dy2 := float64(p2.X-p0.X)/16, float64(p2.Y-p0.Y)/16
+	det := float64(dx1*dy2) - float64(dx2*dy1)
+	var gx, gy [numAttrs]float64
+	for i := 0; i < numAttrs; i++ {
+		d1, d2 := float64(a[1][i]-a[0][i]), float64(a[2][i]-a[0][i])
+		if d1 == 0 && d2 == 0 {
+			continue
+		}
+		gx[i] = (float64(d1*dy2) - float64(d2*dy1)) / det
+		gy[i] = (float64(d2*dx1) - float64(d1*dx2)) / det
+	}
+	zbias := 0.0
+	if p.hasBias {
+		zbias = float64(max(math.Abs(gx[atZ]), math.Abs(gy[atZ]))*p.zscale) + p.zbias
+	}
+	// Texture LOD: constant over the triangle without perspective.
+	var lod [2]int
+	if p.txmp && !p.persp {
+		for n := 0; n < p.ntex; n++ {
+			u := &p.units[n]
+			if u.needLOD || u.mip == mipConstant {
+				w, h := u.baseSize()
+				rho := max(math.Abs(gx[atS0+2*n])*w, math.Abs(gx[atT0+2*n])*h, math.Abs(gy[atS0+2*n])*w, math.Abs(gy[atT0+2*n])*h)
+				lod[n] = u.lodOf(rho)
+			}
+		}
+	}
+	// Only attributes that vary are stepped; the others keep their value.
+	var base [numAttrs]float64
+	var act [numAttrs]int
+	nact := 0
+	for i := 0; i < numAttrs; i++ {
+		if gx[i] != 0 || gy[i] != 0 {
+			act[nact] = i
+			nact++
+		}
+		base[i] = a[0][i]
+	}
+	step := act[:nact]
+	band := func(w *worker, clip raster.Rect) {
+		var f frag
+		f.tri = true
+		f.lod = lod
+		cur := base
+		t.Walk(clip, func(s *raster.Span) {
+			px := float64(s.X0) + 0.5 - x0
+			py := float64(s.Y) + 0.5 - y0
+			for _, i := range step {
+				cur[i] = a[0][i] + float64(gx[i]*px) + float64(gy[i]*py)
+			}
+			for x := s.X0; x < s.X1; x++ {
+				f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
+				if p.needSpec {
+					f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
+					f.fog = clamp8(cur[atFog])
+				}
+				f.z = cur[atZ] + zbias
+				f.zw = f.z
+				if !p.biasWB {
+					f.zw = cur[atZ]
+				}
+				f.w = cur[atW]
+				if p.txmp {
+					e.texCoords(p, &f, &cur, &gx, &gy)
+				}
+				w.fragment(p, x, s.Y, &f)
+				for _, i := range step {
+					cur[i] += gx[i]
+				}
+			}
+		})
+	}
+	r := t.Bounds().Intersect(p.clip)
+	n := e.bands(r)
+	if n <= 1 {
+		w := worker{e: e}
+		band(&w, p.clip)
+		e.Stats.add(&w.stats)
+		return nil
+	}
+	ws := make([]worker, n)
+	var wg sync.WaitGroup
+	rows := (r.Y1 - r.Y0 + n - 1) / n
+	for i := range ws {
+		ws[i].e = e
+		c := r
+		c.Y0, c.Y1 = r.Y0+i*rows, min(r.Y1, r.Y0+(i+1)*rows)
+		wg.Add(1)
+		go func(w *worker, c raster.Rect) {
+			defer wg.Done()
+			band(w, c)
+		}(&ws[i], c)
+	}
+	wg.Wait()
+	for i := range ws {
+		e.Stats.add(&ws[i].stats)
+	}
+	return nil
+}
+
+// bands returns how many row bands to shade a triangle's clipped bounding
+// box in: one for small triangles, else up to Workers (default: the CPUs
+// the process may use, at most 4).
+func (e *Engine) bands(r raster.Rect) int {
+	if r.Empty() || r.Y1-r.Y0 < 32 || (r.X1-r.X0)*(r.Y1-r.Y0) < 16384 {
+		return 1
+	}
+	n := e.Workers
+	if n == 0 {
+		n = min(runtime.GOMAXPROCS(0), 4)
+	}
+	return max(1, min(n, (r.Y1-r.Y0)/16))
+}
+
+// texCoords fills a fragment's texture coordinates (and per-pixel LOD
+// under perspective) from the interpolated attributes.
+func (e *Engine) texCoords(p *pipeline, f *frag, cur, gx, gy *[numAttrs]float64) {
+	for n := 0; n < p.ntex; n++ {
+		s, t := cur[atS0+2*n], cur[atT0+2*n]
+		if !p.persp {
+			f.st[n] = [2]float64{s, t}
+			continue
+		}
+		w := cur[atW]
+		if w == 0 {
+			f.st[n] = [2]float64{0, 0}
+			continue
+		}
+		ss, tt := s/w, t/w
+		f.st[n] = [2]float64{ss, tt}
+		u := &p.units[n]
+		if gx == nil || !(u.needLOD || u.mip == mipConstant) {
+			continue
+		}
+		bw, bh := u.baseSize()
+		dsx := (gx[atS0+2*n] - float64(ss*gx[atW])) / w
+		dtx := (gx[atT0+2*n] - float64(tt*gx[atW])) / w
+		dsy := (gy[atS0+2*n] - float64(ss*gy[atW])) / w
+		dty := (gy[atT0+2*n] - float64(tt*gy[atW])) / w
+		rho := max(math.Abs(dsx)*bw, math.Abs(dtx)*bh, math.Abs(dsy)*bw, math.Abs(dty)*bh)
+		f.lod[n] = u.lodOf(rho)
+	}
+}

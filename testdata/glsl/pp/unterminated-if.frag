@@ -1,0 +1,7 @@
+// [config]
+// expect_result: fail
+// glsl_version: 1.00
+// [end config]
+#version 100
+#ifdef GL_ES
+void main() { }

@@ -1,0 +1,9 @@
+// [config]
+// expect_result: fail
+// glsl_version: 1.00
+// appendix_a: true
+// [end config]
+#version 100
+precision mediump float;
+uniform int n;
+void main() { for (int i = 0; i < n; i++) { } }

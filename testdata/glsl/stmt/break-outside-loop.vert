@@ -1,0 +1,6 @@
+// [config]
+// expect_result: fail
+// glsl_version: 1.00
+// [end config]
+#version 100
+void main() { break; }

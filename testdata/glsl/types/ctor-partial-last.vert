@@ -1,0 +1,6 @@
+// [config]
+// expect_result: pass
+// glsl_version: 1.00
+// [end config]
+#version 100
+void main() { gl_Position = vec4(vec2(1.0), vec3(1.0)); }

@@ -1,0 +1,866 @@
+/*
+ * mesaref replays a retrogl GL trace (docs/examples.md) on Mesa through
+ * OSMesa and writes the colour buffer as a PAM image (P7, RGBA, top row
+ * first), the reference the example tests compare every backend with.
+ *
+ *   GALLIUM_DRIVER=softpipe mesaref TRACE OUT.pam
+ *
+ * It prints Mesa's GL_RENDERER and GL_VERSION on stdout. Build:
+ *
+ *   cc -O2 -o mesaref mesaref.c $(pkg-config --cflags --libs osmesa)
+ *
+ * OSMesa gives a desktop GL compatibility context, not GL ES 1.1. The ES
+ * entry points map onto it one to one (Frustumf onto glFrustum, the OES
+ * blend calls onto the GL 1.4/2.0 ones, point sprites onto GL_POINT_SPRITE,
+ * whose enums are the same), with two exceptions done here on the CPU, as
+ * Mesa's own ES 1.1 front end does them:
+ *   - OES_compressed_paletted_texture: each level is expanded to RGB or RGBA
+ *     bytes (4-bit indices: first texel in the high nibble, as the
+ *     extension's texel diagram shows) and loaded with glTexImage2D;
+ *   - OES_point_size_array: a point draw with the array enabled becomes one
+ *     glPointSize and one single-point draw per vertex.
+ * The matrix palette and draw-texture extensions have no desktop
+ * counterpart and stop the replay with an error; no example uses them.
+ *
+ * Bad input stops the replay with a message naming the line; it never
+ * crashes the tool (every argument is checked before use).
+ */
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/osmesa.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enums_gen.h"
+
+/* The ES enumerants desktop GL lacks or names differently. */
+#define ES_POINT_SIZE_ARRAY_OES 0x8B9C
+#define ES_MATRIX_PALETTE_OES 0x8840
+#define ES_WEIGHT_ARRAY_OES 0x86AD
+#define ES_MATRIX_INDEX_ARRAY_OES 0x8844
+#define ES_TEXTURE_CROP_RECT_OES 0x8B9D
+#define ES_PALETTE4_RGB8_OES 0x8B90
+#define ES_PALETTE8_RGB5_A1_OES 0x8B99
+#define ES_ETC1_RGB8_OES 0x8D64
+#define ES_FIXED 0x140C
+
+static int line_no;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "mesaref: line %d: ", line_no);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "mesaref: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* ---- values ---- */
+
+enum kind { K_NUMBER, K_NAME, K_BOOL, K_VECTOR, K_DATA, K_NIL, K_STRING };
+
+struct val {
+	enum kind kind;
+	char *text;          /* number, name, bool token */
+	struct val *elems;   /* vector */
+	int nelems;
+	unsigned char *data; /* data bytes */
+	size_t len;
+};
+
+#define MAX_ARGS 16
+static struct val args[MAX_ARGS];
+static int nargs;
+
+/* Blobs handed to GL as client arrays must live until replaced; they are
+ * kept (and freed at exit with the process). */
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z') return c - 'A';
+	if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+	if (c >= '0' && c <= '9') return c - '0' + 52;
+	if (c == '+') return 62;
+	if (c == '/') return 63;
+	return -1;
+}
+
+static unsigned char *b64decode(const char *s, size_t n, size_t want)
+{
+	if (n % 4 != 0 || n / 4 * 3 < want)
+		die("data [%zu]: %zu base64 characters", want, n);
+	unsigned char *out = xmalloc(n / 4 * 3);
+	size_t o = 0;
+	for (size_t i = 0; i < n; i += 4) {
+		int v[4];
+		for (int k = 0; k < 4; k++) {
+			v[k] = s[i + k] == '=' ? 0 : b64val((unsigned char)s[i + k]);
+			if (v[k] < 0)
+				die("bad base64 character %c", s[i + k]);
+		}
+		uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		out[o++] = w >> 16;
+		out[o++] = w >> 8;
+		out[o++] = w;
+	}
+	size_t pad = (n >= 1 && s[n - 1] == '=') + (n >= 2 && s[n - 2] == '=');
+	if (o - pad != want)
+		die("data [%zu] decodes to %zu bytes", want, o - pad);
+	return out;
+}
+
+static char *p; /* parse position in the current line */
+
+static void skip_space(void)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+}
+
+static int at_end(void) { return *p == 0 || *p == '#'; }
+
+static char *word(void)
+{
+	char *start = p;
+	while (*p && !strchr(" \t\r{}=#", *p))
+		p++;
+	size_t n = p - start;
+	char *w = xmalloc(n + 1);
+	memcpy(w, start, n);
+	w[n] = 0;
+	return w;
+}
+
+static void parse_value(struct val *v)
+{
+	memset(v, 0, sizeof *v);
+	if (at_end())
+		die("missing value");
+	if (*p == '{') {
+		p++;
+		v->kind = K_VECTOR;
+		int cap = 8;
+		v->elems = xmalloc(cap * sizeof *v->elems);
+		for (;;) {
+			skip_space();
+			if (*p == '}') {
+				p++;
+				return;
+			}
+			if (at_end() || *p == '{')
+				die("bad vector");
+			if (v->nelems == cap) {
+				cap *= 2;
+				v->elems = realloc(v->elems, cap * sizeof *v->elems);
+				if (!v->elems)
+					die("out of memory");
+			}
+			parse_value(&v->elems[v->nelems++]);
+		}
+	}
+	if (*p == '[') {
+		char *end;
+		errno = 0;
+		unsigned long long n = strtoull(p + 1, &end, 10);
+		if (errno || *end != ']' || n > (1ull << 30))
+			die("bad data size");
+		p = end + 1;
+		char *start = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		v->kind = K_DATA;
+		v->len = n;
+		v->data = b64decode(start, p - start, n);
+		return;
+	}
+	if (*p == '"') { /* strings only appear as results, which are ignored */
+		p++;
+		while (*p && *p != '"') {
+			if (*p == '\\' && p[1])
+				p++;
+			p++;
+		}
+		if (*p != '"')
+			die("unterminated string");
+		p++;
+		v->kind = K_STRING;
+		return;
+	}
+	if (*p == '}' || *p == '=')
+		die("unexpected %c", *p);
+	v->text = word();
+	if (!strcmp(v->text, "true") || !strcmp(v->text, "false"))
+		v->kind = K_BOOL;
+	else if (!strcmp(v->text, "nil"))
+		v->kind = K_NIL;
+	else if (isdigit((unsigned char)v->text[0]) || strchr("+-.", v->text[0]) || !strcmp(v->text, "NaN"))
+		v->kind = K_NUMBER;
+	else
+		v->kind = K_NAME;
+}
+
+/* ---- argument readers ---- */
+
+static struct val *arg(int i)
+{
+	if (i >= nargs)
+		die("missing argument %d", i + 1);
+	return &args[i];
+}
+
+static long long num_int(struct val *v)
+{
+	char *end;
+	errno = 0;
+	long long n = strtoll(v->text, &end, 0);
+	if (errno || *end)
+		die("want an integer, got %s", v->text);
+	return n;
+}
+
+static unsigned lookup_enum(const char *name)
+{
+	for (size_t i = 0; i < sizeof enum_table / sizeof enum_table[0]; i++)
+		if (!strcmp(enum_table[i].name, name))
+			return enum_table[i].value;
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(name, &end, 0);
+	if (errno || *end || n > 0xFFFFFFFFul)
+		die("unknown enum %s", name);
+	return (unsigned)n;
+}
+
+static unsigned val_enum(struct val *v)
+{
+	if (v->kind == K_NUMBER)
+		return (unsigned)num_int(v);
+	if (v->kind != K_NAME)
+		die("want an enum");
+	unsigned out = 0;
+	char *s = v->text;
+	for (;;) {
+		char *bar = strchr(s, '|');
+		if (bar)
+			*bar = 0;
+		out |= lookup_enum(s);
+		if (!bar)
+			break;
+		*bar = '|';
+		s = bar + 1;
+	}
+	return out;
+}
+
+static GLenum a_enum(int i) { return val_enum(arg(i)); }
+
+static long long a_int(int i)
+{
+	struct val *v = arg(i);
+	if (v->kind == K_NAME)
+		return val_enum(v);
+	if (v->kind != K_NUMBER)
+		die("argument %d: want an integer", i + 1);
+	return num_int(v);
+}
+
+static float val_float(struct val *v)
+{
+	if (v->kind != K_NUMBER)
+		die("want a number");
+	char *end;
+	float f = strtof(v->text, &end);
+	if (*end)
+		die("want a float, got %s", v->text);
+	return f;
+}
+
+static float a_float(int i) { return val_float(arg(i)); }
+
+static GLboolean a_bool(int i)
+{
+	struct val *v = arg(i);
+	if (v->kind != K_BOOL)
+		die("argument %d: want true or false", i + 1);
+	return !strcmp(v->text, "true");
+}
+
+/* a_floats reads a vector of up to max floats, returning the count. */
+static int a_floats(int i, float *out, int max)
+{
+	struct val *v = arg(i);
+	if (v->kind != K_VECTOR)
+		die("argument %d: want a vector", i + 1);
+	if (v->nelems > max)
+		die("argument %d: vector of %d, at most %d", i + 1, v->nelems, max);
+	for (int k = 0; k < v->nelems; k++)
+		out[k] = val_float(&v->elems[k]);
+	return v->nelems;
+}
+
+static void need(int n)
+{
+	if (nargs != n)
+		die("%d arguments, want %d", nargs, n);
+}
+
+/* ---- object names: the trace's names map onto Mesa's ---- */
+
+struct namemap {
+	GLuint from[4096], to[4096];
+	int n;
+};
+static struct namemap texnames, bufnames;
+
+static GLuint mapname(struct namemap *m, long long name)
+{
+	if (name < 0 || name > 0xFFFFFFFFll)
+		die("bad object name %lld", name);
+	for (int i = 0; i < m->n; i++)
+		if (m->from[i] == (GLuint)name)
+			return m->to[i];
+	return (GLuint)name;
+}
+
+static void gen_names(struct namemap *m, int is_tex, struct val *result)
+{
+	long long n = a_int(0);
+	need(1);
+	if (n < 0 || n > 4096)
+		die("Gen count %lld", n);
+	GLuint got[4096];
+	if (is_tex)
+		glGenTextures((GLsizei)n, got);
+	else
+		glGenBuffers((GLsizei)n, got);
+	if (!result || result->kind != K_VECTOR)
+		return;
+	for (int i = 0; i < result->nelems && i < n; i++) {
+		if (m->n == 4096)
+			die("too many object names");
+		m->from[m->n] = (GLuint)num_int(&result->elems[i]);
+		m->to[m->n++] = got[i];
+	}
+}
+
+static void delete_names(struct namemap *m, int is_tex)
+{
+	need(1);
+	struct val *v = arg(0);
+	if (v->kind != K_VECTOR)
+		die("want a vector of names");
+	for (int i = 0; i < v->nelems; i++) {
+		GLuint id = mapname(m, num_int(&v->elems[i]));
+		if (is_tex)
+			glDeleteTextures(1, &id);
+		else
+			glDeleteBuffers(1, &id);
+	}
+}
+
+/* ---- pointers: client bytes or an offset into the bound buffer ---- */
+
+static const void *a_ptr(int i)
+{
+	struct val *v = arg(i);
+	switch (v->kind) {
+	case K_DATA:
+		return v->data; /* kept alive: see b64decode */
+	case K_NIL:
+		return NULL;
+	case K_NUMBER:
+		return (const void *)(uintptr_t)num_int(v);
+	default:
+		die("argument %d: want data, an offset or nil", i + 1);
+	}
+	return NULL;
+}
+
+/* The emulated point size array. */
+static struct {
+	int enabled;
+	GLenum type;
+	GLsizei stride;
+	const void *ptr;
+	GLuint buffer;
+} psize;
+
+static GLuint bound_array_buffer(void)
+{
+	GLint b = 0;
+	glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &b);
+	return (GLuint)b;
+}
+
+static float point_size_of(int vertex)
+{
+	GLsizei stride = psize.stride ? psize.stride : 4;
+	const unsigned char *base = psize.ptr;
+	if (psize.buffer) {
+		GLint size = 0;
+		glBindBuffer(GL_ARRAY_BUFFER, psize.buffer);
+		glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+		uintptr_t off = (uintptr_t)psize.ptr + (uintptr_t)vertex * stride;
+		int32_t raw = 0;
+		if (off + 4 <= (uintptr_t)size)
+			glGetBufferSubData(GL_ARRAY_BUFFER, off, 4, &raw);
+		float f;
+		memcpy(&f, &raw, 4);
+		return psize.type == ES_FIXED ? raw / 65536.0f : f;
+	}
+	if (!base)
+		die("point size array without data");
+	const unsigned char *q = base + (size_t)vertex * stride;
+	if (psize.type == ES_FIXED) {
+		int32_t x;
+		memcpy(&x, q, 4);
+		return x / 65536.0f;
+	}
+	float f;
+	memcpy(&f, q, 4);
+	return f;
+}
+
+/* draw_points draws count points one by one with their array sizes. */
+static void draw_points(int first, int count, const unsigned *indices)
+{
+	GLuint keep = bound_array_buffer();
+	GLfloat old;
+	glGetFloatv(GL_POINT_SIZE, &old);
+	for (int i = 0; i < count; i++) {
+		int v = indices ? (int)indices[i] : first + i;
+		glPointSize(point_size_of(v));
+		glBindBuffer(GL_ARRAY_BUFFER, keep);
+		glDrawArrays(GL_POINTS, v, 1);
+	}
+	glPointSize(old);
+}
+
+/* ---- paletted textures ---- */
+
+static void paletted(GLint level, GLenum fmt, GLsizei w, GLsizei h, const unsigned char *data, size_t len)
+{
+	static const struct { int bits, bpe, alpha; } info[] = {
+		{4, 3, 0}, {4, 4, 1}, {4, 2, 0}, {4, 2, 1}, {4, 2, 1},
+		{8, 3, 0}, {8, 4, 1}, {8, 2, 0}, {8, 2, 1}, {8, 2, 1},
+	};
+	int k = fmt - ES_PALETTE4_RGB8_OES;
+	int bits = info[k].bits, bpe = info[k].bpe, alpha = info[k].alpha;
+	size_t palsize = (size_t)(1 << bits) * bpe;
+	int levels = 1 - level;
+	if (level > 0 || levels > 16 || w < 0 || h < 0 || w > 4096 || h > 4096)
+		die("paletted level %d, size %dx%d", level, w, h);
+	size_t off = palsize;
+	for (int l = 0; l < levels; l++) {
+		int lw = w >> l > 0 ? w >> l : 1, lh = h >> l > 0 ? h >> l : 1;
+		size_t n = ((size_t)lw * lh * bits + 7) / 8;
+		if (off + n > len)
+			die("paletted data too short");
+		unsigned char *rgba = xmalloc((size_t)lw * lh * 4);
+		for (int t = 0; t < lw * lh; t++) {
+			int idx = bits == 8 ? data[off + t] : (t % 2 == 0 ? data[off + t / 2] >> 4 : data[off + t / 2] & 15);
+			const unsigned char *e = data + (size_t)idx * bpe;
+			unsigned char *o = rgba + 4 * t;
+			unsigned v = e[0] | (unsigned)(bpe == 2 ? e[1] : 0) << 8;
+			switch (k % 5) {
+			case 0: o[0] = e[0]; o[1] = e[1]; o[2] = e[2]; o[3] = 255; break;
+			case 1: o[0] = e[0]; o[1] = e[1]; o[2] = e[2]; o[3] = e[3]; break;
+			case 2: /* R5 G6 B5 */
+				o[0] = ((v >> 11) & 31) * 255 / 31; o[1] = ((v >> 5) & 63) * 255 / 63;
+				o[2] = (v & 31) * 255 / 31; o[3] = 255; break;
+			case 3: /* R4 G4 B4 A4 */
+				o[0] = ((v >> 12) & 15) * 17; o[1] = ((v >> 8) & 15) * 17;
+				o[2] = ((v >> 4) & 15) * 17; o[3] = (v & 15) * 17; break;
+			case 4: /* R5 G5 B5 A1 */
+				o[0] = ((v >> 11) & 31) * 255 / 31; o[1] = ((v >> 6) & 31) * 255 / 31;
+				o[2] = ((v >> 1) & 31) * 255 / 31; o[3] = (v & 1) * 255; break;
+			}
+		}
+		GLint align;
+		glGetIntegerv(GL_UNPACK_ALIGNMENT, &align);
+		glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+		glTexImage2D(GL_TEXTURE_2D, l, alpha ? GL_RGBA : GL_RGB, lw, lh, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+		glPixelStorei(GL_UNPACK_ALIGNMENT, align);
+		free(rgba);
+		off += n;
+	}
+	if (off != len)
+		die("paletted data has %zu bytes, want %zu", len, off);
+}
+
+/* ---- the calls ---- */
+
+static struct val *result;
+
+static void client_state(int enable)
+{
+	need(1);
+	GLenum a = a_enum(0);
+	if (a == ES_POINT_SIZE_ARRAY_OES) {
+		psize.enabled = enable;
+		return;
+	}
+	if (a == ES_WEIGHT_ARRAY_OES || a == ES_MATRIX_INDEX_ARRAY_OES)
+		die("OES_matrix_palette has no desktop GL counterpart");
+	if (enable)
+		glEnableClientState(a);
+	else
+		glDisableClientState(a);
+}
+
+static void capability(int enable)
+{
+	need(1);
+	GLenum c = a_enum(0);
+	if (c == ES_MATRIX_PALETTE_OES)
+		die("OES_matrix_palette has no desktop GL counterpart");
+	if (enable)
+		glEnable(c);
+	else
+		glDisable(c);
+}
+
+static void draw_elements(void)
+{
+	need(4);
+	GLenum mode = a_enum(0), type = a_enum(2);
+	long long count = a_int(1);
+	const void *idx = a_ptr(3);
+	if (count < 0 || count > (1 << 24))
+		die("count %lld", count);
+	if (mode == GL_POINTS && psize.enabled) {
+		unsigned *list = xmalloc((size_t)count * sizeof *list);
+		GLint eb = 0;
+		glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &eb);
+		size_t sz = type == GL_UNSIGNED_SHORT ? 2 : 1;
+		unsigned char *tmp = xmalloc((size_t)count * sz);
+		if (eb)
+			glGetBufferSubData(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)idx, (GLsizeiptr)(count * sz), tmp);
+		else if (idx)
+			memcpy(tmp, idx, (size_t)count * sz);
+		else
+			die("no indices");
+		for (long long i = 0; i < count; i++)
+			list[i] = sz == 2 ? (unsigned)(tmp[2 * i] | tmp[2 * i + 1] << 8) : tmp[i];
+		draw_points(0, (int)count, list);
+		free(list);
+		free(tmp);
+		return;
+	}
+	glDrawElements(mode, (GLsizei)count, type, idx);
+}
+
+static void call(const char *name)
+{
+	float f[16];
+#define IS(s) (!strcmp(name, s))
+	/* Queries change nothing a reference shows. */
+	if (!strncmp(name, "Get", 3) || !strncmp(name, "Is", 2) || IS("ReadPixels"))
+		return;
+	if (IS("GenTextures")) { gen_names(&texnames, 1, result); return; }
+	if (IS("GenBuffers")) { gen_names(&bufnames, 0, result); return; }
+	if (IS("DeleteTextures")) { delete_names(&texnames, 1); return; }
+	if (IS("DeleteBuffers")) { delete_names(&bufnames, 0); return; }
+	if (IS("BindTexture")) { need(2); glBindTexture(a_enum(0), mapname(&texnames, a_int(1))); return; }
+	if (IS("BindBuffer")) { need(2); glBindBuffer(a_enum(0), mapname(&bufnames, a_int(1))); return; }
+	if (IS("BufferData")) {
+		need(3);
+		struct val *v = arg(1);
+		if (v->kind == K_DATA)
+			glBufferData(a_enum(0), (GLsizeiptr)v->len, v->data, a_enum(2));
+		else
+			glBufferData(a_enum(0), (GLsizeiptr)a_int(1), NULL, a_enum(2));
+		return;
+	}
+	if (IS("BufferSubData")) {
+		need(3);
+		struct val *v = arg(2);
+		if (v->kind != K_DATA) die("want data");
+		glBufferSubData(a_enum(0), (GLintptr)a_int(1), (GLsizeiptr)v->len, v->data);
+		return;
+	}
+	if (IS("Enable")) { capability(1); return; }
+	if (IS("Disable")) { capability(0); return; }
+	if (IS("EnableClientState")) { client_state(1); return; }
+	if (IS("DisableClientState")) { client_state(0); return; }
+	if (IS("ClientActiveTexture")) { need(1); glClientActiveTexture(a_enum(0)); return; }
+	if (IS("ActiveTexture")) { need(1); glActiveTexture(a_enum(0)); return; }
+	if (IS("VertexPointer")) { need(4); glVertexPointer(a_int(0), a_enum(1), a_int(2), a_ptr(3)); return; }
+	if (IS("ColorPointer")) { need(4); glColorPointer(a_int(0), a_enum(1), a_int(2), a_ptr(3)); return; }
+	if (IS("TexCoordPointer")) { need(4); glTexCoordPointer(a_int(0), a_enum(1), a_int(2), a_ptr(3)); return; }
+	if (IS("NormalPointer")) { need(3); glNormalPointer(a_enum(0), a_int(1), a_ptr(2)); return; }
+	if (IS("PointSizePointerOES")) {
+		need(3);
+		psize.type = a_enum(0);
+		psize.stride = a_int(1);
+		psize.ptr = a_ptr(2);
+		psize.buffer = bound_array_buffer();
+		return;
+	}
+	if (IS("DrawArrays")) {
+		need(3);
+		GLenum mode = a_enum(0);
+		long long first = a_int(1), count = a_int(2);
+		if (first < 0 || count < 0 || first + count > (1 << 24))
+			die("first %lld count %lld", first, count);
+		if (mode == GL_POINTS && psize.enabled)
+			draw_points((int)first, (int)count, NULL);
+		else
+			glDrawArrays(mode, (GLint)first, (GLsizei)count);
+		return;
+	}
+	if (IS("DrawElements")) { draw_elements(); return; }
+	if (IS("Viewport")) { need(4); glViewport(a_int(0), a_int(1), a_int(2), a_int(3)); return; }
+	if (IS("Scissor")) { need(4); glScissor(a_int(0), a_int(1), a_int(2), a_int(3)); return; }
+	if (IS("DepthRangef")) { need(2); glDepthRange(a_float(0), a_float(1)); return; }
+	if (IS("ClearColor")) { need(4); glClearColor(a_float(0), a_float(1), a_float(2), a_float(3)); return; }
+	if (IS("ClearDepthf")) { need(1); glClearDepth(a_float(0)); return; }
+	if (IS("ClearStencil")) { need(1); glClearStencil(a_int(0)); return; }
+	if (IS("Clear")) { need(1); glClear(a_enum(0)); return; }
+	if (IS("DepthFunc")) { need(1); glDepthFunc(a_enum(0)); return; }
+	if (IS("DepthMask")) { need(1); glDepthMask(a_bool(0)); return; }
+	if (IS("ColorMask")) { need(4); glColorMask(a_bool(0), a_bool(1), a_bool(2), a_bool(3)); return; }
+	if (IS("AlphaFunc")) { need(2); glAlphaFunc(a_enum(0), a_float(1)); return; }
+	if (IS("StencilFunc")) { need(3); glStencilFunc(a_enum(0), a_int(1), (GLuint)a_int(2)); return; }
+	if (IS("StencilOp")) { need(3); glStencilOp(a_enum(0), a_enum(1), a_enum(2)); return; }
+	if (IS("StencilMask")) { need(1); glStencilMask((GLuint)a_int(0)); return; }
+	if (IS("BlendFunc")) { need(2); glBlendFunc(a_enum(0), a_enum(1)); return; }
+	if (IS("BlendFuncSeparateOES")) { need(4); glBlendFuncSeparate(a_enum(0), a_enum(1), a_enum(2), a_enum(3)); return; }
+	if (IS("BlendEquationOES")) { need(1); glBlendEquation(a_enum(0)); return; }
+	if (IS("BlendEquationSeparateOES")) { need(2); glBlendEquationSeparate(a_enum(0), a_enum(1)); return; }
+	if (IS("LogicOp")) { need(1); glLogicOp(a_enum(0)); return; }
+	if (IS("SampleCoverage")) { need(2); glSampleCoverage(a_float(0), a_bool(1)); return; }
+	if (IS("CullFace")) { need(1); glCullFace(a_enum(0)); return; }
+	if (IS("FrontFace")) { need(1); glFrontFace(a_enum(0)); return; }
+	if (IS("ShadeModel")) { need(1); glShadeModel(a_enum(0)); return; }
+	if (IS("PolygonOffset")) { need(2); glPolygonOffset(a_float(0), a_float(1)); return; }
+	if (IS("LineWidth")) { need(1); glLineWidth(a_float(0)); return; }
+	if (IS("PointSize")) { need(1); glPointSize(a_float(0)); return; }
+	if (IS("PointParameterf")) { need(2); glPointParameterf(a_enum(0), a_float(1)); return; }
+	if (IS("PointParameterfv")) { need(2); a_floats(1, f, 16); glPointParameterfv(a_enum(0), f); return; }
+	if (IS("Hint")) { need(2); glHint(a_enum(0), a_enum(1)); return; }
+	if (IS("PixelStorei")) { need(2); glPixelStorei(a_enum(0), a_int(1)); return; }
+	if (IS("Flush")) { need(0); glFlush(); return; }
+	if (IS("Finish")) { need(0); glFinish(); return; }
+	/* Matrices. */
+	if (IS("MatrixMode")) { need(1); glMatrixMode(a_enum(0)); return; }
+	if (IS("LoadIdentity")) { need(0); glLoadIdentity(); return; }
+	if (IS("LoadMatrixf")) { need(1); if (a_floats(0, f, 16) != 16) die("want 16 floats"); glLoadMatrixf(f); return; }
+	if (IS("MultMatrixf")) { need(1); if (a_floats(0, f, 16) != 16) die("want 16 floats"); glMultMatrixf(f); return; }
+	if (IS("PushMatrix")) { need(0); glPushMatrix(); return; }
+	if (IS("PopMatrix")) { need(0); glPopMatrix(); return; }
+	if (IS("Translatef")) { need(3); glTranslatef(a_float(0), a_float(1), a_float(2)); return; }
+	if (IS("Scalef")) { need(3); glScalef(a_float(0), a_float(1), a_float(2)); return; }
+	if (IS("Rotatef")) { need(4); glRotatef(a_float(0), a_float(1), a_float(2), a_float(3)); return; }
+	if (IS("Frustumf")) { need(6); glFrustum(a_float(0), a_float(1), a_float(2), a_float(3), a_float(4), a_float(5)); return; }
+	if (IS("Orthof")) { need(6); glOrtho(a_float(0), a_float(1), a_float(2), a_float(3), a_float(4), a_float(5)); return; }
+	/* Current attributes. */
+	if (IS("Color4f")) { need(4); glColor4f(a_float(0), a_float(1), a_float(2), a_float(3)); return; }
+	if (IS("Color4ub")) { need(4); glColor4ub(a_int(0), a_int(1), a_int(2), a_int(3)); return; }
+	if (IS("Normal3f")) { need(3); glNormal3f(a_float(0), a_float(1), a_float(2)); return; }
+	if (IS("MultiTexCoord4f")) { need(5); glMultiTexCoord4f(a_enum(0), a_float(1), a_float(2), a_float(3), a_float(4)); return; }
+	/* Lighting, fog, clip planes. */
+	if (IS("Lightf")) { need(3); glLightf(a_enum(0), a_enum(1), a_float(2)); return; }
+	if (IS("Lightfv")) { need(3); a_floats(2, f, 16); glLightfv(a_enum(0), a_enum(1), f); return; }
+	if (IS("LightModelf")) { need(2); glLightModelf(a_enum(0), a_float(1)); return; }
+	if (IS("LightModelfv")) { need(2); a_floats(1, f, 16); glLightModelfv(a_enum(0), f); return; }
+	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); return; }
+	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); return; }
+	if (IS("Fogf")) { need(2); glFogf(a_enum(0), a_float(1)); return; }
+	if (IS("Fogfv")) { need(2); a_floats(1, f, 16); glFogfv(a_enum(0), f); return; }
+	if (IS("ClipPlanef")) {
+		need(2);
+		if (a_floats(1, f, 16) != 4) die("want 4 floats");
+		GLdouble d[4] = {f[0], f[1], f[2], f[3]};
+		glClipPlane(a_enum(0), d);
+		return;
+	}
+	/* Textures. */
+	if (IS("TexImage2D")) {
+		need(9);
+		struct val *v = arg(8);
+		glTexImage2D(a_enum(0), a_int(1), a_enum(2), a_int(3), a_int(4), a_int(5), a_enum(6), a_enum(7),
+			     v->kind == K_DATA ? v->data : NULL);
+		return;
+	}
+	if (IS("TexSubImage2D")) {
+		need(9);
+		struct val *v = arg(8);
+		if (v->kind != K_DATA) die("want data");
+		glTexSubImage2D(a_enum(0), a_int(1), a_int(2), a_int(3), a_int(4), a_int(5), a_enum(6), a_enum(7), v->data);
+		return;
+	}
+	if (IS("CompressedTexImage2D")) {
+		need(7);
+		GLenum fmt = a_enum(2);
+		struct val *v = arg(6);
+		if (v->kind != K_DATA) die("want data");
+		if (fmt >= ES_PALETTE4_RGB8_OES && fmt <= ES_PALETTE8_RGB5_A1_OES) {
+			paletted(a_int(1), fmt, a_int(3), a_int(4), v->data, v->len);
+			return;
+		}
+		if (fmt == ES_ETC1_RGB8_OES) /* ETC1 is a subset of ETC2 RGB8 */
+			fmt = GL_COMPRESSED_RGB8_ETC2;
+		glCompressedTexImage2D(a_enum(0), a_int(1), fmt, a_int(3), a_int(4), a_int(5), (GLsizei)v->len, v->data);
+		return;
+	}
+	if (IS("CompressedTexSubImage2D")) {
+		need(8);
+		struct val *v = arg(7);
+		if (v->kind != K_DATA) die("want data");
+		glCompressedTexSubImage2D(a_enum(0), a_int(1), a_int(2), a_int(3), a_int(4), a_int(5), a_enum(6), (GLsizei)v->len, v->data);
+		return;
+	}
+	if (IS("CopyTexImage2D")) { need(8); glCopyTexImage2D(a_enum(0), a_int(1), a_enum(2), a_int(3), a_int(4), a_int(5), a_int(6), a_int(7)); return; }
+	if (IS("CopyTexSubImage2D")) { need(8); glCopyTexSubImage2D(a_enum(0), a_int(1), a_int(2), a_int(3), a_int(4), a_int(5), a_int(6), a_int(7)); return; }
+	if (IS("TexParameteri") || IS("TexParameterf")) {
+		need(3);
+		GLenum pname = a_enum(1);
+		if (pname == ES_TEXTURE_CROP_RECT_OES)
+			return;
+		if (IS("TexParameteri"))
+			glTexParameteri(a_enum(0), pname, a_int(2));
+		else
+			glTexParameterf(a_enum(0), pname, a_float(2));
+		return;
+	}
+	if (IS("TexParameteriv") || IS("TexParameterfv")) {
+		need(3);
+		GLenum pname = a_enum(1);
+		if (pname == ES_TEXTURE_CROP_RECT_OES)
+			return;
+		a_floats(2, f, 16);
+		glTexParameterfv(a_enum(0), pname, f);
+		return;
+	}
+	if (IS("TexEnvi")) { need(3); glTexEnvi(a_enum(0), a_enum(1), a_int(2)); return; }
+	if (IS("TexEnvf")) { need(3); glTexEnvf(a_enum(0), a_enum(1), a_float(2)); return; }
+	if (IS("TexEnvfv")) { need(3); a_floats(2, f, 16); glTexEnvfv(a_enum(0), a_enum(1), f); return; }
+	die("%s has no desktop GL counterpart in mesaref", name);
+#undef IS
+}
+
+static void free_val(struct val *v)
+{
+	free(v->text);
+	for (int i = 0; i < v->nelems; i++)
+		free_val(&v->elems[i]);
+	free(v->elems);
+	/* v->data may be a live client array: kept. */
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: mesaref TRACE OUT.pam\n");
+		return 2;
+	}
+	FILE *in = fopen(argv[1], "rb");
+	if (!in) {
+		perror(argv[1]);
+		return 1;
+	}
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int w = -1, h = -1, depth = 0, stencil = 0;
+	OSMesaContext ctx = NULL;
+	unsigned char *fb = NULL;
+	static struct val res;
+	while ((n = getline(&buf, &cap, in)) >= 0) {
+		line_no++;
+		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			buf[--n] = 0;
+		if (line_no == 1) {
+			if (strcmp(buf, "retrogl-trace 1"))
+				die("not a retrogl trace");
+			continue;
+		}
+		p = buf;
+		skip_space();
+		if (at_end())
+			continue;
+		char *name = word();
+		nargs = 0;
+		result = NULL;
+		for (;;) {
+			skip_space();
+			if (at_end())
+				break;
+			if (*p == '=') {
+				p++;
+				skip_space();
+				parse_value(&res);
+				result = &res;
+				break;
+			}
+			if (nargs == MAX_ARGS)
+				die("too many arguments");
+			parse_value(&args[nargs++]);
+		}
+		if (!strcmp(name, "Surface")) {
+			need(4);
+			w = a_int(0), h = a_int(1), depth = a_int(2), stencil = a_int(3);
+			if (w <= 0 || h <= 0 || w > 4096 || h > 4096 || depth < 0 || depth > 32 || stencil < 0 || stencil > 8)
+				die("bad surface %dx%d depth %d stencil %d", w, h, depth, stencil);
+			if (depth > 0 && depth < 24) /* OSMesa's softpipe offers 16, 24 or 32 */
+				depth = depth <= 16 ? 16 : 24;
+			if (stencil > 0)
+				stencil = 8;
+			ctx = OSMesaCreateContextExt(OSMESA_RGBA, depth, stencil, 0, NULL);
+			fb = xmalloc((size_t)w * h * 4);
+			if (!ctx || !OSMesaMakeCurrent(ctx, fb, GL_UNSIGNED_BYTE, w, h))
+				die("cannot create an OSMesa context");
+			printf("%s\n%s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+		} else {
+			if (!ctx)
+				die("call before Surface");
+			call(name);
+			GLenum err = glGetError();
+			if (err != GL_NO_ERROR)
+				fprintf(stderr, "mesaref: line %d: %s: GL error 0x%04x\n", line_no, name, err);
+		}
+		free(name);
+		for (int i = 0; i < nargs; i++)
+			free_val(&args[i]);
+		if (result)
+			free_val(result);
+	}
+	if (!ctx)
+		die("no Surface line");
+	glFinish();
+	unsigned char *px = xmalloc((size_t)w * h * 4);
+	glPixelStorei(GL_PACK_ALIGNMENT, 1);
+	glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	FILE *out = fopen(argv[2], "wb");
+	if (!out) {
+		perror(argv[2]);
+		return 1;
+	}
+	fprintf(out, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n", w, h);
+	for (int y = h - 1; y >= 0; y--)
+		fwrite(px + (size_t)y * w * 4, 1, (size_t)w * 4, out);
+	if (fclose(out)) {
+		perror(argv[2]);
+		return 1;
+	}
+	OSMesaDestroyContext(ctx);
+	return 0;
+}
