@@ -56,6 +56,7 @@ func newCaps() *driver.Caps {
 			"GL_OES_blend_subtract",
 			"GL_OES_byte_coordinates",
 			"GL_OES_compressed_ETC1_RGB8_texture",
+			"GL_OES_compressed_paletted_texture",
 			"GL_OES_draw_texture",
 			"GL_OES_fixed_point",
 			"GL_OES_point_size_array",

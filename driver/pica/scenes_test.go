@@ -5,6 +5,7 @@ import (
 
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/trace"
 )
 
 // checker returns a size x size RGBA texture: texel (x, y) is (x*k, y*k,
@@ -25,7 +26,7 @@ func checker(size int) []byte {
 	return b
 }
 
-func quad(ctx *gles.Context, z float32, tex bool) {
+func quad(ctx trace.GL, z float32, tex bool) {
 	pos := []float32{-1, -1, z, 1, -1, z, 1, 1, z, -1, 1, z}
 	col := []float32{1, 0, 0, 0.8, 0, 1, 0, 0.8, 0, 0, 1, 0.8, 1, 1, 0, 0.8}
 	tc := []float32{0, 0, 2, 0, 2, 2, 0, 2}
@@ -43,7 +44,7 @@ func quad(ctx *gles.Context, z float32, tex bool) {
 // testScenes are the feature groups of the golden tests.
 func testScenes() []scenes.Scene {
 	return []scenes.Scene{
-		{Name: "tex-blend", Config: gles.Config{Width: 64, Height: 48, DepthBits: 24}, Draw: func(ctx *gles.Context) error {
+		{Name: "tex-blend", Config: gles.Config{Width: 64, Height: 48, DepthBits: 24}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0, 0, 0, 1)
 			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
 			tex := ctx.GenTextures(1)
@@ -62,7 +63,7 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
-		{Name: "lighting", Config: gles.Config{Width: 64, Height: 64, DepthBits: 16}, Draw: func(ctx *gles.Context) error {
+		{Name: "lighting", Config: gles.Config{Width: 64, Height: 64, DepthBits: 16}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0.1, 0.1, 0.1, 1)
 			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
 			ctx.MatrixMode(gles.PROJECTION)
@@ -112,7 +113,7 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
-		{Name: "fog", Config: gles.Config{Width: 64, Height: 32, DepthBits: 16}, Draw: func(ctx *gles.Context) error {
+		{Name: "fog-linear", Config: gles.Config{Width: 64, Height: 32, DepthBits: 16}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0, 0, 0, 1)
 			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
 			ctx.MatrixMode(gles.PROJECTION)
@@ -132,7 +133,7 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
-		{Name: "stencil-alpha-logic", Config: gles.Config{Width: 32, Height: 32, DepthBits: 24, StencilBits: 8}, Draw: func(ctx *gles.Context) error {
+		{Name: "stencil-alpha-logic", Config: gles.Config{Width: 32, Height: 32, DepthBits: 24, StencilBits: 8}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0, 0, 0, 1)
 			ctx.ClearStencil(0)
 			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.STENCIL_BUFFER_BIT)
@@ -166,7 +167,7 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
-		{Name: "combine-multitex", Config: gles.Config{Width: 32, Height: 32}, Draw: func(ctx *gles.Context) error {
+		{Name: "combine-multitex", Config: gles.Config{Width: 32, Height: 32}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0, 0, 0, 1)
 			ctx.Clear(gles.COLOR_BUFFER_BIT)
 			tex := ctx.GenTextures(2)
@@ -203,7 +204,7 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
-		{Name: "points-lines-flat", Config: gles.Config{Width: 48, Height: 48}, Draw: func(ctx *gles.Context) error {
+		{Name: "points-lines-flat", Config: gles.Config{Width: 48, Height: 48}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0, 0, 0, 1)
 			ctx.Clear(gles.COLOR_BUFFER_BIT)
 			ctx.EnableClientState(gles.VERTEX_ARRAY)
@@ -232,7 +233,7 @@ func testScenes() []scenes.Scene {
 			ctx.Finish()
 			return ctx.Err()
 		}},
-		{Name: "mipmap", Config: gles.Config{Width: 64, Height: 48, DepthBits: 16}, Draw: func(ctx *gles.Context) error {
+		{Name: "mipmap", Config: gles.Config{Width: 64, Height: 48, DepthBits: 16}, Draw: func(ctx trace.GL) error {
 			ctx.ClearColor(0, 0, 0, 1)
 			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
 			ctx.MatrixMode(gles.PROJECTION)

@@ -310,3 +310,25 @@ func TestETC1MatchesDriverDecoder(t *testing.T) {
 	want[3] = p.Expand4(uint16(0xF0F0F0F0F0F0F0F0 >> (4 * (2*4 + 1)) & 15))
 	assert.Equal(t, want, got)
 }
+
+// TestCulling pins FACECULLING_CONFIG: 1 drops counter-clockwise triangles
+// and 2 clockwise ones, as seen in window space (y up); tri() emits a
+// counter-clockwise triangle.
+func TestCulling(t *testing.T) {
+	d := New()
+	defer d.Close()
+	for _, tc := range []struct {
+		mode  uint32
+		drawn bool
+	}{{0, true}, {1, false}, {2, true}} {
+		var w p.Writer
+		setup(&w)
+		tri(&w, 0.5, [4]float32{0, 0, 0, 1})
+		w.Write(p.FACECULLING_CONFIG, tc.mode)
+		tri(&w, 0.5, [4]float32{1, 1, 1, 1})
+		w.Write(p.FACECULLING_CONFIG, 0)
+		submit(t, d, &w)
+		c, _ := at(t, d, 4, 4)
+		assert.Equal(t, tc.drawn, c == [4]uint8{255, 255, 255, 255}, "mode %d", tc.mode)
+	}
+}

@@ -168,9 +168,10 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 	if !ok {
 		return nil
 	}
-	// CW on the y-down raster grid is counter-clockwise in y-up window
-	// space.
-	ccw := tri.CW
+	// The raster grid is y-down and the window y-up, but both show the
+	// same image: sim/raster's CW (clockwise as seen) is clockwise in
+	// window space too.
+	ccw := !tri.CW
 	switch ps.cull {
 	case 1:
 		if ccw {
