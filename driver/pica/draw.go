@@ -55,8 +55,10 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return c.drawTexture(st, dc.DrawTexture)
 	}
 	var outs []outVert
-	if !ok || st.Shade == driver.ShadeFlat {
-		// Points, lines and flat shading become triangle lists.
+	twoSide := ok && st.Lighting.Enabled && st.Lighting.TwoSide
+	if !ok || st.Shade == driver.ShadeFlat || twoSide {
+		// Points, lines, flat shading and two-sided lighting become
+		// triangle lists.
 		outs, mode = expand(dc, st.Shade == driver.ShadeFlat), 0
 		if len(outs) == 0 {
 			return nil
@@ -87,18 +89,82 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 
 	key := makeKey(st, dc, units)
-	pr := c.custom
-	if pr == nil {
-		name := key.String()
-		var err error
-		if pr = c.programs[name]; pr == nil {
-			if pr, err = assemble(name, genVS(key)); err != nil {
+	if twoSide && c.custom == nil {
+		// The PICA's rasteriser has one colour and no facing input: the
+		// triangles are sorted by facing on the CPU and the back-facing
+		// ones drawn with a shader that lights the negated normal.
+		front, back := c.splitFacing(st, dc, outs)
+		for _, part := range []struct {
+			outs []outVert
+			back bool
+		}{{front, false}, {back, true}} {
+			if len(part.outs) == 0 {
+				continue
+			}
+			k := key
+			k.back = part.back
+			pr, err := c.ffProgram(k)
+			if err != nil {
 				return err
 			}
-			c.programs[name] = pr
+			if err := c.vertices(st, dc, k, pr, mode, part.outs); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	pr := c.custom
+	if pr == nil {
+		var err error
+		if pr, err = c.ffProgram(key); err != nil {
+			return err
 		}
 	}
 	return c.vertices(st, dc, key, pr, mode, outs)
+}
+
+// ffProgram returns the generated program for a key, assembling it once.
+func (c *Context) ffProgram(key ffKey) (*program, error) {
+	name := key.String()
+	if pr := c.programs[name]; pr != nil {
+		return pr, nil
+	}
+	pr, err := assemble(name, genVS(key))
+	if err != nil {
+		return nil, err
+	}
+	c.programs[name] = pr
+	return pr, nil
+}
+
+// splitFacing sorts the triangles of an expanded draw into front- and
+// back-facing ones. The facing is the sign of det[x y w] of the clip-space
+// vertices (the homogeneous orientation test, valid for triangles that
+// cross w = 0), compared with FrontFace as GL ES 1.1 §3.5.1 does in window
+// space.
+func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outVert) (front, back []outVert) {
+	mvp := st.Projection.Mul4(st.ModelView)
+	clip := func(i int) mgl32.Vec4 {
+		var v [4]float32
+		dc.Arrays.Position.Fetch(i, [4]float32{0, 0, 0, 1}, &v)
+		return mvp.Mul4x1(mgl32.Vec4(v))
+	}
+	for t := 0; t+2 < len(outs); t += 3 {
+		a, b, d := clip(outs[t].self), clip(outs[t+1].self), clip(outs[t+2].self)
+		det := float64(a[0])*(float64(b[1])*float64(d[3])-float64(b[3])*float64(d[1])) -
+			float64(a[1])*(float64(b[0])*float64(d[3])-float64(b[3])*float64(d[0])) +
+			float64(a[3])*(float64(b[0])*float64(d[1])-float64(b[1])*float64(d[0]))
+		if a[3] < 0 && b[3] < 0 && d[3] < 0 {
+			det = -det
+		}
+		ccw := det > 0
+		if ccw == (st.FrontFace == driver.WindingCCW) {
+			front = append(front, outs[t:t+3]...)
+		} else {
+			back = append(back, outs[t:t+3]...)
+		}
+	}
+	return front, back
 }
 
 // raster emits viewport, depth map, culling, scissor and the clip plane;

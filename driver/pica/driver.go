@@ -97,7 +97,7 @@ func newCaps() *driver.Caps {
 			{Feature: "transform and lighting", How: "vertex shaders generated from the fixed-function state and run on the PICA's shader unit"},
 			{Feature: "texture environment", How: "mapped onto the six combiner stages, one stage per enabled unit"},
 			{Feature: "glClear", How: "a drawn rectangle (combiner constant colour, depth ALWAYS, stencil REPLACE), honouring scissor and write masks"},
-			{Feature: "paletted and ETC1 textures", How: "expanded to RGBA8/RGB8 on the CPU before tiling (the driver does not re-pack ETC1 blocks for the PICA's bottom-up rows)"},
+			{Feature: "paletted and ETC1 textures", How: "expanded to RGBA8 on the CPU before tiling (the driver does not re-pack ETC1 blocks for the PICA's bottom-up rows)"},
 			{Feature: "textures smaller than 8x8", How: "replicated to 8x8 texels (nearest) on the CPU; exact for NEAREST filtering"},
 			{Feature: "mipmap levels below 8x8", How: "not stored (the PICA tiles levels in 8x8 blocks): minification stops at the 8x8 level"},
 			{Feature: "vertex arrays of any type", How: "repacked on the CPU into one float attribute buffer (the PICA has no normalised or fixed-point attributes)"},
@@ -107,6 +107,7 @@ func newCaps() *driver.Caps {
 			{Feature: "polygon offset", How: "constant units only, added to DEPTHMAP_OFFSET; the slope factor is ignored"},
 			{Feature: "points", How: "two triangles per point, corners placed by the generated vertex shader (size, distance attenuation, size arrays, sprite coordinates); smooth points are aliased"},
 			{Feature: "lines", How: "two triangles per segment, offset along the minor axis by the generated vertex shader (GL's wide-line parallelogram, also for width 1); strips and loops split into segments on the CPU"},
+			{Feature: "two-sided lighting", How: "triangles sorted by facing on the CPU (homogeneous orientation test); back faces drawn with a generated shader that lights the negated normal"},
 			{Feature: "flat shading", How: "the PICA always interpolates: triangles are de-indexed on the CPU and every vertex takes the provoking vertex's colour, normal and lighting position"},
 		},
 		Missing: []driver.Missing{

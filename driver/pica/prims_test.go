@@ -138,3 +138,32 @@ func TestDrawTexture(t *testing.T) {
 	assert.Equal(t, [4]uint8{0, 0, 0, 255}, pixel(img, 9, 12))
 	assert.Equal(t, [4]uint8{0, 0, 0, 255}, pixel(img, 10, 20))
 }
+
+func TestTwoSidedLighting(t *testing.T) {
+	ctx, err := gles.NewContext("pica200", gles.Config{Width: 32, Height: 16})
+	require.NoError(t, err)
+	defer ctx.Close()
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.LIGHTING)
+	ctx.Enable(gles.LIGHT0)
+	ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 1, 0})
+	ctx.LightModelf(gles.LIGHT_MODEL_TWO_SIDE, 1)
+	ctx.Normal3f(0, 0, 1)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	// Left quad counter-clockwise (front), right quad clockwise (back).
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 0, 1, 1, 1, 1, -1})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 4, 4)
+	img := ctx.Image()
+	require.NoError(t, ctx.Err())
+	// Front: ambient 0.2*0.2 + diffuse 0.8 = 0.84 -> 214; back: the
+	// negated normal faces away from the light, ambient only (0.04 -> 10).
+	assert.Equal(t, [4]uint8{214, 214, 214, 255}, pixel(img, 8, 8))
+	assert.Equal(t, [4]uint8{10, 10, 10, 255}, pixel(img, 24, 8))
+	// One-sided lighting lights both alike.
+	ctx.LightModelf(gles.LIGHT_MODEL_TWO_SIDE, 0)
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 4, 4)
+	img = ctx.Image()
+	assert.Equal(t, [4]uint8{214, 214, 214, 255}, pixel(img, 24, 8))
+}

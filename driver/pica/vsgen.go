@@ -134,6 +134,7 @@ type ffKey struct {
 	// primitives (see expand.go).
 	prim       uint8
 	flatLight  bool    // lighting reads the provoking vertex's position (v8)
+	back       bool    // two-sided lighting, back faces: the normal is negated
 	pointAtten bool    // point size distance attenuation
 	sizeArray  bool    // point size from v9
 	sprite     [3]bool // COORD_REPLACE: texture coordinates from the corner
@@ -244,6 +245,9 @@ func (k ffKey) String() string {
 	if k.flatLight {
 		b.WriteString("-flat")
 	}
+	if k.back {
+		b.WriteString("-back")
+	}
 	return b.String()
 }
 
@@ -330,6 +334,9 @@ func genLighting(w func(string, ...any), k ffKey) {
 		w("    dp3 r8.x, r1, r1")
 		w("    rsq r8.x, r8.x")
 		w("    mul r1.xyz, r8.xxxx, r1")
+	}
+	if k.back {
+		w("    mov r1.xyz, -r1")
 	}
 	if k.colorMat {
 		w("    mul r2, v1, c%d", uAmb)
