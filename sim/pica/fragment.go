@@ -65,7 +65,9 @@ type pixelState struct {
 	texEnabled          uint32
 	tex                 [3]texUnit
 	tev                 [6]tevStage
-	tevActive           int // stages after the last one that changes the colour are skipped
+	tevActive           int  // stages after the last one that changes the colour are skipped
+	tevPrimary          bool // the combiners output the primary colour unchanged
+	blendCopy           bool // blending replaces the colour (ADD, ONE, ZERO) under a full mask
 	bufColor            [4]uint8
 	bufUpdate           uint32
 	fogMode             uint32
@@ -170,6 +172,10 @@ func (g *GPU) pixelState() (*pixelState, error) {
 			ps.tevActive = s + 1
 		}
 	}
+	t0 := &ps.tev[0]
+	ps.tevPrimary = ps.tevActive == 0 || (ps.tevActive == 1 && t0.src&0xF == 0 && t0.src>>16&0xF == 0 &&
+		t0.op&0xF == 0 && t0.op>>12&7 == 0 && t0.fn == 0 && t0.scale&3 != 1 && t0.scale&3 != 2 &&
+		t0.scale>>16&3 != 1 && t0.scale>>16&3 != 2)
 	ps.bufColor = rgba(r[p.TEXENV_BUFFER_COLOR])
 	ps.bufUpdate = ub >> 8 & 0xFF
 	ps.fogMode = ub & 7
@@ -184,6 +190,8 @@ func (g *GPU) pixelState() (*pixelState, error) {
 	ps.blendFunc = r[p.BLEND_FUNC]
 	ps.blendColor = rgba(r[p.BLEND_COLOR])
 	ps.logicOp = r[p.LOGIC_OP] & 0xF
+	bf := ps.blendFunc
+	ps.blendCopy = ps.blend && bf&0x707 == 0 && bf>>16 == 0x0101 && ps.dcm>>8&0xF == 0xF
 	return ps, nil
 }
 
@@ -252,7 +260,10 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 			texel[u] = ps.tex[u].sample(tc[0], tc[1], f.q)
 		}
 	}
-	c := ps.combine(f.color, &texel)
+	c := f.color
+	if !ps.tevPrimary {
+		c = ps.combine(f.color, &texel)
+	}
 	if at := ps.alphaTest; at&1 != 0 && !cmpFunc(at>>4&7, uint32(c[3]), at>>8&0xFF) {
 		return
 	}
@@ -300,6 +311,10 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 		return
 	}
 	cOff := p.TileOffset(x, row, ps.width) * ps.cbpp
+	if ps.blendCopy {
+		p.EncodeColor(ps.colorFmt, ps.color[cOff:], c)
+		return
+	}
 	dst := p.DecodeColor(ps.colorFmt, ps.color[cOff:])
 	var out [4]uint8
 	if ps.blend {
