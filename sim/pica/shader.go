@@ -355,12 +355,12 @@ func (u *Unit) flow(s *Shader, in *p.Insn, pc uint16) (uint16, error) {
 // swizzled and negated by the descriptor; indexed applies the address
 // register.
 func (u *Unit) src(s *Shader, r uint8, d p.OpDesc, k int, idx uint8, indexed bool) vec4 {
-	var v vec4
+	var v *vec4
 	switch {
 	case r < 0x10:
-		v = u.In[r]
+		v = &u.In[r]
 	case r < 0x20:
-		v = u.tmp[r-0x10]
+		v = &u.tmp[r-0x10]
 	default:
 		i := int32(r) - 0x20
 		if indexed {
@@ -374,19 +374,16 @@ func (u *Unit) src(s *Shader, r uint8, d p.OpDesc, k int, idx uint8, indexed boo
 			}
 		}
 		if i < 0 || i >= NumUniforms {
-			v = one4
+			v = &one4
 		} else {
-			v = s.Float[i]
+			v = &s.Float[i]
 		}
 	}
-	var out vec4
-	for c := 0; c < 4; c++ {
-		out[c] = v[d.Selector(k, c)]
-	}
-	if d.Negate(k) {
-		for c := range out {
-			out[c] = -out[c]
-		}
+	sh := 5 + 9*uint(k)
+	sel := uint32(d) >> sh
+	out := vec4{v[sel>>6&3], v[sel>>4&3], v[sel>>2&3], v[sel&3]}
+	if uint32(d)>>(sh-1)&1 != 0 {
+		out[0], out[1], out[2], out[3] = -out[0], -out[1], -out[2], -out[3]
 	}
 	return out
 }
@@ -395,7 +392,9 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 	d := p.OpDesc(s.Opdesc[in.Desc&(NumOpdescs-1)])
 	var a, b, c vec4
 	switch in.Op.Info().Format {
-	case p.Fmt1, p.Fmt1u, p.Fmt1c:
+	case p.Fmt1u:
+		a = u.src(s, in.Src1, d, 0, in.Idx, true)
+	case p.Fmt1, p.Fmt1c:
 		a = u.src(s, in.Src1, d, 0, in.Idx, true)
 		b = u.src(s, in.Src2, d, 1, 0, false)
 	case p.Fmt1i:
