@@ -7,6 +7,8 @@ import (
 	"image"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/hal"
 	p "github.com/retrogl/retrogl/hal/pica"
@@ -34,6 +36,10 @@ type Context struct {
 	curProg  *program
 	fogKey   fogKey
 	fogValid bool
+	// vpFold maps GL clip space to the PICA's when the viewport offset
+	// does not fit VIEWPORT_XY; vpPica is the viewport the PICA uses.
+	vpFold mgl32.Mat4
+	vpPica driver.Rect
 
 	textures map[uint32]*texEntry
 	programs map[string]*program

@@ -171,6 +171,17 @@ func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outV
 // it returns false when the scissor box is empty.
 func (c *Context) raster(st *driver.State) bool {
 	v := st.Viewport
+	c.vpFold = mgl32.Ident4()
+	if v.X < -512 || v.X > 511 || v.Y < -512 || v.Y > 511 {
+		// VIEWPORT_XY holds 10-bit signed offsets: a viewport further out
+		// uses the whole surface as the PICA's viewport, and GL's mapping
+		// is folded into clip space: x' = x*W/w8 + w*((W + 2X)/w8 - 1).
+		w8, h8 := float32(c.w8), float32(c.h8)
+		c.vpFold = mgl32.Mat4{float32(v.W) / w8, 0, 0, 0, 0, float32(v.H) / h8, 0, 0, 0, 0, 1, 0,
+			(float32(v.W)+2*float32(v.X))/w8 - 1, (float32(v.H)+2*float32(v.Y))/h8 - 1, 0, 1}
+		v = driver.Rect{W: c.w8, H: c.h8}
+	}
+	c.vpPica = v
 	c.set(p.VIEWPORT_WIDTH, p.ToF24(float32(v.W)/2))
 	c.set(p.VIEWPORT_INVW, p.ToF31(2/float32(v.W))<<1)
 	c.set(p.VIEWPORT_HEIGHT, p.ToF24(float32(v.H)/2))
@@ -213,7 +224,7 @@ func (c *Context) raster(st *driver.State) bool {
 			continue
 		}
 		clip = 1
-		m := depthFold.Mul4(st.Projection)
+		m := c.vpFold.Mul4(depthFold).Mul4(st.Projection)
 		inv := m.Inv().Transpose()
 		q := inv.Mul4x1(mgl32.Vec4(pl.Eq))
 		for i := 0; i < 4; i++ {

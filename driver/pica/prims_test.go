@@ -167,3 +167,26 @@ func TestTwoSidedLighting(t *testing.T) {
 	img = ctx.Image()
 	assert.Equal(t, [4]uint8{214, 214, 214, 255}, pixel(img, 24, 8))
 }
+
+// TestFarViewport: viewport offsets beyond VIEWPORT_XY's 10-bit range are
+// folded into clip space.
+func TestFarViewport(t *testing.T) {
+	ctx, err := gles.NewContext("pica200", gles.Config{Width: 1024, Height: 16})
+	require.NoError(t, err)
+	defer ctx.Close()
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Viewport(800, 0, 16, 16)
+	ctx.Color4f(1, 0, 0, 1)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	img := ctx.Image()
+	require.NoError(t, ctx.Err())
+	red, black := [4]uint8{255, 0, 0, 255}, [4]uint8{0, 0, 0, 255}
+	assert.Equal(t, black, pixel(img, 799, 8))
+	assert.Equal(t, red, pixel(img, 800, 8))
+	assert.Equal(t, red, pixel(img, 815, 0))
+	assert.Equal(t, black, pixel(img, 816, 8))
+	assert.Equal(t, black, pixel(img, 800-512, 8), "no wrap-around to x-512")
+}

@@ -110,9 +110,13 @@ func (c *Context) bindTexture(u int, t *driver.Texture) error {
 				return err
 			}
 		}
+		// Textures live in VRAM, or in FCRAM (which the GPU also reads)
+		// once VRAM is full.
 		a, err := c.dev.Alloc(uint32(len(data)), 128, "vram")
 		if err != nil {
-			return fmt.Errorf("pica200: texture %d (%dx%d): %w", t.ID, w, h, err)
+			if a, err = c.dev.Alloc(uint32(len(data)), 128, "fcram"); err != nil {
+				return fmt.Errorf("pica200: texture %d (%dx%d): %w", t.ID, w, h, err)
+			}
 		}
 		if err := c.dev.Write(a.Addr, data); err != nil {
 			return err

@@ -442,7 +442,7 @@ func norm3(v [3]float32) [3]float32 {
 
 // ffUniforms uploads the uniforms of the fixed-function shader.
 func (c *Context) ffUniforms(st *driver.State, k ffKey) {
-	mvp := depthFold.Mul4(st.Projection).Mul4(st.ModelView)
+	mvp := c.vpFold.Mul4(depthFold).Mul4(st.Projection).Mul4(st.ModelView)
 	for i, r := range rows(mvp) {
 		c.uniform(uMVP+i, r)
 	}
@@ -454,7 +454,7 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 		}
 	}
 	if k.prim != primTriangle {
-		v := st.Viewport
+		v := c.vpPica
 		c.uniform(uView, [4]float32{1 / float32(v.W), 1 / float32(v.H), float32(v.W) / 2, float32(v.H) / 2})
 		if k.prim == primPoint {
 			lo := max(1, st.Point.Min)

@@ -80,7 +80,7 @@ func TestGeneratedShaderMatchesSwtnl(t *testing.T) {
 			key := makeKey(st, dc, 3)
 			sb, err := picasso.Assemble(genVS(key))
 			require.NoError(t, err)
-			c := &Context{}
+			c := &Context{vpFold: mgl32.Ident4()}
 			c.ffUniforms(st, key)
 			var s picasim.Shader
 			copy(s.Code[:], sb.Code)
@@ -151,7 +151,7 @@ func BenchmarkShaderUnit(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := &Context{}
+			c := &Context{vpFold: mgl32.Ident4()}
 			c.ffUniforms(st, key)
 			var s picasim.Shader
 			copy(s.Code[:], sb.Code)
