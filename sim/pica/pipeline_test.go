@@ -332,3 +332,17 @@ func TestCulling(t *testing.T) {
 		assert.Equal(t, tc.drawn, c == [4]uint8{255, 255, 255, 255}, "mode %d", tc.mode)
 	}
 }
+
+// TestColorSaturation: the PICA drops the sign of vertex colours and
+// saturates them to 1 per vertex, before interpolation (the public
+// 3DS "vertex color saturation" hardware test; citra does the same).
+func TestColorSaturation(t *testing.T) {
+	d := New()
+	defer d.Close()
+	var w p.Writer
+	setup(&w)
+	tri(&w, 0.5, [4]float32{-0.5, 2, 0.25, -1})
+	submit(t, d, &w)
+	c, _ := at(t, d, 2, 2)
+	assert.Equal(t, [4]uint8{128, 255, 64, 255}, c)
+}

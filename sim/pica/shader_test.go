@@ -276,3 +276,75 @@ func TestShaderFaults(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "undefined opcode")
 }
+
+// f32u converts a value as an f32-mode uniform upload does.
+func f32u(v ...float32) vec4 {
+	var out vec4
+	for i := range out {
+		out[i] = f24(p.ToF24(v[i]))
+	}
+	return out
+}
+
+// TestHardwareSuite replays the cases of the public 3ds-gpu-tests
+// programs (aroulin/3ds-gpu-tests, written against hardware):
+// dph-tests, sge-tests, mova-tests and ex2-tests.
+func TestHardwareSuite(t *testing.T) {
+	// dph outclr.xyz, src1_uniform, src2_in_color
+	dph := load(t, ".fvec src1\n.proc main\ndph o0.xyz, src1, v1\nend\n.end\n")
+	for _, tc := range []struct {
+		src1, src2 vec4
+		want       float32
+	}{
+		{vec4{0, 0, 0, 0}, vec4{0, 0, 0, 0}, 0},
+		{vec4{1, 0, 0, 0}, vec4{0, 1, 1, 0}, 0},
+		{vec4{1, 0, 0, 0}, vec4{1, 0, 0, 0}, 1},
+		{vec4{0, 1, 0, 0}, vec4{0, 1, 0, 0}, 1},
+		{vec4{0, 0, 1, 0}, vec4{0, 0, 1, 0}, 1},
+		{vec4{0, 0, 0, 0}, vec4{0, 0, 0, 1}, 1}, // W: src2.w is added
+		{vec4{0, 0, 0, 1}, vec4{0, 0, 0, 0}, 0}, // W2: src1.w is ignored
+		{vec4{0.5, 0, 0.5, 0}, vec4{0.5, 0, 0.5, 0.5}, 1},
+		{vec4{0, 0.5, 0, 0}, vec4{0, 0.5, 0, 0.5}, 0.75},
+		{vec4{0, 0, 0, 0.5}, vec4{0, 0, 0, 1}, 1},
+	} {
+		dph.Float[0] = tc.src1
+		var u Unit
+		u.In[1] = tc.src2
+		require.NoError(t, u.Run(dph))
+		assert.Equal(t, vec4{tc.want, tc.want, tc.want, 0}, u.Out[0], "dph %v . %v", tc.src1, tc.src2)
+	}
+	// sge outclr.xyz, test_vector, in_color (uniforms uploaded as f32:
+	// 1e20 overflows float24 to infinity).
+	sge := load(t, ".fvec tv\n.proc main\nsge o0.xyz, tv, v1\nend\n.end\n")
+	for _, tc := range []struct {
+		tv, in [3]float32
+		want   vec4
+	}{
+		{[3]float32{1, 1, 1}, [3]float32{0, 0, 0}, vec4{1, 1, 1, 0}},
+		{[3]float32{1, 1, 1}, [3]float32{1, 1, 1}, vec4{1, 1, 1, 0}},
+		{[3]float32{0, 0, 0}, [3]float32{1, 1, 1}, vec4{0, 0, 0, 0}},
+		{[3]float32{0.52, 0.82, 0.01}, [3]float32{0.21, 0.82, 0.23}, vec4{1, 1, 0, 0}},
+		{[3]float32{-1e20, 1e20, 1e20}, [3]float32{1e20, -1e20, 1e20}, vec4{0, 1, 1, 0}},
+	} {
+		sge.Float[0] = f32u(tc.tv[0], tc.tv[1], tc.tv[2], 0)
+		var u Unit
+		u.In[1] = f32u(tc.in[0], tc.in[1], tc.in[2], 1)
+		require.NoError(t, u.Run(sge))
+		assert.Equal(t, tc.want, u.Out[0], "sge %v %v", tc.tv, tc.in)
+	}
+	// mova rounds towards zero: 0.9 selects r0 (zeros), not r1 (ones).
+	mova := load(t, ".fvec src1\n.constf zeros(0.0, 0.0, 0.0, 0.0)\n.constf ones(1.0, 1.0, 1.0, 1.0)\n.proc main\n"+
+		"mova a0.x, src1\nmov o0, zeros[a0.x]\nend\n.end\n")
+	mova.Float[0] = vec4{0.9, 0.9, 0.9, 0.9}
+	var u Unit
+	require.NoError(t, u.Run(mova))
+	assert.Equal(t, vec4{0, 0, 0, 0}, u.Out[0])
+	mova.Float[0] = vec4{1.9, 1.9, 1.9, 1.9}
+	require.NoError(t, u.Run(mova))
+	assert.Equal(t, vec4{1, 1, 1, 1}, u.Out[0])
+	// ex2 uses the first component only and writes every enabled one.
+	ex2 := load(t, ".fvec a\n.proc main\nex2 o0, a\nend\n.end\n")
+	ex2.Float[0] = vec4{0, 5, -3, 100}
+	require.NoError(t, u.Run(ex2))
+	assert.Equal(t, vec4{1, 1, 1, 1}, u.Out[0])
+}
