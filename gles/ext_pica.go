@@ -11,13 +11,20 @@ import "math"
 // DVLE output table; constants from its constant table. The fragment
 // stages (texture environment, fog, tests, blending) stay fixed-function.
 //
-// Entry points (all record GL errors as ES does):
+// The entry points hang off a PicaShaders value rather than Context, so
+// that the API surface that traces record (package trace) is unchanged:
 //
-//	id := ctx.PicaShaderBinaryRETRO(shbin)   // 0 and INVALID_VALUE on a bad binary
-//	ctx.PicaUseShaderRETRO(id)               // 0 returns to fixed function
-//	ctx.PicaUniform4fRETRO(reg, x, y, z, w)  // float uniform c<reg>, 0-95
+//	ext := gles.PicaShaders(ctx)
+//	id := ext.ShaderBinary(shbin)     // 0 and INVALID_VALUE on a bad binary
+//	ext.Use(id)                       // 0 returns to fixed function
+//	ext.Uniform4f(reg, x, y, z, w)    // float uniform c<reg>, 0-95
 //
-// Backends without the extension record INVALID_OPERATION.
+// All record GL errors on ctx as ES does; backends without the extension
+// record INVALID_OPERATION.
+type PicaShaderExt struct{ c *Context }
+
+// PicaShaders returns the GL_RETRO_pica_shader_binary entry points of ctx.
+func PicaShaders(ctx *Context) *PicaShaderExt { return &PicaShaderExt{ctx} }
 
 // picaShaderContext is implemented by driver contexts that load SHBIN
 // shaders (driver/pica).
@@ -27,7 +34,8 @@ type picaShaderContext interface {
 	SetShaderUniform(reg int, v [4]float32) error
 }
 
-func (c *Context) picaExt(fn string) (picaShaderContext, bool) {
+func (e *PicaShaderExt) ext(fn string) (picaShaderContext, bool) {
+	c := e.c
 	if !c.alive(fn) {
 		return nil, false
 	}
@@ -39,49 +47,51 @@ func (c *Context) picaExt(fn string) (picaShaderContext, bool) {
 	return pc, true
 }
 
-// PicaShaderBinaryRETRO loads a SHBIN vertex shader and returns its name,
-// or 0 (with INVALID_VALUE) when the binary is malformed or does not fit
-// the shader unit.
-func (c *Context) PicaShaderBinaryRETRO(data []byte) uint32 {
-	pc, ok := c.picaExt("PicaShaderBinaryRETRO")
+// ShaderBinary loads a SHBIN vertex shader and returns its name, or 0
+// (with INVALID_VALUE) when the binary is malformed or does not fit the
+// shader unit.
+func (e *PicaShaderExt) ShaderBinary(data []byte) uint32 {
+	const fn = "PicaShaderBinaryRETRO"
+	pc, ok := e.ext(fn)
 	if !ok {
 		return 0
 	}
 	id, err := pc.LoadShaderBinary(data)
 	if err != nil {
-		c.record("PicaShaderBinaryRETRO", INVALID_VALUE, "%v", err)
+		e.c.record(fn, INVALID_VALUE, "%v", err)
 		return 0
 	}
 	return id
 }
 
-// PicaUseShaderRETRO makes a loaded shader the vertex stage of later draws;
-// 0 restores the fixed-function pipeline. An unknown name is
-// INVALID_VALUE.
-func (c *Context) PicaUseShaderRETRO(id uint32) {
-	pc, ok := c.picaExt("PicaUseShaderRETRO")
+// Use makes a loaded shader the vertex stage of later draws; 0 restores the
+// fixed-function pipeline. An unknown name is INVALID_VALUE.
+func (e *PicaShaderExt) Use(id uint32) {
+	const fn = "PicaUseShaderRETRO"
+	pc, ok := e.ext(fn)
 	if !ok {
 		return
 	}
 	if err := pc.UseShaderBinary(id); err != nil {
-		c.record("PicaUseShaderRETRO", INVALID_VALUE, "%v", err)
+		e.c.record(fn, INVALID_VALUE, "%v", err)
 	}
 }
 
-// PicaUniform4fRETRO sets float uniform c<reg> (0-95) of custom shaders.
-// A register outside 0-95 or a non-finite value is INVALID_VALUE.
-func (c *Context) PicaUniform4fRETRO(reg int, x, y, z, w float32) {
-	pc, ok := c.picaExt("PicaUniform4fRETRO")
+// Uniform4f sets float uniform c<reg> (0-95) of custom shaders. A register
+// outside 0-95 or a non-finite value is INVALID_VALUE.
+func (e *PicaShaderExt) Uniform4f(reg int, x, y, z, w float32) {
+	const fn = "PicaUniform4fRETRO"
+	pc, ok := e.ext(fn)
 	if !ok {
 		return
 	}
 	for _, v := range []float32{x, y, z, w} {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			c.record("PicaUniform4fRETRO", INVALID_VALUE, "non-finite value (NaN uniforms hang the PICA200)")
+			e.c.record(fn, INVALID_VALUE, "non-finite value (NaN uniforms hang the PICA200)")
 			return
 		}
 	}
 	if err := pc.SetShaderUniform(reg, [4]float32{x, y, z, w}); err != nil {
-		c.record("PicaUniform4fRETRO", INVALID_VALUE, "%v", err)
+		e.c.record(fn, INVALID_VALUE, "%v", err)
 	}
 }

@@ -7,7 +7,7 @@
 //	picasm -d shader.shbin                   disassemble to standard output
 //
 // Shaders load into the pica200 backend through the GL_RETRO_pica_shader_binary
-// extension (gles.Context.PicaShaderBinaryRETRO).
+// extension (gles.PicaShaders(ctx).ShaderBinary).
 package main
 
 import (
