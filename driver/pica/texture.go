@@ -26,8 +26,9 @@ var texFormatOf = map[driver.TexFormat]p.TexFormat{
 }
 
 // tileTexture converts a texture into the PICA's tiled layout: level 0
-// followed by every further level down to 8x8 (L1306: "mipmap data is
-// stored directly following the main texture data"). Texel (x, y) of GL
+// followed by every further level down to 1x1 (L1306: "mipmap data is
+// stored directly following the main texture data"; levels below 8 texels
+// padded to whole tiles, hal/pica LevelBytes). Texel (x, y) of GL
 // (row 0 at t = 0) goes to memory row H-1-y. A level 0 smaller than 8
 // texels in a dimension is replicated (nearest) up to 8, and then has no
 // further levels.
@@ -47,21 +48,20 @@ func tileTexture(t *driver.Texture) (data []byte, f p.TexFormat, w, h, levels in
 	}
 	levels = 1
 	if sw >= 8 && sh >= 8 {
-		for levels < len(t.Levels) && w>>levels >= 8 && h>>levels >= 8 {
-			levels++
-		}
+		levels = min(len(t.Levels), 16)
 	}
 	bpp := f.BitsPerTexel() / 8
 	srcBpp := t.Format.BytesPerTexel()
 	for l := 0; l < levels; l++ {
-		lw, lh := w>>l, h>>l
+		lw, lh := p.LevelDim(w, h, l)
+		pw := (lw + 7) &^ 7 // levels below 8 texels are padded to a tile
 		src := &t.Levels[l]
-		out := make([]byte, lw*lh*bpp)
+		out := make([]byte, p.LevelBytes(w, h, l, 8*bpp))
 		for y := 0; y < lh; y++ {
 			sy := y * src.Height / lh
 			for x := 0; x < lw; x++ {
 				sx := x * src.Width / lw
-				o := p.TileOffset(x, lh-1-y, lw) * bpp
+				o := p.TileOffset(x, lh-1-y, pw) * bpp
 				d := out[o : o+bpp]
 				if direct {
 					s := src.Data[(sy*src.Width+sx)*srcBpp:]

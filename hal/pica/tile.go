@@ -170,3 +170,18 @@ func (f DepthFormat) Bits() int {
 	}
 	return 24
 }
+
+// LevelDim returns the size of mipmap level l of a w x h texture: each
+// dimension halves, down to 1.
+func LevelDim(w, h, l int) (int, int) { return max(1, w>>l), max(1, h>>l) }
+
+// LevelBytes returns the storage of mipmap level l: levels follow each
+// other (L1306), each in whole 8x8 tiles. The seed does not limit the level
+// count; citro3d stops at 8x8 ([OUT] C3Di_TexCalcMaxLevel), but a level
+// below 8 texels in a dimension is representable padded to one tile in
+// that dimension, and the simulator and driver store it so (a decision:
+// GL ES needs levels down to 1x1).
+func LevelBytes(w, h, l, bitsPerTexel int) int {
+	lw, lh := LevelDim(w, h, l)
+	return (lw + 7) &^ 7 * ((lh + 7) &^ 7) * bitsPerTexel / 8
+}

@@ -226,15 +226,16 @@ func (g *GPU) texUnitState(u int, t *texUnit) error {
 	t.bias = float64(int32(lod<<19)>>19) / 256 // fixed1.4.8 (L1283)
 	t.maxLevel, t.minLevel = int(lod>>16&0xF), int(lod>>24&0xF)
 	t.mip = param >> 24 & 1
-	// Levels stop at 8x8, the tile size.
-	for t.maxLevel > 0 && (t.width>>t.maxLevel < 8 || t.height>>t.maxLevel < 8) {
+	// Levels end at 1x1; each is stored in whole 8x8 tiles (hal/pica
+	// LevelBytes).
+	for t.maxLevel > 0 && t.width>>t.maxLevel == 0 && t.height>>t.maxLevel == 0 {
 		t.maxLevel--
 	}
 	t.minLevel = min(t.minLevel, t.maxLevel)
 	t.levels = t.levels[:0]
 	off := t.addr
 	for l := 0; l <= t.maxLevel; l++ {
-		n := uint32((t.width >> l) * (t.height >> l) * bits / 8)
+		n := uint32(p.LevelBytes(t.width, t.height, l, bits))
 		b, ok := g.mem.Slice(off, n)
 		if !ok {
 			return fmt.Errorf("texture unit %d level %d data %#08x+%#x outside device memory", u, l, off, n)

@@ -21,8 +21,8 @@ import (
 //     plus the LOD bias, clamped to [min level, max level]; lod <= 0 uses
 //     the magnification filter on level 0, lod > 0 the minification filter
 //     on level round(lod) (nearest mip) or on the two levels around lod
-//     blended with an 8-bit weight (linear mip); levels below 8x8 do not
-//     exist (each level is whole 8x8 tiles).
+//     blended with an 8-bit weight (linear mip); levels go down to 1x1,
+//     each stored in whole 8x8 tiles (hal/pica LevelBytes).
 
 // texel returns texel (s, t) (already wrapped into range) of the current
 // level as RGBA8.
@@ -32,6 +32,7 @@ func (t *texUnit) texel(s, tt int) [4]uint8 {
 
 func (t *texUnit) texelAt(d []byte, width, height, s, tt int) [4]uint8 {
 	row := height - 1 - tt
+	width = (width + 7) &^ 7 // levels below 8 texels are padded to a tile
 	i := p.TileOffset(s, row, width)
 	switch t.format {
 	case p.TexRGBA8:
@@ -174,7 +175,7 @@ func wrap(mode uint32, i, n int) (int, bool) {
 }
 
 func (t *texUnit) fetch(l, s, tt int) [4]uint8 {
-	w, h := t.width>>l, t.height>>l
+	w, h := p.LevelDim(t.width, t.height, l)
 	x, ok1 := wrap(t.wrapS, s, w)
 	y, ok2 := wrap(t.wrapT, tt, h)
 	if !ok1 || !ok2 {
@@ -192,7 +193,8 @@ func floorInt(v float64) int {
 
 // filtered samples level l at (u, v) with filter 0 (nearest) or 1 (linear).
 func (t *texUnit) filtered(l int, filter uint32, u, v float64) [4]uint8 {
-	w, h := float64(t.width>>l), float64(t.height>>l)
+	lw, lh := p.LevelDim(t.width, t.height, l)
+	w, h := float64(lw), float64(lh)
 	if filter == 0 {
 		return t.fetch(l, floorInt(u*w), floorInt(v*h))
 	}
