@@ -176,3 +176,33 @@ func TestShaderEncoding(t *testing.T) {
 	assert.Equal(t, "mad r1, v1, c4[a0.x].wzyx, r2", Disasm(Insn{Op: OpMAD, Dst: 0x11, Src1: 1, Src2: 0x24, Src3: 0x12, Idx: 1}.Encode(),
 		[]uint32{0xF | 0x1B<<5 | 0xE4<<14 | 0x1B<<23}))
 }
+
+// TestTableSelfCheck checks the register table as data: every named
+// register has a layout, fields lie inside the word and do not overlap,
+// enumerations name every value of their field, and seed lines increase
+// with the ID (the seed's register list is in ID order).
+func TestTableSelfCheck(t *testing.T) {
+	named, lastLine := 0, 0
+	for id := Reg(0); id < NumRegs; id++ {
+		ri := Info(id)
+		if ri == nil {
+			continue
+		}
+		named++
+		assert.Equal(t, id, ri.ID)
+		assert.NotEmpty(t, ri.Fields, "%s has no field layout", ri.Name)
+		assert.Greater(t, ri.Line, lastLine, "%s: seed line", ri.Name)
+		lastLine = ri.Line
+		var used uint64
+		for _, f := range ri.Fields {
+			require.True(t, f.Lo <= f.Hi && f.Hi < 32, "%s.%s bits %d-%d", ri.Name, f.Name, f.Lo, f.Hi)
+			m := uint64(f.Mask())
+			assert.Zero(t, used&m, "%s.%s overlaps another field", ri.Name, f.Name)
+			used |= m
+			if f.Kind == Enum {
+				assert.GreaterOrEqual(t, len(f.Enum), 1<<(f.Hi-f.Lo+1), "%s.%s enumeration", ri.Name, f.Name)
+			}
+		}
+	}
+	assert.Equal(t, 395, named, "named registers of the seed's list")
+}

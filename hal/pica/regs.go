@@ -552,6 +552,57 @@ func init() {
 		}
 		ri.Kind, ri.Fields, ri.Note = f.kind, f.fields, f.note
 	}
+	// The remaining documented layouts: procedural texture (L1365-L1557),
+	// fragment lighting (L2265-L2632), gas and shadow (L2160-L2263).
+	setFields(0x0A8, Config, []Field{fld("clamp_u", 0, 2, Uint), fld("clamp_v", 3, 5, Uint), fld("rgb_func", 6, 9, Uint),
+		fld("alpha_func", 10, 13, Uint), flag("separate_alpha", 14), flag("noise", 15), fld("shift_u", 16, 17, Uint),
+		fld("shift_v", 18, 19, Uint), fld("bias_low", 20, 27, Hex)}, "L1365-L1420")
+	setFields(0x0A9, Config, []Field{{Name: "noise_amp_u", Lo: 0, Hi: 15, Kind: Fixed, Frac: 12}, fld("noise_phase_u", 16, 31, F16)}, "")
+	setFields(0x0AA, Config, []Field{{Name: "noise_amp_v", Lo: 0, Hi: 15, Kind: Fixed, Frac: 12}, fld("noise_phase_v", 16, 31, F16)}, "")
+	setFields(0x0AB, Config, []Field{fld("noise_freq_u", 0, 15, F16), fld("noise_freq_v", 16, 31, F16)}, "")
+	setFields(0x0AC, Config, []Field{fld("min_filter", 0, 2, Uint), fld("min_lod", 3, 6, Uint), fld("max_lod", 7, 10, Uint),
+		fld("width", 11, 18, Uint), fld("bias_high", 19, 26, Hex)}, "")
+	setFields(0x0AD, Config, []Field{fld("offset0", 0, 7, Uint), fld("offset1", 8, 15, Uint), fld("offset2", 16, 23, Uint),
+		fld("offset3", 24, 31, Uint)}, "")
+	setFields(0x0AF, Config, []Field{fld("index", 0, 7, Uint), fld("table", 8, 11, Uint)}, "0 noise, 2 RGB map, 3 alpha map, 4 colour, 5 colour difference")
+	setFields(0x0E4, Config, []Field{fld("density_atten", 0, 15, F16)}, "")
+	setFields(0x0E5, Config, []Field{fld("max_accum", 0, 15, F16)}, "")
+	setFields(0x120, Config, []Field{fld("planar_min", 0, 7, Uint), fld("planar_max", 8, 15, Uint), fld("planar_atten", 16, 23, Uint)}, "")
+	setFields(0x121, Config, []Field{fld("view_min", 0, 7, Uint), fld("view_max", 8, 15, Uint), fld("view_atten", 16, 23, Uint)}, "")
+	setFields(0x122, Config, []Field{fld("view_los", 0, 7, Uint), flag("lut_input_light", 8)}, "")
+	setFields(0x123, Config, []Field{fld("index", 0, 15, Uint)}, "")
+	setFields(0x124, FIFO, []Field{fld("data", 0, 31, Hex)}, "")
+	setFields(0x126, Config, []Field{{Name: "deltaz", Lo: 0, Hi: 23, Kind: UFixed, Frac: 8}, fld("depth_func", 24, 25, Uint)}, "")
+	setFields(0x130, Config, []Field{fld("penumbra_sum", 0, 15, F16), fld("neg_penumbra_scale", 16, 31, F16)}, "")
+	setFields(0x252, Config, []Field{fld("misc", 0, 31, Hex)}, "1 subdivision, 0x01004302 particles")
+	setFields(0x254, Config, []Field{fld("subdivision", 0, 4, Uint)}, "2 Loop, 3 Catmull-Clark")
+	setFields(LIGHTING_CONFIG0, Config, []Field{flag("shadow", 0), fld("fresnel", 2, 3, Uint), fld("config", 4, 7, Uint),
+		fld("magic", 8, 11, Uint), flag("shadow_primary", 16), flag("shadow_secondary", 17), flag("shadow_invert", 18),
+		flag("shadow_alpha", 19), fld("bump_unit", 22, 23, Uint), fld("shadow_unit", 24, 25, Uint), flag("clamp_highlights", 27),
+		fld("bump_mode", 28, 29, Uint), flag("no_bump_renorm", 30), flag("one", 31)}, "L2403-L2458; bits 8-11 = 4, bit 31 = 1")
+	setFields(LIGHTING_CONFIG1, Config, []Field{fld("no_shadow", 0, 7, Hex), fld("no_spot", 8, 15, Hex), flag("no_d0", 16),
+		flag("no_d1", 17), flag("one", 18), flag("no_fr", 19), flag("no_rb", 20), flag("no_rg", 21), flag("no_rr", 22),
+		fld("no_dist_atten", 24, 31, Hex)}, "1 = disabled; bit 18 must be 1")
+	lutFields := func(kind FieldKind) []Field {
+		var fs []Field
+		for i, n := range []string{"d0", "d1", "sp", "fr", "rb", "rg", "rr"} {
+			lo := uint8(4 * i)
+			if kind == Flag {
+				fs = append(fs, flag(n, lo+1))
+			} else {
+				fs = append(fs, fld(n, lo, lo+2, Uint))
+			}
+		}
+		return fs
+	}
+	setFields(LIGHTING_LUTINPUT_ABS, Config, lutFields(Flag), "0 = abs() applied (L2560)")
+	setFields(LIGHTING_LUTINPUT_SEL, Config, lutFields(Uint), "0 N.H, 1 V.H, 2 N.V, 3 L.N, 4 -L.P, 5 cos(phi)")
+	setFields(LIGHTING_LUTINPUT_SCALE, Config, lutFields(Uint), "0 1x, 1 2x, 2 4x, 3 8x, 6 0.25x, 7 0.5x")
+	var perm []Field
+	for k := 0; k < 8; k++ {
+		perm = append(perm, fld(fmt.Sprintf("light%d", k), uint8(4*k), uint8(4*k+2), Uint))
+	}
+	setFields(0x1D9, Config, perm, "")
 	// Families laid out by formula.
 	for s := 0; s < 6; s++ {
 		setFields(TexEnv(s, 0), Config, tevSourceFields, "codes L1559-L1588")
@@ -567,6 +618,8 @@ func init() {
 		}
 		setFields(Light(i, 4), Config, []Field{fld("x", 0, 15, F16), fld("y", 16, 31, F16)}, "")
 		setFields(Light(i, 5), Config, []Field{fld("z", 0, 15, F16)}, "")
+		setFields(Light(i, 6), Config, []Field{{Name: "x", Lo: 0, Hi: 12, Kind: Fixed, Frac: 11}, {Name: "y", Lo: 16, Hi: 28, Kind: Fixed, Frac: 11}}, "negated spot direction, fixed1.1.11 (L2336)")
+		setFields(Light(i, 7), Config, []Field{{Name: "z", Lo: 0, Hi: 12, Kind: Fixed, Frac: 11}}, "")
 		setFields(Light(i, 9), Config, []Field{flag("directional", 0), flag("two_sided", 1), flag("geo0", 2), flag("geo1", 3)}, "")
 		setFields(Light(i, 10), Config, []Field{fld("bias", 0, 19, F20)}, "")
 		setFields(Light(i, 11), Config, []Field{fld("scale", 0, 19, F20)}, "")
