@@ -1,6 +1,7 @@
 package pica_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -189,4 +190,34 @@ func TestFarViewport(t *testing.T) {
 	assert.Equal(t, red, pixel(img, 815, 0))
 	assert.Equal(t, black, pixel(img, 816, 8))
 	assert.Equal(t, black, pixel(img, 800-512, 8), "no wrap-around to x-512")
+}
+
+// TestWorkerIndependence renders a frame of the textured standard scene
+// with 1 and with 4 workers: large triangles are shaded in row bands on
+// several goroutines, and the bytes must not depend on it.
+func TestWorkerIndependence(t *testing.T) {
+	render := func(procs int) []byte {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		ctx, err := gles.NewContext("pica200", gles.Config{Width: 400, Height: 240, DepthBits: 24})
+		require.NoError(t, err)
+		defer ctx.Close()
+		ids := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, 256, 256, 0, gles.RGBA, gles.UNSIGNED_BYTE, standardTexture())
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.LINEAR))
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.Enable(gles.BLEND)
+		ctx.BlendFunc(gles.SRC_ALPHA, gles.ONE_MINUS_SRC_ALPHA)
+		ctx.Enable(gles.DEPTH_TEST)
+		ctx.DepthFunc(gles.LEQUAL)
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+		for q := 0; q < 3; q++ {
+			quad(ctx, 1-1.8*float32(q)/8, true)
+		}
+		img := ctx.Image()
+		require.NoError(t, ctx.Err())
+		return encodePNG(t, img)
+	}
+	assert.Equal(t, render(1), render(4))
 }

@@ -2,6 +2,8 @@ package pica
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -220,27 +222,65 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 		}
 		t.gsw, t.gtw, t.gq = gradient(vs, sw), gradient(vs, tw), gradient(vs, q)
 	}
-	tri.Walk(clip, func(s *raster.Span) {
-		e := s.E
-		for x := s.X0; x < s.X1; x++ {
-			if ps.scissor == 1 && x >= ps.sx1 && x <= ps.sx2 {
-				row := ps.height - 1 - s.Y
-				if row >= ps.sy1 && row <= ps.sy2 {
-					e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
-					continue
+	walk := func(r raster.Rect) int64 {
+		var n int64
+		tri.Walk(r, func(s *raster.Span) {
+			e := s.E
+			for x := s.X0; x < s.X1; x++ {
+				if ps.scissor == 1 && x >= ps.sx1 && x <= ps.sx2 {
+					row := ps.height - 1 - s.Y
+					if row >= ps.sy1 && row <= ps.sy2 {
+						e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
+						continue
+					}
 				}
+				g.shadePixel(ps, vs, e, area, x, s.Y)
+				n++
+				e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
 			}
-			g.shadePixel(ps, vs, e, area, x, s.Y)
-			e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
+		})
+		return n
+	}
+	// A large triangle is shaded in row bands on several goroutines: each
+	// pixel is touched once per triangle and reads only its own colour,
+	// depth and stencil, so the bytes written do not depend on the number
+	// of workers or their order.
+	bounds := tri.Bounds().Intersect(clip)
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || bounds.Empty() || (bounds.X1-bounds.X0)*(bounds.Y1-bounds.Y0) < parallelPixels {
+		g.Pixels += walk(clip)
+		return nil
+	}
+	rows := bounds.Y1 - bounds.Y0
+	band := (rows + workers - 1) / workers
+	counts := make([]int64, workers)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		r := clip
+		r.Y0, r.Y1 = bounds.Y0+i*band, min(bounds.Y1, bounds.Y0+(i+1)*band)
+		if r.Y0 >= r.Y1 {
+			continue
 		}
-	})
+		wg.Add(1)
+		go func(i int, r raster.Rect) {
+			defer wg.Done()
+			counts[i] = walk(r)
+		}(i, r)
+	}
+	wg.Wait()
+	for _, n := range counts {
+		g.Pixels += n
+	}
 	return nil
 }
+
+// parallelPixels is the bounding-box area above which a triangle is shaded
+// on several goroutines.
+const parallelPixels = 8192
 
 // shadePixel interpolates the fragment at pixel (x, row) (row = memory
 // row) and runs the fragment pipeline.
 func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float64, x, row int) {
-	g.Pixels++
 	var f fragment
 	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
 	z := float64(w0*vs[0].z) + float64(w1*vs[1].z) + float64(w2*vs[2].z)
