@@ -54,6 +54,9 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		c.surface()
 		return c.drawTexture(st, dc.DrawTexture)
 	}
+	if st.MatrixPalette.Enabled && dc.Arrays != nil {
+		return c.paletteDraw(st, dc)
+	}
 	var outs []outVert
 	twoSide := ok && st.Lighting.Enabled && st.Lighting.TwoSide
 	if !ok || st.Shade == driver.ShadeFlat || twoSide {

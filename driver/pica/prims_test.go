@@ -221,3 +221,38 @@ func TestWorkerIndependence(t *testing.T) {
 	}
 	assert.Equal(t, render(1), render(4))
 }
+
+func TestMatrixPalette(t *testing.T) {
+	ctx, err := gles.NewContext("pica200", gles.Config{Width: 32, Height: 32})
+	require.NoError(t, err)
+	defer ctx.Close()
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.MatrixMode(gles.MATRIX_PALETTE_OES)
+	ctx.CurrentPaletteMatrixOES(0)
+	ctx.LoadIdentity()
+	ctx.Translatef(-0.5, 0, 0)
+	ctx.CurrentPaletteMatrixOES(1)
+	ctx.LoadIdentity()
+	ctx.Translatef(0.5, 0, 0)
+	ctx.MatrixMode(gles.MODELVIEW)
+	ctx.Enable(gles.MATRIX_PALETTE_OES)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.EnableClientState(gles.MATRIX_INDEX_ARRAY_OES)
+	ctx.EnableClientState(gles.WEIGHT_ARRAY_OES)
+	// A quad from x = -0.25 to 0.25: left vertices take matrix 0 (moved
+	// left 0.5), right vertices half of each (not moved).
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-0.25, -0.5, 0.25, -0.5, 0.25, 0.5, -0.25, 0.5})
+	ctx.MatrixIndexPointerOES(2, gles.UNSIGNED_BYTE, 0, []uint8{0, 0, 0, 1, 0, 1, 0, 0})
+	ctx.WeightPointerOES(2, gles.FLOAT, 0, []float32{1, 0, 0.5, 0.5, 0.5, 0.5, 1, 0})
+	ctx.Color4f(1, 1, 1, 1)
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	img := ctx.Image()
+	require.NoError(t, ctx.Err())
+	// The quad spans x = -0.75 .. 0.25 in NDC: pixels 4..19.
+	white, black := [4]uint8{255, 255, 255, 255}, [4]uint8{0, 0, 0, 255}
+	assert.Equal(t, black, pixel(img, 3, 16))
+	assert.Equal(t, white, pixel(img, 4, 16))
+	assert.Equal(t, white, pixel(img, 19, 16))
+	assert.Equal(t, black, pixel(img, 20, 16))
+}
