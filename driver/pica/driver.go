@@ -116,6 +116,7 @@ func newCaps() *driver.Caps {
 		Missing: []driver.Missing{
 			{Feature: driver.FeatureDither, Why: "the PICA200 has no dither stage"},
 			{Feature: driver.FeatureShaders, Why: "GL ES 2.0 needs a GLSL compiler for the PICA shader unit; shaders load as SHBIN through GL_RETRO_pica_shader_binary instead"},
+			{Feature: driver.FeatureFramebufferObjects, Why: "framebuffer objects come with the GL ES 2.0 API, which this backend does not offer (the PICA renders into texture-layout buffers, so render-to-texture would need no conversion)"},
 		},
 	}
 	c.FillMissing("not implemented in the pica200 backend yet")
