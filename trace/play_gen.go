@@ -31,6 +31,19 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.AlphaFuncx(fn, ref)
 		return nil
 	},
+	"BeginBoundingBoxPSP": func(pl *Player, av *args) error {
+		minX := av.float(0)
+		minY := av.float(1)
+		minZ := av.float(2)
+		maxX := av.float(3)
+		maxY := av.float(4)
+		maxZ := av.float(5)
+		if err := av.done(6); err != nil {
+			return err
+		}
+		pl.gl.BeginBoundingBoxPSP(minX, minY, minZ, maxX, maxY, maxZ)
+		return nil
+	},
 	"BindBuffer": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		id := av.buf(1)
@@ -392,6 +405,18 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.DrawArrays(mode, first, count)
 		return nil
 	},
+	"DrawBezierPSP": func(pl *Player, av *args) error {
+		mode := av.enum(0)
+		ucount := av.int(1)
+		vcount := av.int(2)
+		udiv := av.int(3)
+		vdiv := av.int(4)
+		if err := av.done(5); err != nil {
+			return err
+		}
+		pl.gl.DrawBezierPSP(mode, ucount, vcount, udiv, vdiv)
+		return nil
+	},
 	"DrawElements": func(pl *Player, av *args) error {
 		mode := av.enum(0)
 		count := av.int(1)
@@ -401,6 +426,20 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.DrawElements(mode, count, typ, indices)
+		return nil
+	},
+	"DrawSplinePSP": func(pl *Player, av *args) error {
+		mode := av.enum(0)
+		ucount := av.int(1)
+		vcount := av.int(2)
+		udiv := av.int(3)
+		vdiv := av.int(4)
+		uedges := av.enum(5)
+		vedges := av.enum(6)
+		if err := av.done(7); err != nil {
+			return err
+		}
+		pl.gl.DrawSplinePSP(mode, ucount, vcount, udiv, vdiv, uedges, vedges)
 		return nil
 	},
 	"DrawTexfOES": func(pl *Player, av *args) error {
@@ -441,6 +480,13 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.EnableClientState(array)
+		return nil
+	},
+	"EndBoundingBoxPSP": func(pl *Player, av *args) error {
+		if err := av.done(0); err != nil {
+			return err
+		}
+		pl.gl.EndBoundingBoxPSP()
 		return nil
 	},
 	"Finish": func(pl *Player, av *args) error {

@@ -30,6 +30,19 @@ func (rec *Recorder) AlphaFuncx(fn gles.Enum, ref gles.Fixed) {
 	rec.gl.AlphaFuncx(fn, ref)
 }
 
+// BeginBoundingBoxPSP records glBeginBoundingBoxPSP and forwards it to the wrapped context.
+func (rec *Recorder) BeginBoundingBoxPSP(minX float32, minY float32, minZ float32, maxX float32, maxY float32, maxZ float32) {
+	ln := rec.begin("BeginBoundingBoxPSP")
+	ln.float(minX)
+	ln.float(minY)
+	ln.float(minZ)
+	ln.float(maxX)
+	ln.float(maxY)
+	ln.float(maxZ)
+	rec.end(ln)
+	rec.gl.BeginBoundingBoxPSP(minX, minY, minZ, maxX, maxY, maxZ)
+}
+
 // BindBuffer records glBindBuffer and forwards it to the wrapped context.
 func (rec *Recorder) BindBuffer(target gles.Enum, id uint32) {
 	ln := rec.begin("BindBuffer")
@@ -391,6 +404,18 @@ func (rec *Recorder) DrawArrays(mode gles.Enum, first int, count int) {
 	rec.gl.DrawArrays(mode, first, count)
 }
 
+// DrawBezierPSP records glDrawBezierPSP and forwards it to the wrapped context.
+func (rec *Recorder) DrawBezierPSP(mode gles.Enum, ucount int, vcount int, udiv int, vdiv int) {
+	ln := rec.begin("DrawBezierPSP")
+	ln.enum(mode)
+	ln.int(ucount)
+	ln.int(vcount)
+	ln.int(udiv)
+	ln.int(vdiv)
+	rec.end(ln)
+	rec.gl.DrawBezierPSP(mode, ucount, vcount, udiv, vdiv)
+}
+
 // DrawElements records glDrawElements and forwards it to the wrapped context.
 func (rec *Recorder) DrawElements(mode gles.Enum, count int, typ gles.Enum, indices any) {
 	rec.syncArrays()
@@ -401,6 +426,20 @@ func (rec *Recorder) DrawElements(mode gles.Enum, count int, typ gles.Enum, indi
 	ln.ptr(indices)
 	rec.end(ln)
 	rec.gl.DrawElements(mode, count, typ, indices)
+}
+
+// DrawSplinePSP records glDrawSplinePSP and forwards it to the wrapped context.
+func (rec *Recorder) DrawSplinePSP(mode gles.Enum, ucount int, vcount int, udiv int, vdiv int, uedges gles.Enum, vedges gles.Enum) {
+	ln := rec.begin("DrawSplinePSP")
+	ln.enum(mode)
+	ln.int(ucount)
+	ln.int(vcount)
+	ln.int(udiv)
+	ln.int(vdiv)
+	ln.enum(uedges)
+	ln.enum(vedges)
+	rec.end(ln)
+	rec.gl.DrawSplinePSP(mode, ucount, vcount, udiv, vdiv, uedges, vedges)
 }
 
 // DrawTexfOES records glDrawTexfOES and forwards it to the wrapped context.
@@ -443,6 +482,13 @@ func (rec *Recorder) EnableClientState(array gles.Enum) {
 	ln.enum(array)
 	rec.end(ln)
 	rec.gl.EnableClientState(array)
+}
+
+// EndBoundingBoxPSP records glEndBoundingBoxPSP and forwards it to the wrapped context.
+func (rec *Recorder) EndBoundingBoxPSP() {
+	ln := rec.begin("EndBoundingBoxPSP")
+	rec.end(ln)
+	rec.gl.EndBoundingBoxPSP()
 }
 
 // Finish records glFinish and forwards it to the wrapped context.

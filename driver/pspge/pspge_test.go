@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,15 +39,50 @@ func golden(t *testing.T, name, got string) {
 	assert.Equal(t, string(want), got, "decoded stream differs from %s (rewrite with -update and review the diff)", path)
 }
 
-// decodeCapture renders the submissions of a capture as text.
+// decodeCapture renders the submissions of a capture as text, each with
+// the words appended to it while it ran (hal.Appender extends): a buffer's
+// bytes are taken when its last extension was recorded.
 func decodeCapture(t *testing.T, capture []byte) string {
 	t.Helper()
-	_, subs, err := hal.Submissions(bytes.NewReader(capture))
+	cr, err := hal.NewCaptureReader(bytes.NewReader(capture))
 	require.NoError(t, err)
+	img := hal.NewImage(cr.Header().Info)
+	type sub struct {
+		buf   hal.Buffer
+		fence hal.Fence
+		bytes []byte
+	}
+	var subs []*sub
+	byFence := map[hal.Fence]*sub{}
+	read := func(s *sub) {
+		s.bytes = make([]byte, s.buf.Size)
+		require.NoError(t, img.Read(s.buf.Addr, s.bytes))
+	}
+	for {
+		rec, err := cr.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		switch rec.Kind {
+		case hal.RecWrite:
+			require.NoError(t, img.Write(rec.Addr, rec.Data))
+		case hal.RecSubmit:
+			s := &sub{buf: hal.Buffer{Addr: rec.Addr, Size: rec.Size}, fence: rec.Fence}
+			read(s)
+			subs = append(subs, s)
+			byFence[rec.Fence] = s
+		case hal.RecExtend:
+			s := byFence[rec.Fence]
+			require.NotNil(t, s, "extend of an unknown fence")
+			s.buf.Size = rec.Size
+			read(s)
+		}
+	}
 	var b strings.Builder
 	for _, s := range subs {
-		fmt.Fprintf(&b, "# submission %d: %#08x, %d bytes\n", s.Fence, s.Buffer.Addr, s.Buffer.Size)
-		for _, l := range ge.Disassemble(s.Bytes, s.Buffer.Addr) {
+		fmt.Fprintf(&b, "# submission %d: %#08x, %d bytes\n", s.fence, s.buf.Addr, s.buf.Size)
+		for _, l := range ge.Disassemble(s.bytes, s.buf.Addr) {
 			b.WriteString(l + "\n")
 		}
 	}

@@ -105,7 +105,7 @@ var (
 	EnumBlendSrc   = []string{"DST_COLOR", "ONE_MINUS_DST_COLOR", "SRC_ALPHA", "ONE_MINUS_SRC_ALPHA", "DST_ALPHA", "ONE_MINUS_DST_ALPHA", "DOUBLE_SRC_ALPHA", "ONE_MINUS_DOUBLE_SRC_ALPHA", "DOUBLE_DST_ALPHA", "ONE_MINUS_DOUBLE_DST_ALPHA", "FIX", "FIX11", "FIX12", "FIX13", "FIX14", "FIX15"}
 	EnumBlendDst   = []string{"SRC_COLOR", "ONE_MINUS_SRC_COLOR", "SRC_ALPHA", "ONE_MINUS_SRC_ALPHA", "DST_ALPHA", "ONE_MINUS_DST_ALPHA", "DOUBLE_SRC_ALPHA", "ONE_MINUS_DOUBLE_SRC_ALPHA", "DOUBLE_DST_ALPHA", "ONE_MINUS_DOUBLE_DST_ALPHA", "FIX", "FIX11", "FIX12", "FIX13", "FIX14", "FIX15"}
 	EnumLogicOp    = []string{"CLEAR", "AND", "AND_REVERSE", "COPY", "AND_INVERTED", "NOOP", "XOR", "OR", "NOR", "EQUIV", "INVERT", "OR_REVERSE", "COPY_INVERTED", "OR_INVERTED", "NAND", "SET"}
-	EnumFrontFace  = []string{"CW_VISIBLE", "CCW_VISIBLE"}
+	EnumFrontFace  = []string{"CCW_VISIBLE", "CW_VISIBLE"}
 	EnumTrxTexel   = []string{"16BIT", "32BIT"}
 	EnumPatchFront = []string{"CW", "CCW"}
 )
@@ -248,7 +248,7 @@ var rows = []row{
 	{0x92, "ALC1", 534, rgb, ""}, {0x93, "DLC1", 539, rgb, ""}, {0x94, "SLC1", 544, rgb, ""},
 	{0x95, "ALC2", 549, rgb, ""}, {0x96, "DLC2", 554, rgb, ""}, {0x97, "SLC2", 559, rgb, ""},
 	{0x98, "ALC3", 564, rgb, ""}, {0x99, "DLC3", 569, rgb, ""}, {0x9A, "SLC3", 574, rgb, ""},
-	{0x9B, "FFACE", 579, "order:0/face", "[OUT] pspsdk writes 1 for GU_CW; the simulator follows the seed"},
+	{0x9B, "FFACE", 579, "order:0/face", "0 keeps counter-clockwise, 1 clockwise triangles (y-down screen; pspautotests gpu/commands/cull, as pspsdk writes 1 for GU_CW); the seed's order (L579-582) is inverted"},
 	{0x9C, "FBP", 584, "addr:0-23/x", "[OUT] VRAM offset arg&0x1FFFF0"},
 	{0x9D, "FBW", 587, "width:0-15 hi:16-23/x", "[OUT] hi ignored; stride W&0x7FC"},
 	{0x9E, "ZBP", 591, "addr:0-23/x", "[OUT] VRAM offset arg&0x1FFFF0"},

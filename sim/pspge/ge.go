@@ -18,11 +18,24 @@
 //   - Rasterisation uses 12.4 fixed-point screen positions (rounded to
 //     nearest), the top-left rule at pixel centres (sim/raster), Gouraud
 //     colour and Z interpolated linearly in screen space with exact integer
-//     arithmetic, rounding to nearest; flat shading takes the last vertex.
-//   - Colour is quantised to 16-bit formats by truncation.
+//     arithmetic, rounding to nearest; texture coordinates perspective-
+//     correctly; flat shading takes the last vertex (prim.go).
+//   - Culling keeps counter-clockwise triangles (y-down screen) with FFACE 0
+//     and clockwise ones with FFACE 1; sprites and clear mode are never
+//     culled (pspautotests gpu/commands/cull; the seed's order is
+//     inverted).
+//   - The pixel pipeline runs in PPSSPP's order with the GE's integer
+//     rounding (pixel.go): depth range (transform mode only), alpha test,
+//     fog, colour test, stencil and depth, blend ((2c+1)(2f+1)>>10 terms),
+//     dither (also on 8888 and in clear mode), clamp, logic op, write masks,
+//     truncation to 16-bit formats. The framebuffer's alpha bits are the
+//     stencil: fragment alpha is never stored (pspautotests gpu/dither).
+//   - Textures, CLUTs, DXT, filtering, LOD and the texture functions follow
+//     texture.go; lighting and texture-coordinate generation vertex.go;
+//     Bezier and spline patches patch.go; BBOX, CLOAD and block transfers
+//     transfer.go.
 //   - Depth is written only when the depth test is enabled and ZMSK bit 0
-//     is clear; fragments outside [min(NEARZ,FARZ), max(NEARZ,FARZ)] are
-//     discarded.
+//     is clear.
 package pspge
 
 import (
@@ -76,6 +89,14 @@ type GE struct {
 	signalArg     uint32
 
 	clut [1024]byte
+
+	// Per-PRIM scratch state, reused to avoid allocation.
+	tgt      target
+	smp      sampler
+	drw      draw
+	idxBuf   []int
+	vtxBuf   []vertex
+	lastPrim int
 
 	// Finishes and Signals record the callback arguments raised, in order.
 	Finishes []uint16
@@ -151,8 +172,8 @@ var handlerRows = []struct {
 		return pc + 4, false, nil
 	}},
 	{ge.PRIM, (*GE).prim},
-	{ge.BEZIER, unimplemented("Bezier patches")},
-	{ge.SPLINE, unimplemented("spline patches")},
+	{ge.BEZIER, (*GE).bezier},
+	{ge.SPLINE, (*GE).spline},
 	{ge.BBOX, (*GE).bbox},
 	{ge.JUMP, func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		return g.branch(x, pc, w)
@@ -239,12 +260,6 @@ func (g *GE) branch(x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		return 0, false, x.Fault(pc, uint64(w), fmt.Sprintf("branch target %#08x outside device memory", t))
 	}
 	return t, false, nil
-}
-
-func unimplemented(what string) handler {
-	return func(g *GE, x *device.Exec, pc, w uint32) (uint32, bool, error) {
-		return 0, false, x.Fault(pc, uint64(w), what+" are not implemented in the simulator")
-	}
 }
 
 func matSelect(n func(*GE) *int) handler {

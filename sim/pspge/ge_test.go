@@ -51,6 +51,15 @@ func setup() []uint32 {
 	}
 }
 
+// alphaVia returns the words that make draws store alpha a: the GE keeps
+// the stencil in the framebuffer's alpha bits and never stores a fragment's
+// alpha (pspautotests gpu/dither.expected: an alpha-255 fan leaves alpha 0
+// in an 8888 buffer with the stencil test off), so a constant alpha is
+// written with the stencil test ALWAYS and zpass REPLACE.
+func alphaVia(a uint8) []uint32 {
+	return []uint32{ge.Word(ge.STE, 1), ge.Word(ge.STST, 1|uint32(a)<<8|0xFF<<16), ge.Word(ge.SOP, 2<<16)}
+}
+
 // sprite returns the words that draw a through-mode sprite (8888 colour,
 // s16 position) from vertices written at vtxAddr.
 func sprite(t *testing.T, d *Device, x0, y0, x1, y1 int16, z uint16, col uint32) []uint32 {
@@ -140,7 +149,7 @@ func TestThroughSpriteFacts(t *testing.T) {
 	d := New()
 	defer d.Close()
 	// Fact 18: sprite (0,0)-(4,4) fills exactly x, y in 0..3.
-	ws := cat(setup(), []uint32{ge.Word(ge.OFFSETX, 100<<4)}, sprite(t, d, 0, 0, 4, 4, 0, 0xFF00FF00), finish(0))
+	ws := cat(setup(), alphaVia(0xFF), []uint32{ge.Word(ge.OFFSETX, 100<<4)}, sprite(t, d, 0, 0, 4, 4, 0, 0xFF00FF00), finish(0))
 	require.NoError(t, run(t, d, listAddr, ws...))
 	n := 0
 	for y := 0; y < 8; y++ {
@@ -176,7 +185,7 @@ func TestDepthMaskFact(t *testing.T) {
 	require.NoError(t, run(t, d, listAddr, cat(clear, finish(0))...))
 	// Fact 32: ZMSK 1 keeps Z; ZMSK 0 writes it (depth test on, ALWAYS).
 	draw := func(zmsk uint32) []uint32 {
-		return cat([]uint32{ge.Word(ge.ZTE, 1), ge.Word(ge.ZTST, 1), ge.Word(ge.ZMSK, zmsk)}, sprite(t, d, 0, 0, 8, 8, 0x1000, 0xFFFFFFFF), finish(0))
+		return cat(alphaVia(0xFF), []uint32{ge.Word(ge.ZTE, 1), ge.Word(ge.ZTST, 1), ge.Word(ge.ZMSK, zmsk)}, sprite(t, d, 0, 0, 8, 8, 0x1000, 0xFFFFFFFF), finish(0))
 	}
 	require.NoError(t, run(t, d, listAddr, draw(1)...))
 	assert.Equal(t, uint16(0x8000), depth(t, d, 1, 1))
@@ -199,9 +208,20 @@ func TestPixelFormats(t *testing.T) {
 		{3, 0xC04080FF, 4},
 	} {
 		d := New()
+		// Without the stencil the alpha bits keep their old value (0).
 		ws := cat(setup(), []uint32{ge.Word(ge.PSM, tc.psm)}, sprite(t, d, 0, 0, 2, 1, 0, 0xC04080FF), finish(0))
 		require.NoError(t, run(t, d, listAddr, ws...))
 		b := make([]byte, 4)
+		require.NoError(t, d.Read(VRAMBase, b))
+		alphaBits := [4]uint32{0, 0x80008000, 0xF000F000, 0xFF000000}[tc.psm]
+		both := tc.want
+		if tc.size == 2 {
+			both |= tc.want << 16
+		}
+		assert.Equal(t, both&^alphaBits, binary.LittleEndian.Uint32(b), "psm %d: alpha untouched", tc.psm)
+		// With stencil REPLACE 0xC0 the alpha bits hold the fragment alpha.
+		ws = cat(alphaVia(0xC0), sprite(t, d, 0, 0, 2, 1, 0, 0xC04080FF), finish(0))
+		require.NoError(t, run(t, d, listAddr, ws...))
 		require.NoError(t, d.Read(VRAMBase, b))
 		got := binary.LittleEndian.Uint32(b)
 		if tc.size == 2 {
@@ -221,7 +241,7 @@ func TestTransformedTriangle(t *testing.T) {
 		ge.Word(ge.OFFSETX, (2048-240)<<4), ge.Word(ge.OFFSETY, (2048-136)<<4),
 		ge.WordF(ge.XSCALE, 240), ge.WordF(ge.YSCALE, -136), ge.WordF(ge.XPOS, 2048), ge.WordF(ge.YPOS, 2048),
 		ge.WordF(ge.ZSCALE, 32767.5), ge.WordF(ge.ZPOS, 32767.5), ge.Word(ge.SHADE, 1),
-	})
+	}, alphaVia(0xFF))
 	ident := func(sel, data ge.Op, n int) []uint32 {
 		out := []uint32{ge.Word(sel, 0)}
 		for i := 0; i < n; i++ {
@@ -317,6 +337,47 @@ func FuzzList(f *testing.F) {
 			t.Fatal(err)
 		}
 		fence, err := d.Submit(hal.Buffer{Addr: listAddr, Size: uint32(len(b) &^ 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.Wait(fence)
+		if f, ok := hal.AsFault(err); ok && strings.Contains(f.Reason, "internal simulator error") {
+			t.Fatal(f.Reason)
+		}
+	})
+}
+
+// FuzzVertices draws random vertex data with a random VTYPE, primitive and
+// pixel state: the vertex decoder, transform, clipping and rasteriser must
+// never panic or hang, whatever the numbers (NaN, huge, reserved formats).
+func FuzzVertices(f *testing.F) {
+	f.Add(uint32(0x1200019F), uint32(3), words(0x3F800000, 0x3F800000, 0, 0, 0x7FC00000, 0xFF800000))
+	f.Add(uint32(0x1280011C), uint32(6), []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24})
+	f.Add(uint32(0x12DFFFFF), uint32(0), make([]byte, 64))
+	f.Add(uint32(0x120007FF), uint32(5), make([]byte, 300))
+	d := NewWithBudget(1 << 14)
+	defer d.Close()
+	f.Fuzz(func(t *testing.T, vtype, prim uint32, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		if err := d.Write(vtxAddr, data); err != nil {
+			t.Fatal(err)
+		}
+		base, low := ge.Addr(vtxAddr)
+		n := uint32(len(data) / 4)
+		ws := cat(setup(), []uint32{
+			ge.Word(ge.VTYPE, vtype), base, ge.Word(ge.VADDR, low), ge.Word(ge.IADDR, low),
+			ge.Word(ge.TME, prim>>3&1), ge.Word(ge.LTE, prim>>4&1), ge.Word(ge.LTE0, 1), ge.Word(ge.FGE, prim>>5&1),
+			ge.Word(ge.ABE, prim>>6&1), ge.Word(ge.TMAP, prim>>7&3), ge.Word(ge.TSIZE0, prim>>9&0xF0F),
+			ge.WordF(ge.XSCALE, 240), ge.WordF(ge.YSCALE, -136), ge.WordF(ge.XPOS, 2048), ge.WordF(ge.YPOS, 2048),
+			ge.Word(ge.OFFSETX, (2048-240)<<4), ge.Word(ge.OFFSETY, (2048-136)<<4),
+			ge.Word(ge.PRIM, (prim&7)<<16|min(n, 64)),
+		}, finish(0))
+		if err := d.Write(listAddr, words(ws...)); err != nil {
+			t.Fatal(err)
+		}
+		fence, err := d.Submit(hal.Buffer{Addr: listAddr, Size: uint32(4 * len(ws))})
 		if err != nil {
 			t.Fatal(err)
 		}

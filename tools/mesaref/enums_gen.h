@@ -356,4 +356,8 @@ static const struct { const char *name; unsigned value; } enum_table[] = {
 	{"COMPRESSED_RGBA_S3TC_DXT1_EXT", 0x83f1},
 	{"COMPRESSED_RGBA_S3TC_DXT3_EXT", 0x83f2},
 	{"COMPRESSED_RGBA_S3TC_DXT5_EXT", 0x83f3},
+	{"SPLINE_CLOSE_CLOSE_PSP", 0x9f10},
+	{"SPLINE_OPEN_CLOSE_PSP", 0x9f11},
+	{"SPLINE_CLOSE_OPEN_PSP", 0x9f12},
+	{"SPLINE_OPEN_OPEN_PSP", 0x9f13},
 };

@@ -1,0 +1,4 @@
+package glamo
+
+// StageWords exposes stageWords to the external tests.
+var StageWords = stageWords
