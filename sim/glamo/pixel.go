@@ -100,6 +100,8 @@ type pixState struct {
 	blendOver         bool
 	plain             bool // no colour stage between setup and the output stage
 	parallel          bool // row bands may be walked by several workers
+	spanOK            bool // the span pipeline may shade triangles (span.go)
+	needZ             bool // a stage reads the fragment's Z
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -371,6 +373,7 @@ func (e *Engine) buildPixel() error {
 	p.ptClip = [4]int{s10(plr), s10(ptb), s10(plr >> 16), s10(ptb >> 16)} // left, top, right, bottom
 	p.ptClipOn = p.ptClip != [4]int{}
 
+	p.needZ = p.zt || p.zw || (p.fog && p.fogMode >= 5 && p.fogZ)
 	p.parallel = e.parallelSafe()
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
@@ -845,57 +848,51 @@ func (p *pixState) zcode(z float64) uint16 {
 // lut5_8 and lut6_8 convert the setup engine's s5.8 and s6.8 colour values
 // (a 5- or 6-bit level with 8 fraction bits, L1767-1864) to 12-bit fixed
 // point.
-var lut5_8, lut6_8 []int32
+var (
+	lut5_8 [31*256 + 1]int32
+	lut6_8 [63*256 + 1]int32
+)
 
 func init() {
-	mk := func(bits uint) []int32 {
+	mk := func(t []int32, bits uint) {
 		m := (1<<bits - 1) << 8
-		t := make([]int32, m+1)
 		for i := range t {
 			t[i] = int32((int64(i)*one + int64(m)/2) / int64(m))
 		}
-		return t
 	}
-	lut5_8 = mk(5)
-	lut6_8 = mk(6)
+	mk(lut5_8[:], 5)
+	mk(lut6_8[:], 6)
 }
 
 // parallelSafe reports whether row bands of the clip rectangle touch
 // disjoint memory: each written buffer's rows do not overlap (pitch at
 // least the row), the buffers do not overlap each other, and no texture
-// level in use overlaps a written buffer.
+// level in use overlaps a written buffer. It also sets p.spanOK: the span
+// pipeline may run when no texture level overlaps a written buffer.
 func (e *Engine) parallelSafe() bool {
 	p := &e.px
+	p.spanOK = false
 	if p.clipX1 < p.clipX0 || p.clipY1 < p.clipY0 {
 		return false
 	}
 	type span struct{ lo, hi uint64 }
 	var written []span
-	add := func(base, pitch uint32, bpp int) bool {
+	rowsOK := true
+	add := func(base, pitch uint32, bpp int) {
 		row := uint64(bpp) * uint64(p.clipX1+1)
 		if uint64(pitch) < row {
-			return false
+			rowsOK = false
 		}
 		written = append(written, span{uint64(base), uint64(base) + uint64(pitch)*uint64(p.clipY1) + row})
-		return true
 	}
-	if !add(p.cbase, p.cpitch, 2) {
-		return false
+	add(p.cbase, p.cpitch, 2)
+	if p.zt || p.zw {
+		add(p.zbase, p.zpitch, 2)
 	}
-	if (p.zt || p.zw) && !add(p.zbase, p.zpitch, 2) {
-		return false
-	}
-	if p.stOn && !add(p.stBase, p.stPitch, 1) {
-		return false
+	if p.stOn {
+		add(p.stBase, p.stPitch, 1)
 	}
 	overlap := func(a, b span) bool { return a.lo < b.hi && b.lo < a.hi }
-	for i := range written {
-		for j := i + 1; j < len(written); j++ {
-			if overlap(written[i], written[j]) {
-				return false
-			}
-		}
-	}
 	for u := range p.tex {
 		t := &p.tex[u]
 		if !t.on {
@@ -907,6 +904,17 @@ func (e *Engine) parallelSafe() bool {
 				if overlap(s, w) {
 					return false
 				}
+			}
+		}
+	}
+	p.spanOK = true
+	if !rowsOK {
+		return false
+	}
+	for i := range written {
+		for j := i + 1; j < len(written); j++ {
+			if overlap(written[i], written[j]) {
+				return false
 			}
 		}
 	}

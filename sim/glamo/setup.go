@@ -260,8 +260,9 @@ type triJob struct {
 	lodC   [2]float64
 }
 
-// walkTri shades the pixels of a job inside clip.
-func (e *Engine) walkTri(j *triJob, clip raster.Rect, f *frag) {
+// walkTriRef shades the pixels of a job inside clip one at a time through
+// shade and output: the reference the span pipeline (span.go) must equal.
+func (e *Engine) walkTriRef(j *triJob, clip raster.Rect, f *frag) {
 	p := &e.px
 	nch, ip, zp, wp, up, vp := j.nch, &j.ip, &j.zp, &j.wp, &j.up, &j.vp
 	persp, needW, off, lodC := j.persp, j.needW, j.off, j.lodC
