@@ -98,10 +98,13 @@ type pixState struct {
 	// blend
 	blend             bool
 	blendOver         bool
-	plain             bool // no colour stage between setup and the output stage
-	parallel          bool // row bands may be walked by several workers
-	spanOK            bool // the span pipeline may shade triangles (span.go)
-	needZ             bool // a stage reads the fragment's Z
+	plain             bool             // no colour stage between setup and the output stage
+	parallel          bool             // row bands may be walked by several workers
+	spanOK            bool             // the span pipeline may shade triangles (span.go)
+	needZ             bool             // a stage reads the fragment's Z
+	dstLanes          *[1 << 16]uint64 // the colour format's pixels as lanes (span.go)
+	dstAOr            uint64           // the alpha lane of a format without alpha
+	laneQuant         bool             // R and B have the same bit count
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -179,6 +182,8 @@ func (e *Engine) buildPixel() error {
 	p.hasAlpha = l.ch[3].bits != 0
 	p.dstLUT = dstLUT(p.cfmt)
 	p.dstFast = newFastLayout(&l)
+	p.dstLanes = dstLanesOf(p.cfmt)
+	p.laneQuant = l.ch[0].bits == l.ch[2].bits
 	p.rop = dst >> 24 & 15
 	p.cpitch = (dst & 0x3FF) * 2
 	p.cbase = e.reg(0x2128) & 0x7FFFFE
@@ -188,6 +193,10 @@ func (e *Engine) buildPixel() error {
 	p.dstAlphaDef = int32(bl>>12&0x1FF) * 16 // 256 = 1.0 (a decision: 9 bits, L2882)
 	if p.dstAlphaDef > one {
 		p.dstAlphaDef = one
+	}
+	p.dstAOr = 0
+	if !p.hasAlpha {
+		p.dstAOr = uint64(p.dstAlphaDef) << 48
 	}
 
 	tb, lr := e.reg(0x2164), e.reg(0x2168)

@@ -2,9 +2,7 @@ package glamo
 
 import (
 	"encoding/binary"
-	"math"
 
-	hg "github.com/retrogl/retrogl/hal/glamo"
 	"github.com/retrogl/retrogl/sim/raster"
 )
 
@@ -37,6 +35,8 @@ type spanBuf struct {
 	tex       [2][spanChunk][4]int32
 	konst     [4][spanChunk][4]int32 // constant texture-blend arguments
 	live      [spanChunk]bool        // false once a test has dropped the pixel
+	foot      [spanChunk][4]uint32   // bilinearSpan's texel offsets
+	weight    [spanChunk]uint32      // and weights
 	count     int64                  // pixels written
 }
 
@@ -274,7 +274,7 @@ func (t *texUnit) sampleSpan(sb *spanBuf, u, n int, key bool) {
 			}
 		}
 	}
-	if t.needLOD || t.mag != 1 || t.bpp != 16 || t.fl.mode != 0 {
+	if t.needLOD || t.mag != 1 || t.lanes == nil || !spanAxisOK(t.levels[0].w, t.wrapU) || !spanAxisOK(t.levels[0].h, t.wrapV) {
 		for i := 0; i < n; i++ {
 			if live[i] {
 				t.sampleTo(uv[i][0], uv[i][1], lod[i], &out[i])
@@ -282,92 +282,120 @@ func (t *texUnit) sampleSpan(sb *spanBuf, u, n int, key bool) {
 		}
 		return
 	}
-	t.bilinear16Span(uv, out, live, n)
+	t.bilinearSpan(sb, u, n)
 }
 
-// bilinear16Span is sampleLevelTo's bilinear filter of level 0 of a
-// 16-bit colour format over a chunk: texCoordFixed, wrap2 (written out as
-// a mask for a power-of-two size that wraps) and bilinear16 inline, and
-// sampleLevelTo itself for a footprint touching the border.
-func (t *texUnit) bilinear16Span(uv *[spanChunk][2]float64, out *[spanChunk][4]int32, live *[spanChunk]bool, n int) {
+// Texel lanes: a decoded texel packed as four 16-bit lanes, R | G<<16 |
+// B<<32 | A<<48 (12-bit channels, so 4096 fits). The bilinear filter
+// spreads R and B, then G and A, into two 32-bit lanes of a uint64 and
+// weighs both channels with one multiplication: a lane's sum is at most
+// 65536 * 4096 + 32768 < 2^32, so no lane carries into the next, and each
+// lane holds exactly the sum sampleLevelTo computes for its channel.
+const laneMask = 0x0000FFFF0000FFFF
+
+func packLanes(c [4]int32) uint64 {
+	return uint64(c[0]) | uint64(c[1])<<16 | uint64(c[2])<<32 | uint64(c[3])<<48
+}
+
+// laneTables caches the lanes of every raw texel of a non-paletted 8- or
+// 16-bit format (read-only once built).
+var laneTables = map[uint8][]uint64{}
+
+func formatLanes(code uint8) []uint64 {
+	lutMu.Lock()
+	defer lutMu.Unlock()
+	if t, ok := laneTables[code]; ok {
+		return t
+	}
+	l := texLayouts[code]
+	t := make([]uint64, 1<<l.bpp)
+	for i := range t {
+		t[i] = packLanes(decodeLayout(&l, uint32(i)))
+	}
+	laneTables[code] = t
+	return t
+}
+
+// bilinearSpan is sampleLevelTo's bilinear filter of level 0 of an 8- or
+// 16-bit format over a chunk, for the wrap modes that never read the
+// border colour: wrap of a power-of-two size (wrap2's modulo as a mask) and
+// clamp to edge. It runs in two loops that call nothing and keep few
+// values live, so that the compiler holds them in registers: footprints
+// (texCoordFixed, wrap2, the texel offsets and weights), then the texel
+// reads and the weighted sums. Pixels a colour key dropped read texel 0.
+func (t *texUnit) bilinearSpan(sb *spanBuf, u, n int) {
+	uv, out, live := &sb.uv[u], &sb.tex[u], &sb.live
 	l := &t.levels[0]
-	w, h := l.w, l.h
-	sw, sh := float64(w)*256, float64(h)*256
-	maskU, maskV := -1, -1
-	if t.wrapU == 1 && w&(w-1) == 0 {
-		maskU = w - 1
-	}
-	if t.wrapV == 1 && h&(h-1) == 0 {
-		maskV = h - 1
-	}
-	vr := t.vram
+	sw, sh := float64(l.w)*256, float64(l.h)*256
+	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)
 	base, pitch := l.base, l.pitch
-	f := &t.fl
-	var tab [4]*[256]int32
-	var shv, msk [4]uint32
-	for k := 0; k < 4; k++ {
-		tab[k], shv[k], msk[k] = &zeroTab, 0, 0
-		if f.on[k] {
-			tab[k], shv[k], msk[k] = f.tab[k], uint32(f.sh[k]), f.mask[k]
-		} else if k == 3 {
-			tab[k] = &oneTab
+	xs := uint32(0) // log2 of the bytes per texel
+	if t.bpp == 16 {
+		xs = 1
+	}
+	fp, wt := &sb.foot, &sb.weight
+	for i := 0; i < n; i++ {
+		fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+		x0, x1 := au.pair(fu >> 8)
+		y0, y1 := av.pair(fv >> 8)
+		x0, x1 = x0<<xs, x1<<xs
+		r0, r1 := base+y0*pitch, base+y1*pitch
+		fp[i] = [4]uint32{r0 + x0, r0 + x1, r1 + x0, r1 + x1}
+		wt[i] = uint32(fu&255) | uint32(fv&255)<<8
+		if !live[i] {
+			fp[i] = [4]uint32{base, base, base, base}
 		}
 	}
-	t0, t1, t2, t3 := tab[0], tab[1], tab[2], tab[3]
-	s0, s1, s2, s3 := shv[0]&31, shv[1]&31, shv[2]&31, shv[3]&31
-	m0, m1, m2, m3 := msk[0]&255, msk[1]&255, msk[2]&255, msk[3]&255
+	vr, lanes := t.vram, t.lanes
 	for i := 0; i < n; i++ {
-		if !live[i] {
-			continue
-		}
-		fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
-		var x0, x1, y0, y1 int
-		if maskU >= 0 {
-			x0 = int(fu>>8) & maskU
-			x1 = (x0 + 1) & maskU
+		o := &fp[i]
+		var e00, e10, e01, e11 uint64
+		if xs == 1 {
+			e00 = lanes[binary.LittleEndian.Uint16(vr[o[0]:])]
+			e10 = lanes[binary.LittleEndian.Uint16(vr[o[1]:])]
+			e01 = lanes[binary.LittleEndian.Uint16(vr[o[2]:])]
+			e11 = lanes[binary.LittleEndian.Uint16(vr[o[3]:])]
 		} else {
-			x0, x1 = wrap2(int(fu>>8), w, t.wrapU)
+			e00, e10, e01, e11 = lanes[vr[o[0]]], lanes[vr[o[1]]], lanes[vr[o[2]]], lanes[vr[o[3]]]
 		}
-		if maskV >= 0 {
-			y0 = int(fv>>8) & maskV
-			y1 = (y0 + 1) & maskV
-		} else {
-			y0, y1 = wrap2(int(fv>>8), h, t.wrapV)
-		}
-		if x0|x1|y0|y1 < 0 {
-			t.sampleLevelTo(l, uv[i][0], uv[i][1], true, &out[i])
-			continue
-		}
-		r0, r1 := base+uint32(y0)*pitch, base+uint32(y1)*pitch
-		v00 := uint32(binary.LittleEndian.Uint16(vr[r0+2*uint32(x0):]))
-		v10 := uint32(binary.LittleEndian.Uint16(vr[r0+2*uint32(x1):]))
-		v01 := uint32(binary.LittleEndian.Uint16(vr[r1+2*uint32(x0):]))
-		v11 := uint32(binary.LittleEndian.Uint16(vr[r1+2*uint32(x1):]))
-		wu, wv := int64(fu&255), int64(fv&255)
+		wu, wv := uint64(wt[i]&255), uint64(wt[i]>>8)
 		w00 := (256 - wu) * (256 - wv)
 		w10 := wu * (256 - wv)
 		w01 := (256 - wu) * wv
 		w11 := wu * wv
-		out[i] = [4]int32{
-			int32((w00*int64(t0[v00>>s0&m0]) + w10*int64(t0[v10>>s0&m0]) + w01*int64(t0[v01>>s0&m0]) + w11*int64(t0[v11>>s0&m0]) + 32768) >> 16),
-			int32((w00*int64(t1[v00>>s1&m1]) + w10*int64(t1[v10>>s1&m1]) + w01*int64(t1[v01>>s1&m1]) + w11*int64(t1[v11>>s1&m1]) + 32768) >> 16),
-			int32((w00*int64(t2[v00>>s2&m2]) + w10*int64(t2[v10>>s2&m2]) + w01*int64(t2[v01>>s2&m2]) + w11*int64(t2[v11>>s2&m2]) + 32768) >> 16),
-			int32((w00*int64(t3[v00>>s3&m3]) + w10*int64(t3[v10>>s3&m3]) + w01*int64(t3[v01>>s3&m3]) + w11*int64(t3[v11>>s3&m3]) + 32768) >> 16),
-		}
+		const half = 0x0000800000008000
+		rb := w00*(e00&laneMask) + w10*(e10&laneMask) + w01*(e01&laneMask) + w11*(e11&laneMask) + half
+		ga := w00*(e00>>16&laneMask) + w10*(e10>>16&laneMask) + w01*(e01>>16&laneMask) + w11*(e11>>16&laneMask) + half
+		out[i] = [4]int32{int32(rb >> 16 & 0xFFFF), int32(ga >> 16 & 0xFFFF), int32(rb >> 48), int32(ga >> 48)}
 	}
 }
 
-// zeroTab and oneTab stand for an absent channel in bilinear16Span: colour
-// reads 0, alpha 1.0, whatever the texel (the weights sum to 65536).
-var zeroTab, oneTab = [256]int32{}, func() (t [256]int32) {
-	for i := range t {
-		t[i] = one
+// axis wraps one texel coordinate for bilinearSpan: with mask >= 0 the
+// size is a power of two that wraps, else the coordinate clamps to
+// [0, last].
+type axis struct{ mask, last int64 }
+
+func newAxis(n int, mode uint32) axis {
+	if mode == 1 {
+		return axis{mask: int64(n) - 1}
 	}
-	return
-}()
+	return axis{mask: -1, last: int64(n) - 1}
+}
+
+// spanAxisOK reports whether bilinearSpan handles a wrap mode and size.
+func spanAxisOK(n int, mode uint32) bool { return (mode == 1 && n&(n-1) == 0) || mode == 3 }
+
+// pair returns wrap2(x, n, mode) for the modes bilinearSpan handles.
+func (a axis) pair(x int64) (uint32, uint32) {
+	if a.mask >= 0 {
+		return uint32(x & a.mask), uint32((x + 1) & a.mask)
+	}
+	return uint32(min(max(x, 0), a.last)), uint32(min(max(x+1, 0), a.last))
+}
 
 // fixCoord is texCoordFixed's clamp and floor of a coordinate already
-// scaled to texels with 8 fraction bits.
+// scaled to texels with 8 fraction bits, the floor taken by truncation
+// (exact below 2^28) so that no call stays in the loop.
 func fixCoord(v float64) int64 {
 	if !(v > -0x1p28) {
 		return -1 << 28
@@ -375,17 +403,42 @@ func fixCoord(v float64) int64 {
 	if v > 0x1p28 {
 		return 1 << 28
 	}
-	return int64(math.Floor(v))
+	f := int64(v)
+	if float64(f) > v {
+		f--
+	}
+	return f
+}
+
+// z16 is hal/glamo.Z16 (Quant(z, 16)) without the library floor: inside
+// (0, 1), z*65535 + 0.5 is positive, where truncation is the floor.
+func z16(z float64) uint16 {
+	if !(z > 0) {
+		return 0
+	}
+	if z >= 1 {
+		return 0xFFFF
+	}
+	return uint16(uint32(z*65535 + 0.5))
 }
 
 // outputSpan is output for the live fragments of a chunk, colours from
 // cols. The common state (no stencil, Z16 or no Z, no blending or
-// SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask) runs with its state
-// in locals; any other takes outputSpanAny.
+// SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask) runs here; any other
+// takes outputSpanAny.
+//
+// The blend and the quantisation work on lanes, two 12-bit channels in the
+// 32-bit halves of a uint64 (R|B<<32 and G|A<<32): mul12(x, k) of both
+// channels is one multiplication, since x*k + 2048 <= 4096*4096 + 2048 <
+// 2^32, and the shift that divides by 4096 moves the high lane's low bits
+// into the low lane's bits 20-31, which the 13-bit mask drops (a product
+// is at most 4096). Sums of two products are at most 8192; satLanes clamps
+// them to 4096 as sat does. R and B share their bit count in every colour
+// format, so they also quantise together.
 func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int) {
 	p := &e.px
 	zOn := p.zt || p.zw
-	if p.stOn || (zOn && p.zfmt != 0) || (p.blend && !p.blendOver) || p.rop != 12 || p.cmaskOn {
+	if p.stOn || (zOn && p.zfmt != 0) || (p.blend && !p.blendOver) || p.rop != 12 || p.cmaskOn || !p.laneQuant {
 		e.outputSpanAny(sb, cols, n, x0, y)
 		return
 	}
@@ -394,9 +447,9 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 	cRow := p.cbase + uint32(y)*p.cpitch
 	zt, zw, zfunc := p.zt, p.zw, p.zfunc
 	zmask, zmaskOn := p.zmask, p.zmaskOn
-	blend := p.blend
-	// The colour layout: channel k is quantised to m[k] levels at sh[k];
-	// an absent channel has m = 0 and quantises to 0 (add < 4096).
+	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
+	// Channel k quantises to qm[k] levels at bit qs[k]; an absent channel
+	// has qm = 0 and quantises to 0 (the offset is below 4096).
 	var qm [4]int32
 	var qs [4]uint32
 	for k, ch := range p.clay.ch {
@@ -404,14 +457,8 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 			qm[k], qs[k] = int32(1)<<ch.bits-1, uint32(ch.shift)
 		}
 	}
-	qm0, qm1, qm2, qm3 := qm[0], qm[1], qm[2], qm[3]
+	qrb, qm1, qm3 := uint64(qm[0]), qm[1], qm[3]
 	qs0, qs1, qs2, qs3 := qs[0]&15, qs[1]&15, qs[2]&15, qs[3]&15
-	// The destination decode (dstFast: colour formats always hold R, G, B).
-	df := &p.dstFast
-	dt0, dt1, dt2, dt3 := df.tab[0], df.tab[1], df.tab[2], df.tab[3]
-	ds0, ds1, ds2, ds3 := uint32(df.sh[0])&15, uint32(df.sh[1])&15, uint32(df.sh[2])&15, uint32(df.sh[3])&15
-	dm0, dm1, dm2, dm3 := df.mask[0]&255, df.mask[1]&255, df.mask[2]&255, df.mask[3]&255
-	hasAlpha, defA := p.hasAlpha, p.dstAlphaDef
 	// The dither offsets of this row (quant's (2b+1)/32 of a step), or
 	// rounding to nearest.
 	adds := [4]int32{2048, 2048, 2048, 2048}
@@ -432,7 +479,7 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 		if zOn {
 			zAddr := zRow + 2*uint32(x)
 			zd := binary.LittleEndian.Uint16(vram[zAddr:])
-			zn := hg.Z16(sb.z[i])
+			zn := z16(sb.z[i])
 			if zt && !compare(zfunc, int64(zn), int64(zd)) {
 				continue
 			}
@@ -445,27 +492,57 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 		}
 		cAddr := cRow + 2*uint32(x)
 		c := &cols[i]
-		r, g, b, a := sat(c[0]), sat(c[1]), sat(c[2]), sat(c[3])
+		a := sat(c[3])
+		rb := uint64(sat(c[0])) | uint64(sat(c[2]))<<32
+		ga := uint64(sat(c[1])) | uint64(a)<<32
 		if blend {
-			dp := uint32(binary.LittleEndian.Uint16(vram[cAddr:]))
-			da := defA
-			if hasAlpha {
-				da = dt3[dp>>ds3&dm3]
-			}
-			ia := one - a
-			r = sat(mul12(r, a) + mul12(dt0[dp>>ds0&dm0], ia))
-			g = sat(mul12(g, a) + mul12(dt1[dp>>ds1&dm1], ia))
-			b = sat(mul12(b, a) + mul12(dt2[dp>>ds2&dm2], ia))
-			if qm3 != 0 { // the alpha result is only kept by a target with alpha
-				a = sat(mul12(a, a) + mul12(da, ia))
-			}
+			d := dstLanes[binary.LittleEndian.Uint16(vram[cAddr:])] | aOr
+			ka, kd := uint64(a), uint64(one-a)
+			rb = satLanes(mulLanes(rb, ka) + mulLanes(d&laneMask, kd))
+			ga = satLanes(mulLanes(ga, ka) + mulLanes(d>>16&laneMask, kd))
 		}
 		add := adds[x&3]
-		px := uint16((r*qm0+add)>>12)<<qs0 | uint16((g*qm1+add)>>12)<<qs1 |
-			uint16((b*qm2+add)>>12)<<qs2 | uint16((a*qm3+add)>>12)<<qs3
+		q := (rb*qrb + uint64(add)*(1|1<<32)) >> 12
+		px := uint16(q&0xFF)<<qs0 | uint16(q>>32&0xFF)<<qs2 |
+			uint16((int32(ga&0x1FFF)*qm1+add)>>12)<<qs1 | uint16((int32(ga>>32)*qm3+add)>>12)<<qs3
 		binary.LittleEndian.PutUint16(vram[cAddr:], px)
 		sb.count++
 	}
+}
+
+// mulLanes is mul12 of both lanes of x by k (k <= 4096).
+func mulLanes(x, k uint64) uint64 {
+	return (x*k + 2048*(1|1<<32)) >> 12 & (0x1FFF * (1 | 1<<32))
+}
+
+// satLanes clamps both lanes (at most 8192) to 4096: a lane of 4097 or
+// more carries into its bit 13 when 4095 is added.
+func satLanes(x uint64) uint64 {
+	over := (x + 4095*(1|1<<32)) >> 13 & (1 | 1<<32)
+	return x&^(over*0x3FFF) | over<<12
+}
+
+// dstLanesOf caches the lanes of every pixel of a colour format, with 0 in
+// the alpha lane of a format without alpha (read-only once built).
+var dstLaneTables = map[uint32]*[1 << 16]uint64{}
+
+func dstLanesOf(f uint32) *[1 << 16]uint64 {
+	lutMu.Lock()
+	defer lutMu.Unlock()
+	if t, ok := dstLaneTables[f]; ok {
+		return t
+	}
+	l := colorLayouts[f]
+	t := new([1 << 16]uint64)
+	for i := range t {
+		c := decodeLayout(&l, uint32(i))
+		if l.ch[3].bits == 0 {
+			c[3] = 0
+		}
+		t[i] = packLanes(c)
+	}
+	dstLaneTables[f] = t
+	return t
 }
 
 // outputSpanAny is output for the live fragments of a chunk in any state.

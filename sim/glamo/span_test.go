@@ -3,6 +3,7 @@ package glamo
 import (
 	"bytes"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -246,4 +247,111 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		}
 	}
 	require.Greater(t, spanRuns, states*3/4, "most random states must exercise the span pipeline")
+}
+
+// benchEngine returns an engine in the fill-tex-blend state: RGB565
+// target with Z16 LEQUAL, one ARGB4444 256x256 texture, bilinear, wrapped,
+// MODULATE, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, dither.
+func benchEngine(b *testing.B) *Engine {
+	m := device.NewMemory([]hal.Region{{Name: "vram", Base: 0, Size: VRAMSize}})
+	e := NewEngine()
+	e.SetMemory(m)
+	vr, _ := m.Slice(0, VRAMSize)
+	x := uint32(1)
+	for i := range vr {
+		x = x*1664525 + 1013904223
+		vr[i] = uint8(x >> 24)
+	}
+	s := map[uint16]uint32{
+		0x2100: 1<<10 | 1<<12 | 1<<1 | 1<<19 | 1<<20 | 1, // texture, 1 unit, blend, ZT, ZW, dither
+		0x2104: 1 << 17,                                  // texture blend
+		0x2108: 3<<16 | 512,                              // LEQUAL, Z16, pitch
+		0x2110: 0x200000,
+		0x2120: 12<<24 | 0x11<<16 | 512, // COPY, RGB565
+		0x2128: 0x100000,
+		0x215C: 4<<4 | 5,
+		0x2164: 479, 0x2168: 479,
+		0x21A0: 0x63<<24 | 1<<16 | 1<<19,
+		0x21A4: 1<<18 | 1<<15,
+		0x21A8: 256<<12 | 256,
+		0x21B8: 0x300000,
+		0x21E8: 0x200 | 1<<8,
+		0x2350: 1<<13 | 1<<8, 0x2354: 0x03<<25 | 0x06<<16 | 2<<6,
+		0x2390: 1<<13 | 1<<8, 0x2394: 0x03<<25 | 0x06<<16 | 2<<6,
+		0x260C: 2 << 11,
+		0x2050: 3 | 3<<12,
+	}
+	for a := hg.BlockStart; a < hg.BlockEnd; a += 2 {
+		if v, ok := s[uint16(a)]; ok {
+			poke(e, uint16(a), v)
+		}
+	}
+	require.NoError(b, e.prepare())
+	require.True(b, e.px.spanOK && e.px.blendOver && e.px.tex[0].mag == 1)
+	return e
+}
+
+// BenchmarkSpanStages times the span pipeline's stages on one chunk in
+// the fill-tex-blend state, per pixel.
+func BenchmarkSpanStages(b *testing.B) {
+	e := benchEngine(b)
+	var sb spanBuf
+	for i := 0; i < spanChunk; i++ {
+		sb.uv[0][i] = [2]float64{0.3 + float64(i)*2/480, 0.7}
+		sb.z[i] = 0.5 - float64(i)/1000
+		sb.col[i] = [4]int32{1000, 2000, 3000, 3277}
+		sb.live[i] = true
+	}
+	b.Run("bilinear", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e.px.tex[0].bilinearSpan(&sb, 0, spanChunk)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+	b.Run("modulate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			sb.modulate(&e.px.comb, spanChunk)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+	b.Run("output", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e.outputSpan(&sb, &sb.out, spanChunk, 100, 100+i%300)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+	b.Run("shade", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e.shadeSpan(&sb, spanChunk, 100, 100+i%300)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+}
+
+// BenchmarkSpanFill draws full-screen quads (two triangles, 480x480) in
+// the fill-tex-blend state with GOMAXPROCS workers: the span pipeline end
+// to end, per pixel.
+func BenchmarkSpanFill(b *testing.B) {
+	e := benchEngine(b)
+	e.workers = runtime.GOMAXPROCS(0)
+	zb, _ := e.mem.Slice(0x200000, 480*1024)
+	for i := range zb {
+		zb[i] = 0xFF
+	}
+	corner := func(x, y, u, v float64, z float64) vertex {
+		var c vertex
+		c.win = [4]float64{x, y, z, 1}
+		c.col[0] = [4]uint8{uint8(200 * x / 480), uint8(200 * y / 480), 90, 204}
+		c.tex[0] = [2]float64{u, v}
+		return c
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		z := 0.9 - float64(i%64)/100
+		a, c1, c2, d := corner(0, 0, 0, 0, z), corner(480, 0, 2, 0, z), corner(480, 480, 2, 2, z), corner(0, 480, 0, 2, z)
+		require.NoError(b, e.setupTri(&a, &c1, &c2))
+		require.NoError(b, e.setupTri(&a, &c2, &d))
+		e.flushJobs()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*480*480), "ns/pixel")
 }
