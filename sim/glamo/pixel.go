@@ -101,10 +101,11 @@ type pixState struct {
 	plain             bool             // no colour stage between setup and the output stage
 	parallel          bool             // row bands may be walked by several workers
 	spanOK            bool             // the span pipeline may shade triangles (span.go)
+	buffersApart      bool             // the written buffers do not overlap
 	needZ             bool             // a stage reads the fragment's Z
 	dstLanes          *[1 << 16]uint64 // the colour format's pixels as lanes (span.go)
 	dstAOr            uint64           // the alpha lane of a format without alpha
-	laneQuant         bool             // R and B have the same bit count
+	outFast           bool             // outputSpan's common state (span.go)
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -183,7 +184,6 @@ func (e *Engine) buildPixel() error {
 	p.dstLUT = dstLUT(p.cfmt)
 	p.dstFast = newFastLayout(&l)
 	p.dstLanes = dstLanesOf(p.cfmt)
-	p.laneQuant = l.ch[0].bits == l.ch[2].bits
 	p.rop = dst >> 24 & 15
 	p.cpitch = (dst & 0x3FF) * 2
 	p.cbase = e.reg(0x2128) & 0x7FFFFE
@@ -384,6 +384,9 @@ func (e *Engine) buildPixel() error {
 
 	p.needZ = p.zt || p.zw || (p.fog && p.fogMode >= 5 && p.fogZ)
 	p.parallel = e.parallelSafe()
+	zOn := p.zt || p.zw
+	p.outFast = p.spanOK && p.buffersApart && !p.stOn && !(zOn && p.zfmt != 0) && !(p.blend && !p.blendOver) &&
+		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
 		span := func(base, pitch uint32, bpp int, what string) error {
@@ -880,7 +883,7 @@ func init() {
 // pipeline may run when no texture level overlaps a written buffer.
 func (e *Engine) parallelSafe() bool {
 	p := &e.px
-	p.spanOK = false
+	p.spanOK, p.buffersApart = false, false
 	if p.clipX1 < p.clipX0 || p.clipY1 < p.clipY0 {
 		return false
 	}
@@ -917,15 +920,13 @@ func (e *Engine) parallelSafe() bool {
 		}
 	}
 	p.spanOK = true
-	if !rowsOK {
-		return false
-	}
+	p.buffersApart = true
 	for i := range written {
 		for j := i + 1; j < len(written); j++ {
 			if overlap(written[i], written[j]) {
-				return false
+				p.buffersApart = false
 			}
 		}
 	}
-	return true
+	return rowsOK && p.buffersApart
 }

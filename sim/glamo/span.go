@@ -423,8 +423,9 @@ func z16(z float64) uint16 {
 }
 
 // outputSpan is output for the live fragments of a chunk, colours from
-// cols. The common state (no stencil, Z16 or no Z, no blending or
-// SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask) runs here; any other
+// cols. The common state (pixState.outFast: no stencil, Z16 or no Z, no
+// blending or SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask, colour
+// and Z buffers apart) runs here in two passes, Z then colour; any other
 // takes outputSpanAny.
 //
 // The blend and the quantisation work on lanes, two 12-bit channels in the
@@ -432,22 +433,43 @@ func z16(z float64) uint16 {
 // channels is one multiplication, since x*k + 2048 <= 4096*4096 + 2048 <
 // 2^32, and the shift that divides by 4096 moves the high lane's low bits
 // into the low lane's bits 20-31, which the 13-bit mask drops (a product
-// is at most 4096). Sums of two products are at most 8192; satLanes clamps
-// them to 4096 as sat does. R and B share their bit count in every colour
-// format, so they also quantise together.
+// is at most 4096). The blend needs no saturation: with x, d <= 4096,
+// mul12(x, a) <= a and mul12(d, 4096-a) <= 4096-a, so the sum never
+// exceeds 4096. R and B share their bit count in every colour format, so
+// they also quantise together.
 func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int) {
 	p := &e.px
-	zOn := p.zt || p.zw
-	if p.stOn || (zOn && p.zfmt != 0) || (p.blend && !p.blendOver) || p.rop != 12 || p.cmaskOn || !p.laneQuant {
+	if !p.outFast {
 		e.outputSpanAny(sb, cols, n, x0, y)
 		return
 	}
-	vram := p.vram
-	zRow := p.zbase + uint32(y)*p.zpitch
-	cRow := p.cbase + uint32(y)*p.cpitch
-	zt, zw, zfunc := p.zt, p.zw, p.zfunc
-	zmask, zmaskOn := p.zmask, p.zmaskOn
-	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
+	vram, live := p.vram, &sb.live
+	if p.zt || p.zw {
+		// The Z pass: the colour and Z buffers are disjoint (outFast), so
+		// testing and writing the chunk's Z before its colours changes no
+		// byte.
+		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
+		zt, zw, zfunc := p.zt, p.zw, p.zfunc
+		zmask := uint16(0xFFFF)
+		if p.zmaskOn {
+			zmask = p.zmask
+		}
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			zAddr := zRow + 2*uint32(i)
+			zd := binary.LittleEndian.Uint16(vram[zAddr:])
+			zn := z16(sb.z[i])
+			if zt && !compare(zfunc, int64(zn), int64(zd)) {
+				live[i] = false
+				continue
+			}
+			if zw {
+				binary.LittleEndian.PutUint16(vram[zAddr:], zn&zmask|zd&^zmask)
+			}
+		}
+	}
 	// Channel k quantises to qm[k] levels at bit qs[k]; an absent channel
 	// has qm = 0 and quantises to 0 (the offset is below 4096).
 	var qm [4]int32
@@ -471,26 +493,13 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 			adds[k] = d*256 + 128
 		}
 	}
+	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
+	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
 	for i := 0; i < n; i++ {
-		if !sb.live[i] {
+		if !live[i] {
 			continue
 		}
-		x := x0 + i
-		if zOn {
-			zAddr := zRow + 2*uint32(x)
-			zd := binary.LittleEndian.Uint16(vram[zAddr:])
-			zn := z16(sb.z[i])
-			if zt && !compare(zfunc, int64(zn), int64(zd)) {
-				continue
-			}
-			if zw {
-				if zmaskOn {
-					zn = zn&zmask | zd&^zmask
-				}
-				binary.LittleEndian.PutUint16(vram[zAddr:], zn)
-			}
-		}
-		cAddr := cRow + 2*uint32(x)
+		cAddr := cRow + 2*uint32(i)
 		c := &cols[i]
 		a := sat(c[3])
 		rb := uint64(sat(c[0])) | uint64(sat(c[2]))<<32
@@ -498,10 +507,10 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 		if blend {
 			d := dstLanes[binary.LittleEndian.Uint16(vram[cAddr:])] | aOr
 			ka, kd := uint64(a), uint64(one-a)
-			rb = satLanes(mulLanes(rb, ka) + mulLanes(d&laneMask, kd))
-			ga = satLanes(mulLanes(ga, ka) + mulLanes(d>>16&laneMask, kd))
+			rb = mulLanes(rb, ka) + mulLanes(d&laneMask, kd)
+			ga = mulLanes(ga, ka) + mulLanes(d>>16&laneMask, kd)
 		}
-		add := adds[x&3]
+		add := adds[(x0+i)&3]
 		q := (rb*qrb + uint64(add)*(1|1<<32)) >> 12
 		px := uint16(q&0xFF)<<qs0 | uint16(q>>32&0xFF)<<qs2 |
 			uint16((int32(ga&0x1FFF)*qm1+add)>>12)<<qs1 | uint16((int32(ga>>32)*qm3+add)>>12)<<qs3
@@ -513,13 +522,6 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 // mulLanes is mul12 of both lanes of x by k (k <= 4096).
 func mulLanes(x, k uint64) uint64 {
 	return (x*k + 2048*(1|1<<32)) >> 12 & (0x1FFF * (1 | 1<<32))
-}
-
-// satLanes clamps both lanes (at most 8192) to 4096: a lane of 4097 or
-// more carries into its bit 13 when 4095 is added.
-func satLanes(x uint64) uint64 {
-	over := (x + 4095*(1|1<<32)) >> 13 & (1 | 1<<32)
-	return x&^(over*0x3FFF) | over<<12
 }
 
 // dstLanesOf caches the lanes of every pixel of a colour format, with 0 in
