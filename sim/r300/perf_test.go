@@ -159,3 +159,27 @@ func TestRowSpanMatchesInside(t *testing.T) {
 	}
 	require.Less(t, skipped, 750, "most primitives must cover pixels")
 }
+
+// TestUnorm8RoundTrip proves pixelDirect8's shortcut: for every 8-bit k,
+// toUnorm of quantOut's k/255 is k in every dither mode and position.
+func TestUnorm8RoundTrip(t *testing.T) {
+	for k := 0; k < 256; k++ {
+		v := float32(k) / 255
+		require.Equal(t, byte(k), outByte(v))
+		q := quantOut(0, v)
+		for mode := uint32(0); mode < 3; mode++ {
+			for pos := 0; pos < 16; pos++ {
+				require.Equal(t, uint32(k), toUnorm(q, 8, mode, pos&3, pos>>2), "k %d mode %d", k, mode)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, v := range testValues(r) {
+		q := quantOut(0, v)
+		for mode := uint32(0); mode < 3; mode++ {
+			if got, want := uint32(outByte(v)), toUnorm(q, 8, mode, int(mode), 3); got != want {
+				t.Fatalf("outByte(%v) = %d, toUnorm(quantOut) %d", v, got, want)
+			}
+		}
+	}
+}

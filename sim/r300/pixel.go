@@ -165,6 +165,7 @@ type cbState struct {
 	allMask               bool
 	rop                   bool
 	rop2                  uint32
+	direct8               bool // pixelDirect8's state
 	ditherRGB, ditherA    uint32
 }
 
@@ -264,6 +265,8 @@ func (e *Engine) prepareCB(s *drawState) error {
 		// The LUT dither applies only with FG_ALPHA_FUNC.DITH_EN [PROP].
 		cb.ditherRGB = 1
 	}
+	cb.direct8 = len(cb.used) == 1 && cb.multi == 0 && cb.outFmt[cb.used[0]] == 0 && cb.buf[cb.used[0]].simple &&
+		!cb.blend && !cb.rop && cb.allMask && cb.discard == 0 && !s.fg.fog && !s.fg.alphaTest
 	for b := range cb.buf {
 		buf := &cb.buf[b]
 		for k, ch := range buf.slots {
@@ -310,6 +313,9 @@ func (e *Engine) prepareBuffer(cb *cbState, b int, outFmt uint32) error {
 func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 	q := &w.q
 	x, y := q.x+i&1, q.y+i>>1
+	if s.cb.direct8 {
+		return e.pixelDirect8(s, p, w, i, x, y)
+	}
 	w.pixels++
 	// Output format quantisation, then FG.
 	var cols [4][4]float64
@@ -358,6 +364,38 @@ func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 	}
 	return nil
 }
+
+// pixelDirect8 is pixel for the state cbState.direct8 describes: one
+// target, unorm 8 output into an 8-bit-per-channel buffer, no fog, alpha
+// test, blending, ROP, mask or discard. There quantOut gives k/255 with
+// k = round(clamp(v) * 255), and toUnorm gives back k in every dither mode:
+// (k/255)*255 is k within 2^-40, and every mode's offset (1/4096, 1/2,
+// (b + 0.5)/16) lies strictly between 0 and 1. So the bytes are the k.
+func (e *Engine) pixelDirect8(s *drawState, p *prim, w *worker, i, x, y int) error {
+	q := &w.q
+	w.pixels++
+	if s.zb.active {
+		pass, err := e.depthStencil(s, p, q, i, x, y)
+		if err != nil || !pass {
+			return err
+		}
+	}
+	w.zpass++
+	t := s.cb.used[0]
+	buf := &s.cb.buf[t]
+	off := (y*buf.pitch + x) * 4
+	if x < 0 || y < 0 || off+4 > len(buf.mem) {
+		return faultf("colour write at (%d, %d) lies outside memory (RB3D_COLOROFFSET %#x, pitch %d)", x, y, buf.base, buf.pitch)
+	}
+	o := &q.out[i][t]
+	k := [4]byte{outByte(o[0]), outByte(o[1]), outByte(o[2]), outByte(o[3])}
+	b, sl := buf.mem[off:off+4], &buf.slots
+	b[0], b[1], b[2], b[3] = k[sl[0]&3], k[sl[1]&3], k[sl[2]&3], k[sl[3]&3]
+	return nil
+}
+
+// outByte is round(clamp(v) * 255), quantOut's k for OUT_FMT 0.
+func outByte(v float32) byte { return byte(int64(clamp01(float64(v))*255 + 0.5)) }
 
 // quantOut applies the US_OUT_FMT conversion: unorm 8, 10 or 16 bits
 // (rounded to nearest [PROP]), half or single float.
