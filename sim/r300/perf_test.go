@@ -183,3 +183,57 @@ func TestUnorm8RoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestColorOutFastPath compares colorOut's ARGB8888 path with its general
+// path (the same buffer not marked simple) over random blend states,
+// sources, destinations and positions.
+func TestColorOutFastPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 4))
+	codes := []uint32{}
+	for c := uint32(0); c < 64; c++ {
+		if blendFactor(c) >= 0 {
+			codes = append(codes, c)
+		}
+	}
+	e := &Engine{}
+	for n := 0; n < 20000; n++ {
+		s := &drawState{}
+		cb := &s.cb
+		cb.blend, cb.read = r.IntN(4) != 0, r.IntN(4) != 0
+		cb.comb, cb.acomb = uint32(r.IntN(8)), uint32(r.IntN(8))
+		cb.src, cb.dst, cb.asrc, cb.adst = codes[r.IntN(len(codes))], codes[r.IntN(len(codes))], codes[r.IntN(len(codes))], codes[r.IntN(len(codes))]
+		cb.kinds[0], cb.kinds[1] = blendKindsOf(cb.comb, cb.src, cb.dst)
+		cb.kinds[2], cb.kinds[3] = blendKindsOf(cb.acomb, cb.asrc, cb.adst)
+		cb.constant = [4]float64{r.Float64(), r.Float64(), r.Float64(), r.Float64()}
+		cb.mask, cb.allMask = [4]bool{true, true, true, true}, true
+		cb.ditherRGB, cb.ditherA = uint32(r.IntN(3)), uint32(r.IntN(3))
+		perm := r.Perm(4)
+		buf := cbBuffer{bpp: 4, bits: [4]uint{8, 8, 8, 8}, pitch: 8, mem: make([]byte, 4*8*8)}
+		for k := range buf.slots {
+			buf.slots[k] = perm[k]
+			buf.modes[k] = cb.ditherRGB
+			if perm[k] == 3 {
+				buf.modes[k] = cb.ditherA
+			}
+		}
+		for i := range buf.mem {
+			buf.mem[i] = byte(r.UintN(256))
+		}
+		var src [4]float64
+		for c := range src {
+			src[c] = float64(r.IntN(256)) / 255
+			if r.IntN(4) == 0 {
+				src[c] = r.Float64()*1.2 - 0.1
+			}
+		}
+		x, y := r.IntN(8), r.IntN(8)
+		slow := buf
+		slow.mem = append([]byte(nil), buf.mem...)
+		buf.simple = true
+		require.NoError(t, e.colorOut(s, &buf, &src, x, y))
+		require.NoError(t, e.colorOut(s, &slow, &src, x, y))
+		if string(buf.mem) != string(slow.mem) {
+			t.Fatalf("state %d: fast path wrote %v, general path %v", n, buf.mem[4*(8*y+x):][:4], slow.mem[4*(8*y+x):][:4])
+		}
+	}
+}

@@ -160,6 +160,7 @@ type cbState struct {
 	discard               uint32
 	comb, src, dst        uint32
 	acomb, asrc, adst     uint32
+	kinds                 [4]int // blendKindsOf: colour source, destination, alpha source, destination
 	constant              [4]float64
 	mask                  [4]bool // R, G, B, A
 	allMask               bool
@@ -248,6 +249,8 @@ func (e *Engine) prepareCB(s *drawState) error {
 			}
 		}
 	}
+	cb.kinds[0], cb.kinds[1] = blendKindsOf(cb.comb, cb.src, cb.dst)
+	cb.kinds[2], cb.kinds[3] = blendKindsOf(cb.acomb, cb.asrc, cb.adst)
 	k := e.reg(r3.RB3D_CONSTANT_COLOR)
 	cb.constant = [4]float64{float64(k>>16&255) / 255, float64(k>>8&255) / 255, float64(k&255) / 255, float64(k>>24) / 255}
 	m := e.reg(r3.RB3D_COLOR_CHANNEL_MASK)
@@ -670,8 +673,15 @@ func factor(kind int, c int, src, dst, k *[4]float64) float64 {
 // blend combines source and destination for one channel (COMB_FCN,
 // L253-265).
 func blend(comb uint32, srcCode, dstCode uint32, c int, src, dst, k *[4]float64) float64 {
-	sk, dk := blendFactor(srcCode), blendFactor(dstCode)
-	// D3D's BOTH factors set the destination factor too.
+	sk, dk := blendKindsOf(comb, srcCode, dstCode)
+	return blendKinds(comb, sk, dk, c, src, dst, k)
+}
+
+// blendKindsOf resolves the source and destination factor kinds of a
+// blend: D3D's BOTH factors set the destination factor too, MIN and MAX
+// take both at ONE.
+func blendKindsOf(comb, srcCode, dstCode uint32) (sk, dk int) {
+	sk, dk = blendFactor(srcCode), blendFactor(dstCode)
 	switch sk {
 	case bfBothSrcAlpha:
 		dk = bfInvSrcAlpha
@@ -681,6 +691,11 @@ func blend(comb uint32, srcCode, dstCode uint32, c int, src, dst, k *[4]float64)
 	if comb == 4 || comb == 5 {
 		sk, dk = bfOne, bfOne
 	}
+	return sk, dk
+}
+
+// blendKinds is blend with the factor kinds resolved (blendKindsOf).
+func blendKinds(comb uint32, sk, dk int, c int, src, dst, k *[4]float64) float64 {
 	a := float64(src[c] * factor(sk, c, src, dst, k))
 	b := float64(dst[c] * factor(dk, c, src, dst, k))
 	var r float64
@@ -781,13 +796,28 @@ func (e *Engine) colorOut(s *drawState, buf *cbBuffer, src *[4]float64, x, y int
 			return nil
 		}
 	}
-	if !cb.blend && !cb.rop && buf.simple && cb.allMask {
-		// Fast path: ARGB8888 without blending, ROP or masking.
+	if !cb.rop && buf.simple && cb.allMask {
+		// Fast path: ARGB8888 without ROP or masking: read's channels
+		// are the bytes over 255, and the packed result is the four
+		// toUnorm bytes.
 		sl, md := &buf.slots, &buf.modes
-		b[0] = byte(toUnorm(src[sl[0]&3], 8, md[0], x, y))
-		b[1] = byte(toUnorm(src[sl[1]&3], 8, md[1], x, y))
-		b[2] = byte(toUnorm(src[sl[2]&3], 8, md[2], x, y))
-		b[3] = byte(toUnorm(src[sl[3]&3], 8, md[3], x, y))
+		res := src
+		if cb.blend {
+			var dst, out [4]float64
+			if cb.read {
+				dst[sl[0]&3], dst[sl[1]&3], dst[sl[2]&3], dst[sl[3]&3] =
+					float64(b[0])/255, float64(b[1])/255, float64(b[2])/255, float64(b[3])/255
+			}
+			for c := 0; c < 3; c++ {
+				out[c] = blendKinds(cb.comb, cb.kinds[0], cb.kinds[1], c, src, &dst, &cb.constant)
+			}
+			out[3] = blendKinds(cb.acomb, cb.kinds[2], cb.kinds[3], 3, src, &dst, &cb.constant)
+			res = &out
+		}
+		b[0] = byte(toUnorm(res[sl[0]&3], 8, md[0], x, y))
+		b[1] = byte(toUnorm(res[sl[1]&3], 8, md[1], x, y))
+		b[2] = byte(toUnorm(res[sl[2]&3], 8, md[2], x, y))
+		b[3] = byte(toUnorm(res[sl[3]&3], 8, md[3], x, y))
 		return nil
 	}
 	old, dst := buf.read(b)
