@@ -237,3 +237,37 @@ func TestColorOutFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestBilinear8MatchesFilter compares filter's 8_8_8_8 path with its
+// general path (the same unit without wrapFast) over random textures,
+// swizzles, wrap modes and coordinates.
+func TestBilinear8MatchesFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	f := &r3.TexFormats[r3.TxFmt8_8_8_8]
+	for n := 0; n < 200; n++ {
+		w, h := 1<<r.IntN(7), 1<<r.IntN(7)
+		u := &texUnit{f: f, fast8: true, wrapFast: true, levels: r3.TexLayout(f, w, h, 1, 0)}
+		u.mem = make([]byte, u.levels[0].Offset+u.levels[0].Size)
+		for i := range u.mem {
+			u.mem[i] = byte(r.UintN(256))
+		}
+		modes := []uint32{0, 2, 3}
+		u.wrap = [2]uint32{modes[r.IntN(3)], modes[r.IntN(3)]}
+		for c := range u.sel {
+			u.sel[c] = uint32(r.IntN(6))
+		}
+		slow := *u
+		slow.wrapFast = false
+		for i := 0; i < 200; i++ {
+			s, tt := r.Float64()*6-3, r.Float64()*6-3
+			if i%10 == 0 {
+				s, tt = (float64(r.IntN(4*w))+0.5)/float64(w), float64(r.IntN(4*h))/float64(h)
+			}
+			got, _ := u.filter(0, s, tt, true)
+			want, _ := slow.filter(0, s, tt, true)
+			if got != want {
+				t.Fatalf("texture %d (%dx%d, wrap %v) at (%v, %v): %v, want %v", n, w, h, u.wrap, s, tt, got, want)
+			}
+		}
+	}
+}

@@ -530,7 +530,7 @@ func (e *Engine) depthStencil(s *drawState, p *prim, q *quadState, i, x, y int) 
 	} else {
 		zf = float64(q.z[i]*s.depthScale) + s.depthOffset + p.zoff
 	}
-	zv := uint32(math.Max(0, math.Min(1<<24-1, math.Floor(zf+0.5))))
+	zv := uint32(max(0, min(1<<24-1, math.Floor(zf+0.5))))
 	if zf != zf {
 		zv = 0
 	}
@@ -657,7 +657,7 @@ func factor(kind int, c int, src, dst, k *[4]float64) float64 {
 		if c == 3 {
 			return 1
 		}
-		return math.Min(src[3], 1-dst[3])
+		return min(src[3], 1-dst[3])
 	case bfConstColor:
 		return k[c]
 	case bfInvConstColor:
@@ -705,9 +705,9 @@ func blendKinds(comb uint32, sk, dk int, c int, src, dst, k *[4]float64) float64
 	case 2, 3:
 		r = a - b
 	case 4:
-		r = math.Min(a, b)
+		r = min(a, b)
 	case 5:
-		r = math.Max(a, b)
+		r = max(a, b)
 	default:
 		r = b - a
 	}

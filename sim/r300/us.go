@@ -331,9 +331,9 @@ func (op *aluOp) exec(t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, 
 	case r3.AlphaDP:
 		ar = dot
 	case r3.AlphaMIN:
-		ar = math.Min(aA, aB)
+		ar = min(aA, aB)
 	case r3.AlphaMAX:
-		ar = math.Max(aA, aB)
+		ar = max(aA, aB)
 	case r3.AlphaCND:
 		ar = sel(aC > 0.5, aA, aB)
 	case r3.AlphaCMP:
@@ -363,9 +363,9 @@ func (op *aluOp) exec(t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, 
 		case r3.RGBDP3, r3.RGBDP4, r3.RGBD2A:
 			x = dot
 		case r3.RGBMIN:
-			x = math.Min(A[c], B[c])
+			x = min(A[c], B[c])
 		case r3.RGBMAX:
-			x = math.Max(A[c], B[c])
+			x = max(A[c], B[c])
 		case r3.RGBCND:
 			x = sel(C[c] > 0.5, A[c], B[c])
 		case r3.RGBCMP:
