@@ -563,7 +563,7 @@ func (s *drawState) interpolate(p *prim, q *quadState, vals []float64, attrs boo
 			}
 			a := &q.attr[i]
 			for j := 0; j < na; j++ {
-				v := vals[3*j:]
+				v := vals[3*j : 3*j+3]
 				if v[0] == v[1] && v[1] == v[2] {
 					// A value equal at every vertex is a plane with no
 					// slope: exact, whatever the weights' rounding.

@@ -392,7 +392,10 @@ func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4
 	dudy, dvdy := float64((st[2][0]-st[0][0])*w), float64((st[2][1]-st[0][1])*h)
 	rho2 := max(float64(dudx*dudx)+float64(dvdx*dvdx), float64(dudy*dudy)+float64(dvdy*dvdy))
 	lod := math.Inf(-1)
-	if rho2 > 0 && !math.IsInf(rho2, 0) && rho2 == rho2 {
+	// Without mipmapping and with one filter for both, every LOD samples
+	// the base level the same way: the logarithm is not needed.
+	lodMatters := u.mip != 0 || u.mag != u.min
+	if lodMatters && rho2 > 0 && !math.IsInf(rho2, 0) && rho2 == rho2 {
 		lod = 0.5 * log2(rho2)
 	}
 	for i := 0; i < 4; i++ {
