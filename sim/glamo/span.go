@@ -37,6 +37,7 @@ type spanBuf struct {
 	live      [spanChunk]bool        // false once a test has dropped the pixel
 	foot      [spanChunk][4]uint32   // bilinearSpan's texel offsets
 	weight    [spanChunk]uint32      // and weights
+	flat      bool                   // every colour of the chunk is the same
 	count     int64                  // pixels written
 }
 
@@ -69,7 +70,7 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 			n := min(spanChunk, s.X1-x0)
 			// Interpolation, in walkTriRef's order and rounding (q(a+b)
 			// is qadd written out so that it inlines).
-			interpColor(&sb.col, n, &acc, &dx, 0)
+			sb.flat = interpColor(&sb.col, n, &acc, &dx, 0)
 			if nch == 8 {
 				interpColor(&sb.spec, n, &acc, &dx, 4)
 			}
@@ -126,10 +127,18 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 }
 
 // interpColor steps four integer colour planes (R, G, B, A or SR, SG, SB,
-// F: 5-, 6-, 5- and 6-bit) from acc[k0:k0+4] over n pixels.
-func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) {
+// F: 5-, 6-, 5- and 6-bit) from acc[k0:k0+4] over n pixels. It reports
+// whether the planes are flat along the row (every pixel the same).
+func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) bool {
 	a0, a1, a2, a3 := acc[k0], acc[k0+1], acc[k0+2], acc[k0+3]
 	d0, d1, d2, d3 := dx[k0], dx[k0+1], dx[k0+2], dx[k0+3]
+	if d0|d1|d2|d3 == 0 { // flat along the row (flat shading, clears)
+		c := [4]int32{c5(a0 >> 4), c6(a1 >> 4), c5(a2 >> 4), c6(a3 >> 4)}
+		for i := 0; i < n; i++ {
+			out[i] = c
+		}
+		return true
+	}
 	for i := 0; i < n; i++ {
 		out[i] = [4]int32{c5(a0 >> 4), c6(a1 >> 4), c5(a2 >> 4), c6(a3 >> 4)}
 		a0 += d0
@@ -138,6 +147,7 @@ func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) {
 		a3 += d3
 	}
 	acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0, a1, a2, a3
+	return false
 }
 
 // shadeSpan runs the pixel pipeline on the n fragments of sb, which start
@@ -152,6 +162,7 @@ func (e *Engine) shadeSpan(sb *spanBuf, n, x0, y int) {
 		e.outputSpan(sb, &sb.col, n, x0, y)
 		return
 	}
+	sb.flat = false // the stages below may vary the colour
 	for u := 0; u < p.ntex; u++ {
 		p.tex[u].sampleSpan(sb, u, n, !p.keyBlend)
 	}
@@ -495,6 +506,25 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 	}
 	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
 	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
+	if sb.flat && !blend {
+		// One colour over the chunk: its pixel for each dither column.
+		c := &cols[0]
+		rb := uint64(sat(c[0])) | uint64(sat(c[2]))<<32
+		g, a := sat(c[1]), sat(c[3])
+		var pxs [4]uint16
+		for k, add := range adds {
+			q := (rb*qrb + uint64(add)*(1|1<<32)) >> 12
+			pxs[k] = uint16(q&0xFF)<<qs0 | uint16(q>>32&0xFF)<<qs2 |
+				uint16((g*qm1+add)>>12)<<qs1 | uint16((a*qm3+add)>>12)<<qs3
+		}
+		for i := 0; i < n; i++ {
+			if live[i] {
+				binary.LittleEndian.PutUint16(vram[cRow+2*uint32(i):], pxs[(x0+i)&3])
+				sb.count++
+			}
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue

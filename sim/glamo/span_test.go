@@ -61,6 +61,10 @@ func randomPixelState(r *rand.Rand) map[uint16]uint32 {
 		en0 &^= 1 << b
 		en0 |= bit(40) << b
 	}
+	if bit(25) == 1 { // the plain pipeline of clears and untextured fills
+		en0 &^= 1<<10 | 7<<12 | 1<<3 | 1<<4 | 1<<17 | 1<<2
+		en1 &^= 1<<11 | 1<<15 | 1<<14 | 3<<28
+	}
 	s[0x2100], s[0x2104] = en0, en1
 	s[0x2108] = r.Uint32()&(7<<16) | pick(0, 0, 0, 0, 0, 0, 0, 8, 9, 10, 11, 12, 13, 14, 15, 0x10)<<20 | cmpW
 	s[0x210C] = r.Uint32()
@@ -219,6 +223,11 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		tris := make([][3]vertex, 1+r.IntN(4))
 		for i := range tris {
 			tris[i] = [3]vertex{randomVertex(r), randomVertex(r), randomVertex(r)}
+			if r.IntN(3) == 0 { // one colour, as flat shading and clears give
+				for k := 1; k < 3; k++ {
+					tris[i][k].col, tris[i][k].spec = tris[i][0].col, tris[i][0].spec
+				}
+			}
 		}
 		want := renderCmp(t, mem, state, &pal, tris, true, 1)
 		if want == nil {
