@@ -174,12 +174,8 @@ func wrap(mode uint32, i, n int) (int, bool) {
 	return m, true
 }
 
-func (t *texUnit) fetch(l, s, tt int) [4]uint8 {
-	w, h := p.LevelDim(t.width, t.height, l)
-	return t.fetchAt(l, w, h, s, tt)
-}
-
-// fetchAt is fetch on level l of size w x h.
+// fetchAt reads texel (s, tt) of level l, of size w x h, through the
+// wrap modes (the border colour outside a clamp-to-border level).
 func (t *texUnit) fetchAt(l, w, h, s, tt int) [4]uint8 {
 	x, ok1 := wrap(t.wrapS, s, w)
 	y, ok2 := wrap(t.wrapT, tt, h)
