@@ -30,7 +30,7 @@ func (e *Engine) flushJobs() {
 	}
 	area := 0
 	for i := range jobs {
-		b := jobs[i].t.Bounds().Intersect(clip)
+		b := jobs[i].box.Intersect(clip)
 		if !b.Empty() {
 			area += (b.X1 - b.X0) * (b.Y1 - b.Y0)
 		}
@@ -51,7 +51,7 @@ func (e *Engine) flushJobs() {
 		go func(w int) {
 			defer wg.Done()
 			for i := range jobs {
-				b := jobs[i].t.Bounds().Intersect(clip)
+				b := jobs[i].box.Intersect(clip)
 				if b.Empty() {
 					continue
 				}
