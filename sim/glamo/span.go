@@ -357,17 +357,26 @@ func (t *texUnit) bilinearSpan(sb *spanBuf, u, n int) {
 			fp[i] = [4]uint32{base, base, base, base}
 		}
 	}
-	vr, lanes := t.vram, t.lanes
+	// The lane tables as arrays, which a 16- or 8-bit texel indexes
+	// without a bounds check.
+	vr := t.vram
+	var l16 *[1 << 16]uint64
+	var l8 *[256]uint64
+	if xs == 1 {
+		l16 = (*[1 << 16]uint64)(t.lanes)
+	} else {
+		l8 = (*[256]uint64)(t.lanes)
+	}
 	for i := 0; i < n; i++ {
 		o := &fp[i]
 		var e00, e10, e01, e11 uint64
 		if xs == 1 {
-			e00 = lanes[binary.LittleEndian.Uint16(vr[o[0]:])]
-			e10 = lanes[binary.LittleEndian.Uint16(vr[o[1]:])]
-			e01 = lanes[binary.LittleEndian.Uint16(vr[o[2]:])]
-			e11 = lanes[binary.LittleEndian.Uint16(vr[o[3]:])]
+			e00 = l16[binary.LittleEndian.Uint16(vr[o[0]:])]
+			e10 = l16[binary.LittleEndian.Uint16(vr[o[1]:])]
+			e01 = l16[binary.LittleEndian.Uint16(vr[o[2]:])]
+			e11 = l16[binary.LittleEndian.Uint16(vr[o[3]:])]
 		} else {
-			e00, e10, e01, e11 = lanes[vr[o[0]]], lanes[vr[o[1]]], lanes[vr[o[2]]], lanes[vr[o[3]]]
+			e00, e10, e01, e11 = l8[vr[o[0]]], l8[vr[o[1]]], l8[vr[o[2]]], l8[vr[o[3]]]
 		}
 		wu, wv := uint64(wt[i]&255), uint64(wt[i]>>8)
 		w00 := (256 - wu) * (256 - wv)
