@@ -61,6 +61,9 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if dc.DrawTexture != nil {
 		return c.drawTex(st, dc.DrawTexture)
 	}
+	if st.Program != nil {
+		return c.drawES2(st, dc)
+	}
 	if st.CullEnabled && st.CullFace == driver.FaceFrontAndBack && dc.Prim >= driver.PrimTriangles {
 		return nil
 	}
@@ -104,7 +107,16 @@ func (c *Context) drawPrims(st *driver.State, prim r3.PrimType, vs []swtnl.Verte
 	if !c.scissor(st) {
 		return nil
 	}
-	if err := c.emitState(st, prog, &l, prim, key); err != nil {
+	gb := uint32(0)
+	if prim == r3.PrimPoints && st.Point.Sprite {
+		for _, u := range l.units {
+			if st.Units[u].CoordReplace {
+				gb |= 1 | 1<<(16+2*uint(u))
+			}
+		}
+	}
+	frag := func() error { return c.emitFragment(st, prog, &l, key) }
+	if err := c.emitState(st, prim, gb, frag, func() { c.emitVAP(&l) }); err != nil {
 		return err
 	}
 	per := map[r3.PrimType]int{r3.PrimTriangles: 3, r3.PrimLines: 2, r3.PrimPoints: 1}[prim]
@@ -209,8 +221,10 @@ func unorm10(v float32) uint32 {
 	return uint32(math.Round(float64(max(0, min(1, v))) * 1023))
 }
 
-// emitState writes every register a draw depends on (through the shadow).
-func (c *Context) emitState(st *driver.State, prog *rc.Program, l *layout, prim r3.PrimType, key fpKey) error {
+// emitState writes every register a draw depends on (through the
+// shadow); gb is GB_ENABLE's point-sprite stuffing for points, frag
+// programs the RS, US and TX, vap the vertex fetch.
+func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag func() error, vap func()) error {
 	// Surfaces (L434-450, L2414-2437).
 	c.set(r3.RB3D_COLOROFFSET0, c.cb.Addr)
 	c.set(r3.RB3D_COLORPITCH0, uint32(c.pitch)&0x3FFE|c.cbCode<<21)
@@ -295,14 +309,6 @@ func (c *Context) emitState(st *driver.State, prog *rc.Program, l *layout, prim 
 	switch prim {
 	case r3.PrimPoints:
 		c.set(r3.GA_POINT_MINMAX, uint32(maxPointSize*subpixels/2)<<16)
-		gb := uint32(0)
-		if st.Point.Sprite {
-			for _, u := range l.units {
-				if st.Units[u].CoordReplace {
-					gb |= 1 | 1<<(16+2*uint(u))
-				}
-			}
-		}
 		c.set(r3.GB_ENABLE, gb)
 		if gb != 0 {
 			// (0, 1) at the lower left, (1, 0) at the upper right: t
@@ -323,11 +329,11 @@ func (c *Context) emitState(st *driver.State, prog *rc.Program, l *layout, prim 
 	c.set(r3.GA_POLY_MODE, 0)
 	c.set(r3.GA_LINE_STIPPLE_CFG, 0)
 
-	if err := c.emitFragment(st, prog, l, key); err != nil {
+	if err := frag(); err != nil {
 		return err
 	}
 	c.emitPixelOps(st)
-	c.emitVAP(l)
+	vap()
 	return nil
 }
 
