@@ -3,9 +3,11 @@ package r300
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/retrogl/retrogl/compiler/glsl"
+	"github.com/retrogl/retrogl/compiler/ir"
 	"github.com/retrogl/retrogl/compiler/lower"
 	rc "github.com/retrogl/retrogl/compiler/r300"
 	"github.com/retrogl/retrogl/driver"
@@ -80,9 +82,14 @@ type linkedProgram struct {
 	// units maps each fragment-program texture unit to its sampler
 	// uniform's location.
 	samplerLocs []int
-	// varying interpolator slot of each fragment program input name.
-	psize bool
+	// pre is the fragment program's preshader (nil when none).
+	pre *ir.Program
 }
+
+// noPreshader turns the preshader off (RETROGL_R300_NO_PRESHADER=1), to
+// measure what the fragment unit's FP24 arithmetic alone gives.
+var noPreshader = os.Getenv("RETROGL_R300_NO_PRESHADER") == "1"
+
 
 // Attributes implements driver.LinkedProgram.
 func (p *linkedProgram) Attributes() []driver.ActiveVar { return p.attribs }
@@ -124,7 +131,12 @@ func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
 	if n := len(res.Varyings) + nin; n > maxVaryingVectors {
 		return nil, fmt.Errorf("0:0(0): error: the program needs %d interpolated vectors (varyings, gl_FragCoord, gl_FrontFacing, gl_PointCoord), the R3xx RS has %d texture interpolators", n, maxVaryingVectors)
 	}
-	fp, err := rc.Compile(res.Fragment, rc.Options{})
+	frag := res.Fragment
+	var pre *ir.Program
+	if !noPreshader {
+		pre, frag = lower.Preshader(frag)
+	}
+	fp, err := rc.Compile(frag, rc.Options{})
 	if err != nil {
 		var le *rc.LimitError
 		if errors.As(err, &le) {
@@ -132,7 +144,7 @@ func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
 		}
 		return nil, fmt.Errorf("0:0(0): error: fragment shader: %w", err)
 	}
-	lp := &linkedProgram{res: res, fp: fp, psize: res.Vertex.OutputIndex("psize") >= 0}
+	lp := &linkedProgram{res: res, fp: fp, pre: pre}
 	for _, a := range prog.Attributes {
 		lp.attribs = append(lp.attribs, driver.ActiveVar{Name: a.Name, Type: glType(a.Type), Size: 1, Location: a.Location})
 	}
