@@ -25,7 +25,7 @@ var glEnums = map[string]gles.Enum{
 	"GL_MIRRORED_REPEAT": gles.MIRRORED_REPEAT, "GL_NEAREST_MIPMAP_NEAREST": gles.NEAREST_MIPMAP_NEAREST,
 	"GL_LINEAR_MIPMAP_LINEAR": gles.LINEAR_MIPMAP_LINEAR, "GL_LINEAR_MIPMAP_NEAREST": gles.LINEAR_MIPMAP_NEAREST,
 	"GL_NEAREST_MIPMAP_LINEAR": gles.NEAREST_MIPMAP_LINEAR,
-	"GL_TEXTURE_MIN_FILTER": gles.TEXTURE_MIN_FILTER, "GL_TEXTURE_MAG_FILTER": gles.TEXTURE_MAG_FILTER,
+	"GL_TEXTURE_MIN_FILTER":    gles.TEXTURE_MIN_FILTER, "GL_TEXTURE_MAG_FILTER": gles.TEXTURE_MAG_FILTER,
 	"GL_TEXTURE_WRAP_S": gles.TEXTURE_WRAP_S, "GL_TEXTURE_WRAP_T": gles.TEXTURE_WRAP_T,
 }
 
@@ -225,11 +225,8 @@ func (ru *run) drawArrays(l Line, args []string) {
 			failf("vertex data column %q", h)
 		}
 		name := parts[0]
-		if name == "piglit_vertex" || name == "vertex" {
-			name = "piglit_vertex"
-		}
 		loc := ru.ctx.GetAttribLocation(ru.prog, name)
-		if loc < 0 && name == "piglit_vertex" {
+		if loc < 0 && (name == "piglit_vertex" || name == "vertex") {
 			loc = ru.position()
 		}
 		cols = append(cols, col{loc, n})
@@ -355,7 +352,8 @@ func (ru *run) probe(l Line) {
 			failf("line %d: bad probe", l.N)
 		}
 		if rel {
-			x, y = int(v[0]*float64(ru.w)), int(v[1]*float64(ru.h))
+			// piglit clamps relative probes into the window.
+			x, y = min(int(v[0]*float64(ru.w)), ru.w-1), min(int(v[1]*float64(ru.h)), ru.h-1)
 		} else {
 			x, y = int(v[0]), int(v[1])
 		}
@@ -465,5 +463,8 @@ func (ru *run) texture(l Line, f []string) {
 	ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, w, h, 0, gles.RGBA, gles.UNSIGNED_BYTE, img)
 	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
 	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+	// piglit's textures clamp to the edge.
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_S, int(gles.CLAMP_TO_EDGE))
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_T, int(gles.CLAMP_TO_EDGE))
 	ctx.ActiveTexture(gles.TEXTURE0)
 }

@@ -279,7 +279,7 @@ func (ru *run) matrices() {
 func floats(ws []string) []float64 {
 	var out []float64
 	for _, w := range ws {
-		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return r == '(' || r == ')' || r == ',' }) {
+		for _, p := range strings.FieldsFunc(w, func(r rune) bool { return r == '(' || r == ')' || r == ',' || r == ';' }) {
 			x, err := parseNum(p)
 			if err != nil {
 				failf("bad number %q", p)

@@ -350,6 +350,9 @@ type lowerer struct {
 
 	vars  map[*glsl.Var][]ir.Reg
 	known map[*glsl.Var]glsl.Value
+	// lits holds the temp components whose value is a known literal
+	// (written unconditionally from a literal), for constant conditions.
+	lits map[ir.Reg]*[4]litVal
 	// outs are the copies to outputs at the end of main.
 	outs []outCopy
 
@@ -370,7 +373,7 @@ type outCopy struct {
 
 func newLowerer(prog *glsl.Program, st glsl.Stage, opts Options, res *Result, samplers map[string]int) *lowerer {
 	l := &lowerer{prog: prog, stage: st, opts: opts, res: res, samplers: samplers,
-		vars: map[*glsl.Var][]ir.Reg{}, known: map[*glsl.Var]glsl.Value{}, pcgen: -1}
+		vars: map[*glsl.Var][]ir.Reg{}, known: map[*glsl.Var]glsl.Value{}, lits: map[ir.Reg]*[4]litVal{}, pcgen: -1}
 	l.p = &ir.Program{Stage: ir.Fragment}
 	l.sh = prog.Fragment
 	if st == glsl.StageVertex {
@@ -400,7 +403,13 @@ func (l *lowerer) run() {
 			l.store(l.varLval(g.Var), l.expr(g.Init), true)
 		}
 	}
+	// main is a frame too: a return in main ends the shader.
+	fr := &frame{live: &flag{}}
+	l.frames = append(l.frames, fr)
+	l.pushFlag(fr.live)
 	l.block(l.sh.Main.Body)
+	l.popFlag(fr.live)
+	l.frames = l.frames[:0]
 	for _, o := range l.outs {
 		l.p.Insts = append(l.p.Insts, ir.Inst{Op: ir.MOV, Dst: ir.Dst{Reg: ir.Reg{File: ir.Output, Index: o.to}, Mask: ir.MaskXYZW}, Src: [3]ir.Src{ir.S(o.from)}})
 	}

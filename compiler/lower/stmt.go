@@ -187,10 +187,11 @@ func (l *lowerer) stmt(s glsl.Stmt) {
 // loop unrolls a loop with a constant trip count.
 func (l *lowerer) loop(s *glsl.Loop) {
 	info := s.Info
-	if info == nil {
-		l.failf(s.P, "%s loop: the iteration count is not a compile-time constant (the target has no branches; only loops of the form for (i = c; i op c; i += c) whose body does not write i are unrolled)", s.Kind)
+	if info == nil || info.Iterations < 0 {
+		l.loopGeneric(s)
+		return
 	}
-	if info.Iterations < 0 || info.Iterations > l.opts.MaxUnroll {
+	if info.Iterations > l.opts.MaxUnroll {
 		l.failf(s.P, "for loop: %d iterations, more than the %d this target unrolls", info.Iterations, l.opts.MaxUnroll)
 	}
 	if s.Init != nil {
@@ -295,4 +296,53 @@ func (l *lowerer) call(c *glsl.Call) val {
 		return val{t: glsl.TypeVoid}
 	}
 	return l.snap(l.regsVal(f.Ret, fr.ret))
+}
+
+// loopGeneric unrolls a loop whose condition folds to a constant in
+// every iteration (counters written from literals outside predicated
+// code): the condition is lowered before each iteration and must be a
+// literal. A condition that depends on run-time values cannot be
+// unrolled: the target has no branches.
+func (l *lowerer) loopGeneric(s *glsl.Loop) {
+	if s.Init != nil {
+		l.stmt(s.Init)
+	}
+	lf := &loopFrame{brk: &flag{}}
+	l.loops = append(l.loops, lf)
+	l.pushFlag(lf.brk)
+	for k := 0; ; k++ {
+		if l.predicate().st == never {
+			break
+		}
+		if k > l.opts.MaxUnroll {
+			l.failf(s.P, "%s loop: still running after %d unrolled iterations", s.Kind, l.opts.MaxUnroll)
+		}
+		if s.Kind != glsl.LoopDoWhile || k > 0 {
+			if s.CondVar != nil {
+				l.stmt(s.CondVar)
+			}
+			if s.Cond != nil {
+				c := l.scalar(l.expr(s.Cond))
+				x, ok := l.litScalar(c)
+				if !ok {
+					l.failf(s.P, "%s loop: the condition is not a compile-time constant in iteration %d (the target has no branches; loops are unrolled)", s.Kind, k+1)
+				}
+				if x == 0 {
+					break
+				}
+			}
+		}
+		lf.cont = &flag{}
+		l.pushFlag(lf.cont)
+		if s.Body != nil {
+			l.stmt(s.Body)
+		}
+		l.popFlag(lf.cont)
+		if s.Post != nil {
+			l.pos = s.Post.Pos()
+			l.expr(s.Post)
+		}
+	}
+	l.popFlag(lf.brk)
+	l.loops = l.loops[:len(l.loops)-1]
 }

@@ -112,11 +112,59 @@ func slotSrc(s lslot) ir.Src {
 	return ir.Src{Reg: s.reg, Swz: sw}
 }
 
+// litVal is a known literal temp component.
+type litVal struct {
+	ok bool
+	v  float32
+}
+
+// knownSlot returns a slot's value as a literal when every component it
+// reads is known.
+func (l *lowerer) knownSlot(s lslot) (ir.Src, bool) {
+	k := l.lits[s.reg]
+	if k == nil || s.reg.File != ir.Temp {
+		return ir.Src{}, false
+	}
+	q := make([]float32, len(s.comps))
+	for i, c := range s.comps {
+		if !k[c].ok {
+			return ir.Src{}, false
+		}
+		q[i] = k[c].v
+	}
+	return l.lit(q...), true
+}
+
+// track records what a write leaves in a register: literal components
+// of an unconditional write, unknown ones otherwise.
+func (l *lowerer) track(r ir.Reg, comps []uint8, src ir.Src, plain bool) {
+	if r.File != ir.Temp {
+		return
+	}
+	k := l.lits[r]
+	if k == nil {
+		k = &[4]litVal{}
+		l.lits[r] = k
+	}
+	for i, c := range comps {
+		k[c] = litVal{}
+		if plain {
+			if x, ok := l.litComp(src, i); ok {
+				k[c] = litVal{true, float32(x)}
+			}
+		}
+	}
+}
+
 // load reads an lvalue.
 func (l *lowerer) load(lv lval) val {
 	read := func(a lalt) val {
 		v := val{t: lv.t, s: make([]ir.Src, len(a.slots))}
 		for i, s := range a.slots {
+			if k, ok := l.knownSlot(s); ok && len(lv.alts) == 1 {
+				v.s[i] = k
+				continue
+			}
 			v.s[i] = slotSrc(s)
 		}
 		return v
@@ -180,6 +228,7 @@ func (l *lowerer) store(lv lval, v val, plain bool) {
 			if s.reg.File != ir.Temp {
 				l.failf(glsl.Pos{}, "cannot write %s", s.reg)
 			}
+			l.track(s.reg, s.comps, v.s[i], pa.st == always && len(lv.alts) == 1)
 			src := v.s[i]
 			var mask ir.Mask
 			sw := ir.Splat(src.Swz[0])

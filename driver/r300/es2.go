@@ -407,7 +407,7 @@ func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string]
 	}
 	for k, v := range vals {
 		for ch := 0; ch < 4; ch++ {
-			c.set(r3.US_ALU_CONST_R_0+16*uint32(k)+4*uint32(ch), encodeNearest(v[ch]))
+			c.set(r3.US_ALU_CONST_R_0+16*uint32(k)+4*uint32(ch), r3.EncodeFP24(v[ch]))
 		}
 	}
 	if fp.Depth {
@@ -447,15 +447,3 @@ func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string]
 	return nil
 }
 
-// encodeNearest encodes a constant as FP24 rounded to nearest: the
-// driver chooses the encoding, and half an ulp of error is better than
-// the full ulp of truncation (EncodeFP24 truncates as the US does).
-func encodeNearest(f float32) uint32 {
-	b := math.Float32bits(f)
-	if b&0x7F800000 == 0x7F800000 {
-		return r3.EncodeFP24(f)
-	}
-	// Add half of the 7 dropped fraction bits; a carry moves into the
-	// exponent as it should.
-	return r3.EncodeFP24(math.Float32frombits(b + 1<<6))
-}

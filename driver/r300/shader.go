@@ -90,7 +90,6 @@ type linkedProgram struct {
 // measure what the fragment unit's FP24 arithmetic alone gives.
 var noPreshader = os.Getenv("RETROGL_R300_NO_PRESHADER") == "1"
 
-
 // Attributes implements driver.LinkedProgram.
 func (p *linkedProgram) Attributes() []driver.ActiveVar { return p.attribs }
 
