@@ -52,8 +52,14 @@ type failure struct {
 	reason string
 }
 
-func failf(format string, args ...any) { panic(failure{Fail, fmt.Sprintf(format, args...)}) }
-func skipf(format string, args ...any) { panic(failure{Skip, fmt.Sprintf(format, args...)}) }
+// failf and skipf end a test; the reason is flattened to one line.
+func failf(format string, args ...any) {
+	panic(failure{Fail, strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " ")})
+}
+
+func skipf(format string, args ...any) {
+	panic(failure{Skip, strings.Join(strings.Fields(fmt.Sprintf(format, args...)), " ")})
+}
 
 type run struct {
 	t      *Test
@@ -110,7 +116,7 @@ func (r *Runner) Run(t *Test) (res Result) {
 	for _, c := range t.Commands {
 		ru.command(c)
 		if err := ctx.Err(); err != nil {
-			failf("line %d: %s: %v", c.N, c.Text, err)
+			failf("line %d: %s: %s", c.N, c.Text, strings.Join(strings.Fields(err.Error()), " "))
 		}
 	}
 	if len(ru.failed) > 0 {
@@ -118,6 +124,8 @@ func (r *Runner) Run(t *Test) (res Result) {
 	}
 	return Result{Status: Pass}
 }
+
+
 
 // require checks the [require] section.
 func (ru *run) require() {

@@ -446,4 +446,3 @@ func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string]
 	}
 	return nil
 }
-
