@@ -125,8 +125,6 @@ func (r *Runner) Run(t *Test) (res Result) {
 	return Result{Status: Pass}
 }
 
-
-
 // require checks the [require] section.
 func (ru *run) require() {
 	v, es := ru.t.GLSLVersion()

@@ -74,7 +74,7 @@ func (l *lowerer) expr(e glsl.Expr) val {
 		if k, ok := l.known[e.Var]; ok {
 			return l.constVal(k)
 		}
-		return l.regsVal(e.Var.Type, l.storage(e.Var))
+		return l.load(l.lvalRead(e.Var))
 	case *glsl.Index, *glsl.FieldSel, *glsl.Swizzle:
 		if l.rootIsVar(e) {
 			return l.load(l.lvalue(e))
