@@ -68,7 +68,6 @@ type run struct {
 	w, h   int
 	desk   bool
 	clear  gles.Enum
-	ortho  bool
 	failed []string
 	proj   [16]float32
 }

@@ -35,10 +35,9 @@ type gvert struct {
 
 // es2Draw is the per-draw state of an ES 2.0 draw.
 type es2Draw struct {
-	lp     *linkedProgram
-	nvary  int
-	slots  []es2Slot // fragment-program inputs the RS loads
-	facing float32
+	lp    *linkedProgram
+	nvary int
+	slots []es2Slot // fragment-program inputs the RS loads
 }
 
 // es2Slot is one fragment-program input: a varying slot (vary >= 0) or
