@@ -557,12 +557,9 @@ func (l *lowerer) storage(v *glsl.Var) []ir.Reg {
 	if v.Storage == glsl.StorageUniform {
 		regs = l.uniformRegs(v)
 	} else {
-		if v.Storage == glsl.StorageAttribute || v.Storage == glsl.StorageInput || (v.Storage == glsl.StorageVarying && l.stage == glsl.StageFragment) {
-			// An input nobody feeds (an inactive varying): zeros.
-			regs = l.temps(slotCount(v.Type))
-		} else {
-			regs = l.temps(slotCount(v.Type))
-		}
+		// Locals, globals, outputs, and inputs nobody feeds (an
+		// inactive varying reads zeros).
+		regs = l.temps(slotCount(v.Type))
 	}
 	l.vars[v] = regs
 	return regs

@@ -246,9 +246,6 @@ func (l *lowerer) call(c *glsl.Call) val {
 	if f.Body == nil {
 		l.failf(c.P, "function '%s' is not defined", f.Signature())
 	}
-	for _, fr := range l.frames {
-		_ = fr
-	}
 	// Evaluate the arguments first (in order); out arguments as lvalues.
 	args := make([]val, len(c.Args))
 	outs := make([]*lval, len(c.Args))
