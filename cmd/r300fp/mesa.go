@@ -106,7 +106,7 @@ func compareMesa(w io.Writer, dir, mesaFile string) error {
 	}
 	type agg struct {
 		n, failed, alu, temps, consts, shorter, same, longer int
-		alus                                                []int
+		alus                                                 []int
 	}
 	var aggs [2]agg
 	var mesaALU, mesaTemps, mesaConsts, mesaN int
