@@ -14,7 +14,7 @@ import (
 // fboEnv is a GL ES 2.0 context with a flat-colour, a texturing and a
 // gradient program, all reading attribute 0 as the position.
 type fboEnv struct {
-	t               *testing.T
+	t               testing.TB
 	c               *gles.Context
 	flat, tex, grad uint32
 	col, tsamp      int
@@ -28,7 +28,7 @@ const (
 	gradFS = "precision mediump float;\nvarying vec2 uv;\nvoid main() { gl_FragColor = vec4(uv, 1.0 - uv.x, 1.0); }\n"
 )
 
-func newFBOEnv(t *testing.T, w, h int, cfg gles.Config) *fboEnv {
+func newFBOEnv(t testing.TB, w, h int, cfg gles.Config) *fboEnv {
 	t.Helper()
 	cfg.Width, cfg.Height, cfg.ES2 = w, h, true
 	c, err := gles.NewContext("r300", cfg)
@@ -635,5 +635,52 @@ func TestFBOReleasesStorage(t *testing.T) {
 			c.DeleteFramebuffers(fb)
 		}
 		require.NoError(t, c.Err(), "iteration %d", i)
+	}
+}
+
+// BenchmarkFBOPingPong is one frame of render to texture: a quad into a
+// 64x64 texture, then the texture on a quad in a 64x64 window.
+func BenchmarkFBOPingPong(b *testing.B) {
+	e := newFBOEnv(b, 64, 64, gles.Config{})
+	c := e.c
+	tex := e.newTexture(gles.RGBA, gles.UNSIGNED_BYTE, 64, 64, nil)
+	fb := e.newFramebuffer(tex, 0, 0, 0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.BindFramebuffer(gles.FRAMEBUFFER, fb)
+		e.quad(-0.5, -0.5, 0.5, 0.5, 0, fRed)
+		c.BindFramebuffer(gles.FRAMEBUFFER, 0)
+		e.textured(-1, -1, 1, 1)
+		c.Finish()
+	}
+	if err := c.Err(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkFBOJoinSplit alternates between a framebuffer with 256x256
+// depth and stencil renderbuffers (joined in one Z24S8 surface) and one
+// with the depth renderbuffer alone: every switch copies the depth
+// values on the CPU.
+func BenchmarkFBOJoinSplit(b *testing.B) {
+	e := newFBOEnv(b, 8, 8, gles.Config{})
+	c := e.c
+	color := e.newRenderbuffer(gles.RGB565, 256, 256)
+	depth := e.newRenderbuffer(gles.DEPTH_COMPONENT16, 256, 256)
+	stencil := e.newRenderbuffer(gles.STENCIL_INDEX8, 256, 256)
+	both := e.newFramebuffer(0, color, depth, stencil)
+	alone := e.newFramebuffer(0, color, depth, 0)
+	c.Viewport(0, 0, 256, 256)
+	c.Enable(gles.DEPTH_TEST)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.BindFramebuffer(gles.FRAMEBUFFER, both)
+		e.quad(-0.1, -0.1, 0.1, 0.1, 0, fRed)
+		c.BindFramebuffer(gles.FRAMEBUFFER, alone)
+		e.quad(-0.1, -0.1, 0.1, 0.1, 0, fRed)
+		c.Finish()
+	}
+	if err := c.Err(); err != nil {
+		b.Fatal(err)
 	}
 }
