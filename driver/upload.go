@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/retrogl/retrogl/hal"
@@ -17,8 +18,10 @@ type Uploader struct {
 
 	cur  hal.Allocation
 	used uint32
-	// open holds chunks filled since the last Submitted.
+	// open holds chunks filled, and frees allocations released with
+	// FreeAfter, since the last Submitted.
 	open     []hal.Allocation
+	frees    []hal.Allocation
 	inflight []uploadBatch
 }
 
@@ -63,14 +66,76 @@ func (u *Uploader) Upload(data []byte, align uint32) (uint32, error) {
 	return addr, u.dev.Write(addr, data)
 }
 
+// FreeAfter frees a (a texture, a buffer the driver owns) once every
+// submission made so far and the next one are complete, so memory a
+// submitted buffer may still read is never reused early and the CPU never
+// waits for it.
+func (u *Uploader) FreeAfter(a hal.Allocation) { u.frees = append(u.frees, a) }
+
+// Submit uploads a command buffer, submits it, and assigns every chunk (and
+// FreeAfter allocation) so far to its fence. With more than maxInFlight
+// submissions pending it waits for the oldest and returns that wait's
+// fault, if any.
+func (u *Uploader) Submit(buf []byte, align uint32, maxInFlight int) (hal.Fence, error) {
+	addr, err := u.Upload(buf, align)
+	if err != nil {
+		return 0, err
+	}
+	f, err := u.dev.Submit(hal.Buffer{Addr: addr, Size: uint32(len(buf))})
+	if err != nil {
+		return 0, fmt.Errorf("submit: %w", err)
+	}
+	u.Submitted(f)
+	if old, n := u.Oldest(); n > maxInFlight {
+		werr := u.dev.Wait(old)
+		if rerr := u.Retire(old); werr == nil {
+			werr = rerr
+		}
+		return f, werr
+	}
+	return f, nil
+}
+
+// Drain waits for every pending submission, retiring each, and frees the
+// FreeAfter allocations no submission holds. onFault, if not nil, is called
+// for each submission that faulted (a driver forgets its register shadow
+// there). It returns every fault and free error joined.
+func (u *Uploader) Drain(onFault func(hal.Fence, error)) error {
+	var errs []error
+	for {
+		old, n := u.Oldest()
+		if n == 0 {
+			break
+		}
+		if err := u.dev.Wait(old); err != nil {
+			errs = append(errs, err)
+			if onFault != nil {
+				onFault(old, err)
+			}
+		}
+		if err := u.Retire(old); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	// Allocations released since the last submission: no submission
+	// refers to them now.
+	for _, a := range u.frees {
+		if err := u.dev.Free(a); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	u.frees = nil
+	return errors.Join(errs...)
+}
+
 // Submitted assigns every chunk used so far to submission f. The current
 // chunk stays open for the next batch but is kept alive by f too.
 func (u *Uploader) Submitted(f hal.Fence) {
-	if len(u.open) == 0 && u.cur.Size == 0 {
+	if len(u.open) == 0 && len(u.frees) == 0 && u.cur.Size == 0 {
 		return
 	}
-	b := uploadBatch{fence: f, chunks: u.open}
-	u.open = nil
+	b := uploadBatch{fence: f, chunks: append(u.open, u.frees...)}
+	u.open, u.frees = nil, nil
 	// The current chunk is freed with the batch; start a new one next time.
 	u.cur, u.used = hal.Allocation{}, 0
 	u.inflight = append(u.inflight, b)

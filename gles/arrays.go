@@ -319,7 +319,13 @@ func asInt(v any) (int, bool) {
 
 // bytesOf returns the bytes of a slice of numbers without copying, so that
 // client arrays are read at draw time as GL requires.
-func bytesOf(v any) ([]byte, bool) {
+func bytesOf(v any) ([]byte, bool) { return ClientBytes(v) }
+
+// ClientBytes returns the bytes of a slice of numbers ([]byte, []int8,
+// []int16, []uint16, []int32, []uint32, []float32; nil) without copying:
+// the memory gles reads for a client array, texture or buffer argument.
+// The second result is false for any other type.
+func ClientBytes(v any) ([]byte, bool) {
 	switch s := v.(type) {
 	case []byte:
 		return s, true

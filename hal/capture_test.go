@@ -148,3 +148,52 @@ func must(r *gzip.Reader, err error) *gzip.Reader {
 	}
 	return r
 }
+
+// TestSubmissionsFollowExtend checks that a buffer extended while it ran
+// is listed at its final size with the bytes written before the extension.
+func TestSubmissionsFollowExtend(t *testing.T) {
+	var file bytes.Buffer
+	dev := device.New(device.Config{Info: hal.Info{Chip: "copy", WordSize: 4,
+		Regions: []hal.Region{{Name: "ram", Base: 0x100, Size: 0x1000}}}}, stallEngine{})
+	c, err := hal.NewCapture(dev, &file)
+	require.NoError(t, err)
+	require.NoError(t, c.Write(0x200, []byte{1, 1, 1, 1}))
+	f, err := c.Submit(hal.Buffer{Addr: 0x200, Size: 4})
+	require.NoError(t, err)
+	require.NoError(t, c.Write(0x204, []byte{0, 0, 0, 0}))
+	require.NoError(t, c.Extend(f, 8))
+	require.NoError(t, c.Wait(f))
+	require.NoError(t, c.Close())
+	_, subs, err := hal.Submissions(bytes.NewReader(file.Bytes()))
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+	assert.Equal(t, []byte{1, 1, 1, 1, 0, 0, 0, 0}, subs[0].Bytes)
+	rep, err := hal.Replay(bytes.NewReader(file.Bytes()), device.New(device.Config{Info: hal.Info{Chip: "copy", WordSize: 4,
+		Regions: []hal.Region{{Name: "ram", Base: 0x100, Size: 0x1000}}}}, stallEngine{}))
+	require.NoError(t, err)
+	assert.Empty(t, rep.Mismatches)
+}
+
+// stallEngine consumes non-zero words until a zero word, stalling at the
+// end of its buffer until it is extended.
+type stallEngine struct{}
+
+func (stallEngine) Run(x *device.Exec) error {
+	pos, end := x.Buffer().Addr, x.End()
+	for {
+		if pos == end {
+			var ok bool
+			if end, ok = x.Stall(pos); !ok {
+				return x.Fault(pos, 0, "stalled")
+			}
+			continue
+		}
+		w, _ := x.Mem.Slice(pos, 4)
+		if w[0] == 0 {
+			return nil
+		}
+		pos += 4
+	}
+}
+
+func (stallEngine) Reset() {}

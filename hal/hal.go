@@ -6,27 +6,35 @@
 // back from Wait as a *Fault naming the offset, the word and the reason, and
 // the device stays usable (reset semantics).
 //
-// How each chip's submission maps onto the contract:
+// How each chip's submission maps onto the contract (the chip's hal package
+// and driver doc say more):
 //
-//   - pspge (PSP GE): the buffer is a display list in RAM or VRAM; Buffer.Addr
-//     is the list start and Addr+Size the stall address. The list ends at
-//     END after FINISH; the fence completes when the GE reaches that END
-//     (sceGeListSync). Appender moves the stall address of a running list.
-//   - pica200 (3DS PICA200): the buffer is a command list in FCRAM or VRAM,
-//     executed in whole 0x10-byte units; GPUREG_FINALIZE (0x010) ends it and
-//     completes the fence, as the P3D interrupt does; CMDBUF_JUMP chains.
+//   - pspge (PSP GE): the buffer is a display list in RAM; Buffer.Addr is its
+//     start and Addr+Size the stall address. The GE runs until END; a FINISH
+//     before it raises the finish callback, and the fence completes at that
+//     END (sceGeListSync). The driver keeps one list running per context and
+//     appends to it with Appender.Extend, moving the stall address.
+//   - pica200 (3DS PICA200): the buffer is a command list of 8-byte commands
+//     in FCRAM, executed in whole 0x10-byte units; GPUREG_FINALIZE (0x010)
+//     ends it and completes the fence, as the P3D interrupt does;
+//     CMDBUF_JUMP chains to another buffer.
 //   - glamo3365 (Glamo 3D engine): the buffer is a run of 16-bit
-//     register/value pairs and bursts copied into the 3D command queue; the
-//     queue pointers are Addr and Addr+Size, the driver ends each buffer with
-//     a write of the fence sequence to scratch register A (2170h) and the
-//     fence completes when the queue is empty and EGSTATUSA reports idle.
+//     register/value pairs and bursts fed to the 3D command queue. The
+//     driver ends each buffer with a write of its sequence number to
+//     software register A (2170h); after the device fence it reads that
+//     register and EGSTATUSA back (hal/glamo.RegReader, the MMIO read path)
+//     to confirm the engine is idle with the queue empty.
 //   - unichrome (UniChrome Pro II): the buffer is an AGP command list of
-//     HParaType-headed dwords; HPLEND/HE3Fire in Command A end the last list,
-//     and the fence completes at the end of the buffer, when HREngSt shows
-//     the command queue empty.
-//   - r300 (Radeon R3xx): the buffer is an indirect buffer of PM4 packets;
-//     it ends at Addr+Size, and the fence completes when the CP has consumed
-//     the last dword (the scratch-register write-back of a real ring).
+//     HParaType-headed dwords whose last Command A carries HPLEND and
+//     HE3Fire, padded to 64 bits. The driver ends it with a write of the
+//     buffer's flag number (HCRFlagNum, read register 98h) so a stalled
+//     engine shows which buffer it was in; the fence completes when the
+//     command regulator has consumed the list.
+//   - r300 (Radeon R3xx): the buffer is an indirect buffer of PM4 packets,
+//     ending at Addr+Size with the colour and Z cache flushes; the fence
+//     completes when the CP has consumed the last dword, where a real ring
+//     would write a scratch register (hal/r300 also defines a
+//     simulator-only SIM_FENCE packet that writes a value to memory).
 //
 // Capture wraps any Device and records every memory write, submission, wait
 // and read-back to a file; Replay runs such a file on a fresh device with no

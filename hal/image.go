@@ -3,6 +3,7 @@ package hal
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Image is a device memory image rebuilt on the CPU, for tools that read a
@@ -72,7 +73,9 @@ type Submission struct {
 }
 
 // Submissions reads a whole capture and returns its header and every
-// submitted buffer's bytes, as the disassembler needs them.
+// submitted buffer's bytes, as the disassembler needs them. A buffer
+// extended while it ran (Appender) is taken at its final size, with its
+// bytes as they stood at the last extension.
 func Submissions(r io.Reader) (CaptureHeader, []Submission, error) {
 	cr, err := NewCaptureReader(r)
 	if err != nil {
@@ -80,6 +83,11 @@ func Submissions(r io.Reader) (CaptureHeader, []Submission, error) {
 	}
 	img := NewImage(cr.Header().Info)
 	var subs []Submission
+	byFence := map[Fence]int{}
+	read := func(s *Submission) error {
+		s.Bytes = make([]byte, s.Buffer.Size)
+		return img.Read(s.Buffer.Addr, s.Bytes)
+	}
 	for {
 		rec, err := cr.Next()
 		if err == io.EOF {
@@ -94,11 +102,45 @@ func Submissions(r io.Reader) (CaptureHeader, []Submission, error) {
 				return cr.Header(), subs, fmt.Errorf("capture write: %w", err)
 			}
 		case RecSubmit:
-			b := make([]byte, rec.Size)
-			if err := img.Read(rec.Addr, b); err != nil {
+			s := Submission{Buffer: Buffer{rec.Addr, rec.Size}, Fence: rec.Fence}
+			if err := read(&s); err != nil {
 				return cr.Header(), subs, fmt.Errorf("capture submit: %w", err)
 			}
-			subs = append(subs, Submission{Buffer: Buffer{rec.Addr, rec.Size}, Fence: rec.Fence, Bytes: b})
+			byFence[rec.Fence] = len(subs)
+			subs = append(subs, s)
+		case RecExtend:
+			i, ok := byFence[rec.Fence]
+			if !ok {
+				return cr.Header(), subs, fmt.Errorf("capture extend: fence %d was not submitted", rec.Fence)
+			}
+			subs[i].Buffer.Size = rec.Size
+			if err := read(&subs[i]); err != nil {
+				return cr.Header(), subs, fmt.Errorf("capture extend: %w", err)
+			}
 		}
 	}
+}
+
+// Listing decodes every submission of a capture with its chip's registered
+// decoder: a "# submission N: ADDRESS, SIZE bytes" line, then one line per
+// command word. It is what cmd/rgldis prints and what golden stream files
+// hold.
+func Listing(r io.Reader) (string, error) {
+	hdr, subs, err := Submissions(r)
+	if err != nil {
+		return "", err
+	}
+	dec, err := LookupDecoder(hdr.Info.Chip)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, s := range subs {
+		fmt.Fprintf(&b, "# submission %d: %#08x, %d bytes\n", s.Fence, s.Buffer.Addr, s.Buffer.Size)
+		for _, l := range dec(s.Bytes, s.Buffer.Addr) {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), nil
 }

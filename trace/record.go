@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/retrogl/retrogl/gles"
 )
@@ -369,29 +368,8 @@ func (r *Recorder) syncArrays() {
 	}
 }
 
-// bytesOf returns the bytes of a slice of numbers (the types gles accepts
-// for arrays), without copying.
-func bytesOf(v any) ([]byte, bool) {
-	switch s := v.(type) {
-	case []byte:
-		return s, true
-	case []int8:
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)), true
-	case []int16:
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s)), true
-	case []uint16:
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 2*len(s)), true
-	case []int32:
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s)), true
-	case []uint32:
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s)), true
-	case []float32:
-		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s)), true
-	case nil:
-		return nil, true
-	}
-	return nil, false
-}
+// bytesOf returns the bytes of a slice of numbers as gles reads them.
+func bytesOf(v any) ([]byte, bool) { return gles.ClientBytes(v) }
 
 // intOf accepts the Go integer types gles takes as offsets and sizes.
 func intOf(v any) (int64, bool) {

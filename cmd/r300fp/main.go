@@ -8,6 +8,12 @@
 //
 //	r300fp [-stats] [-noopt] [-dump pass] file.ir...
 //	r300fp < file.ir
+//	r300fp -shader-tests DIR -mesa mesa-r300-fs-builtins.txt
+//
+// The last form compiles the fragment shader of every fs-*.shader_test in
+// DIR (piglit's generated built-in tests) as the r300 driver does, with
+// and without the preshader, and compares the programs' sizes with Mesa's
+// r300 compiler on the same tests.
 //
 // -dump prints the program after the named pass (or "all"). A program
 // that does not fit the unit reports the limit it exceeds and the command
@@ -29,11 +35,20 @@ func main() {
 	stats := flag.Bool("stats", false, "print only the statistics line")
 	noopt := flag.Bool("noopt", false, "skip the optional passes")
 	dump := flag.String("dump", "", `print the program after this pass ("all" for every pass)`)
+	tests := flag.String("shader-tests", "", "compile every fs-*.shader_test in this directory and compare with -mesa")
+	mesa := flag.String("mesa", "", "Mesa r300 statistics file (shared/reference/mesa-r300-fs-builtins.txt) for -shader-tests")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: r300fp [-stats] [-noopt] [-dump pass] [file.ir...]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *tests != "" {
+		if err := compareMesa(os.Stdout, *tests, *mesa); err != nil {
+			fmt.Fprintln(os.Stderr, "r300fp:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	files := flag.Args()
 	if len(files) == 0 {
 		files = []string{"-"}

@@ -41,21 +41,16 @@ func main() {
 
 func disassemble(w io.Writer, data []byte, chip, baseText string) error {
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		hdr, subs, err := hal.Submissions(bytes.NewReader(data))
+		cr, err := hal.NewCaptureReader(bytes.NewReader(data))
 		if err != nil {
 			return err
 		}
-		dec, err := hal.LookupDecoder(hdr.Info.Chip)
+		info := cr.Header().Info
+		text, err := hal.Listing(bytes.NewReader(data))
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "# capture of %s (%s), %d submissions\n", hdr.Info.Chip, hdr.Info.Revision, len(subs))
-		for _, s := range subs {
-			fmt.Fprintf(w, "# submission %d: %#08x, %d bytes\n", s.Fence, s.Buffer.Addr, s.Buffer.Size)
-			for _, l := range dec(s.Bytes, s.Buffer.Addr) {
-				fmt.Fprintln(w, l)
-			}
-		}
+		fmt.Fprintf(w, "# capture of %s (%s)\n%s", info.Chip, info.Revision, text)
 		return nil
 	}
 	if chip == "" {

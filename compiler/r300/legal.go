@@ -358,6 +358,54 @@ func (c *compilation) alphaArg(s vsrc, pos int) harg {
 	return a
 }
 
+// constSlot returns the constant slot operand s reads, if it reads one:
+// uniforms and IR constants by their slot, literals that are not inline
+// constants by the slot the literal packs into.
+func (c *compilation) constSlot(s vsrc) (int, bool) {
+	switch {
+	case s.srcp:
+		return 0, false
+	case s.lit:
+		if _, ok := inlineOf(s.val); ok {
+			return 0, false
+		}
+		slot, _ := c.consts.literal(s.val)
+		return slot, true
+	case s.ref.file == fConst:
+		return c.resolve(s.ref).idx, true
+	}
+	return 0, false
+}
+
+// limitConsts keeps an instruction to two distinct constant slots, the
+// most one ALU instruction can address (guide §3.5.1): operands reading a
+// third slot are copied into temporaries first. Literals count too, since
+// they live in constant slots unless they are the inline 0, 1 or 0.5.
+func (c *compilation) limitConsts(v *vinst) error {
+	slots := map[int]bool{}
+	for k := 0; k < 2; k++ {
+		if v.pop >= 0 && v.psrc[k].ref.file == fConst {
+			slots[c.resolve(v.psrc[k].ref).idx] = true
+		}
+	}
+	for k := 0; k < vopInfo[v.op].nsrc; k++ {
+		slot, ok := c.constSlot(v.src[k])
+		if !ok || slots[slot] {
+			continue
+		}
+		if len(slots) < 2 {
+			slots[slot] = true
+			continue
+		}
+		t, err := c.copyToTemp(v.src[k], 15)
+		if err != nil {
+			return err
+		}
+		v.src[k] = t
+	}
+	return nil
+}
+
 // copyToTemp makes a legal full-vector copy of s (channels m) in a new
 // virtual register and returns an operand reading it in place.
 func (c *compilation) copyToTemp(s vsrc, m uint8) (vsrc, error) {
@@ -415,6 +463,11 @@ var vopAlpha = map[vop]uint8{vMAD: r3.AlphaMAD, vMIN: r3.AlphaMIN, vMAX: r3.Alph
 
 func (c *compilation) legalizeInst(v *vinst) error {
 	info := vopInfo[v.op]
+	if !info.tex {
+		if err := c.limitConsts(v); err != nil {
+			return err
+		}
+	}
 	switch {
 	case info.tex:
 		h := &hop{tex: true, out: -1, pop: -1, unit: v.unit, coord: v.src[0].ref, dst: v.dst}

@@ -259,12 +259,107 @@ func (c *compilation) lower() error {
 	l := &lowerer{c: c, p: c.p, defVreg: map[int]int{}}
 	l.webs()
 	c.inputTemp = make([]int, len(c.p.Inputs))
-	for i := range c.p.Insts {
+	for i := 0; i < len(c.p.Insts); i++ {
+		if n, err := l.sinCosGroup(i); err != nil {
+			return fmt.Errorf("instruction %d (%s): %w", i, c.p.Insts[i].String(), err)
+		} else if n > 1 {
+			i += n - 1
+			continue
+		}
 		if err := l.inst(i); err != nil {
 			return fmt.Errorf("instruction %d (%s): %w", i, c.p.Insts[i].String(), err)
 		}
 	}
 	return nil
+}
+
+// sinCosGroup lowers a run of scalar SIN (or COS) instructions that write
+// different channels of one register from components of one source, as the
+// GLSL front end emits for sin(vec4), as one vector expansion: the range
+// reduction and the polynomial then run once over all channels (RGB and
+// alpha halves in parallel) instead of once per channel, with the same
+// arithmetic per channel. It returns the number of instructions it lowered
+// (0 or 1: lower instruction i alone).
+func (l *lowerer) sinCosGroup(i int) (int, error) {
+	first := &l.p.Insts[i]
+	if first.Op != ir.SIN && first.Op != ir.COS {
+		return 0, nil
+	}
+	d, m, err := l.dstOf(i)
+	if err != nil || d.file != fTemp {
+		return 0, err
+	}
+	x0 := scalarize(l.src(i, 0))
+	if x0.lit || x0.srcp {
+		return 0, nil
+	}
+	x := x0
+	mask := m
+	n := 1
+	for j := i + 1; j < len(l.p.Insts); j++ {
+		in := &l.p.Insts[j]
+		if in.Op != first.Op || in.Sat != first.Sat {
+			break
+		}
+		dj, mj, err := l.dstOf(j)
+		if err != nil || dj != d || mj&mask != 0 {
+			break
+		}
+		xj := scalarize(l.src(j, 0))
+		if xj.lit || xj.srcp || xj.ref != x0.ref || xj.neg != x0.neg || xj.abs != x0.abs {
+			break
+		}
+		// Reading a channel an earlier member of the run writes would see
+		// the old value once merged.
+		if xj.ref == d && mask>>xj.swz[0]&1 != 0 {
+			break
+		}
+		for ch := 0; ch < 4; ch++ {
+			if mj>>ch&1 != 0 {
+				x.swz[ch] = xj.swz[0]
+			}
+		}
+		mask |= mj
+		n++
+	}
+	if n == 1 {
+		return 0, nil
+	}
+	for ch := 0; ch < 4; ch++ {
+		if m>>ch&1 != 0 {
+			x.swz[ch] = x0.swz[0]
+		}
+		if mask>>ch&1 == 0 {
+			x.swz[ch] = selZero
+		}
+	}
+	l.sinCosVec(first.Op == ir.COS, x, d, mask, first.Sat)
+	return n, nil
+}
+
+// sinCosVec is sinCos over the channels of mask: channel c of d gets the
+// sine (or cosine) of channel c of x.
+func (l *lowerer) sinCosVec(cos bool, x vsrc, d vref, mask uint8, sat bool) {
+	c := l.c
+	off := float32(0.5)
+	if cos {
+		off = 0.75
+	}
+	ident := func(t vref) vsrc { return vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}} }
+	w := func() vref { return c.newVreg() }
+	t1, t2, th, th2 := w(), w(), w(), w()
+	c.add(vinst{op: vMAD, dst: t1, mask: mask, src: [3]vsrc{x, lit(float32(1 / (2 * math.Pi))), lit(off)}})
+	c.add(vinst{op: vFRC, dst: t2, mask: mask, src: [3]vsrc{ident(t1)}})
+	c.add(vinst{op: vMAD, dst: th, mask: mask, src: [3]vsrc{ident(t2), lit(float32(2 * math.Pi)), lit(float32(-math.Pi))}})
+	c.add(vinst{op: vMAD, dst: th2, mask: mask, src: [3]vsrc{ident(th), ident(th), zero()}})
+	k := []float64{1, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800, 1.0 / 6227020800}
+	p := lit(float32(k[6]))
+	for n := 5; n >= 0; n-- {
+		t := w()
+		c.add(vinst{op: vMAD, dst: t, mask: mask, src: [3]vsrc{p, ident(th2), lit(float32(k[n]))}})
+		p = ident(t)
+	}
+	c.add(vinst{op: vMAD, dst: d, mask: mask, src: [3]vsrc{p, ident(th), zero()}, clamp: sat, pop: -1})
 }
 
 // webs computes reaching definitions per temp channel and joins the defs

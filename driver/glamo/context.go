@@ -269,9 +269,7 @@ func (c *Context) ReleaseTexture(id uint32) {
 		return
 	}
 	delete(c.tex, id)
-	if c.Finish() == nil {
-		_ = c.dev.Free(t.alloc)
-	}
+	c.up.FreeAfter(t.alloc) // queued buffers may still read it
 }
 
 // ReleaseBuffer implements driver.Context (vertex data is copied per draw).

@@ -3,10 +3,10 @@ package glamo_test
 import (
 	"bytes"
 	"image"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	gold "github.com/retrogl/retrogl/internal/golden"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,13 +22,7 @@ import (
 
 func goldenText(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "glamo3365", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), got)
+	gold.Text(t, gold.Path("glamo3365", name), got)
 }
 
 // decodedStream renders a scene with a capture and returns every

@@ -1,17 +1,15 @@
 package glamo_test
 
 import (
-	"bytes"
 	"flag"
 	"image"
-	"image/draw"
 	"image/png"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	gold "github.com/retrogl/retrogl/internal/golden"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrogl/retrogl/driver"
@@ -20,8 +18,7 @@ import (
 )
 
 var (
-	update = flag.Bool("update", false, "rewrite golden files")
-	sheet  = flag.String("sheet", "", "also write a contact sheet of every scene image to this PNG file")
+	sheet = flag.String("sheet", "", "also write a contact sheet of every scene image to this PNG file")
 )
 
 const sz = 64
@@ -702,30 +699,7 @@ func render(t testing.TB, s scene) *image.NRGBA {
 
 func goldenPNG(t *testing.T, name string, img *image.NRGBA) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "glamo3365", "img", name+".png")
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		var b bytes.Buffer
-		require.NoError(t, png.Encode(&b, img))
-		require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
-	}
-	f, err := os.Open(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	defer f.Close()
-	want, err := png.Decode(f)
-	require.NoError(t, err)
-	w := image.NewNRGBA(want.Bounds())
-	draw.Draw(w, w.Bounds(), want, want.Bounds().Min, draw.Src)
-	if !assert.Equal(t, w.Bounds(), img.Bounds()) {
-		return
-	}
-	diff := 0
-	for i := range w.Pix {
-		if w.Pix[i] != img.Pix[i] {
-			diff++
-		}
-	}
-	assert.Zerof(t, diff, "%s: %d bytes differ from %s", name, diff, path)
+	gold.Image(t, gold.Path("glamo3365", "img", name+".png"), img)
 }
 
 // TestSceneImages renders every feature-group scene and the examples and

@@ -139,23 +139,11 @@ func (c *Context) Flush() error {
 	c.cmd.Finalize()
 	buf := c.cmd.Bytes()
 	c.cmd.Reset()
-	addr, err := c.up.Upload(buf, 16)
+	f, err := c.up.Submit(buf, 16, 4)
 	if err != nil {
-		return err
+		return fmt.Errorf("pica200: %w", err)
 	}
-	f, err := c.dev.Submit(hal.Buffer{Addr: addr, Size: uint32(len(buf))})
-	if err != nil {
-		return fmt.Errorf("pica200: submit: %w", err)
-	}
-	c.up.Submitted(f)
 	c.last = f
-	if old, n := c.up.Oldest(); n > 4 {
-		err := c.dev.Wait(old)
-		if rerr := c.up.Retire(old); err == nil {
-			err = rerr
-		}
-		return err
-	}
 	return nil
 }
 
@@ -164,23 +152,9 @@ func (c *Context) Finish() error {
 	if err := c.Flush(); err != nil {
 		return err
 	}
-	var errs []error
-	for {
-		old, n := c.up.Oldest()
-		if n == 0 {
-			break
-		}
-		if err := c.dev.Wait(old); err != nil {
-			errs = append(errs, err)
-			// A faulted buffer may have left registers changed or not:
-			// forget the shadow so everything is sent again.
-			c.invalidate()
-		}
-		if err := c.up.Retire(old); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	// A faulted buffer may have left registers changed or not: forget the
+	// shadow so everything is sent again.
+	return c.up.Drain(func(hal.Fence, error) { c.invalidate() })
 }
 
 func (c *Context) invalidate() {
@@ -262,9 +236,8 @@ func (c *Context) ReadStencil(x, y int) (int, error) {
 // ReleaseTexture implements driver.Context.
 func (c *Context) ReleaseTexture(id uint32) {
 	if t, ok := c.textures[id]; ok {
-		// The texture may be in use by a submitted buffer: wait first.
-		_ = c.Finish()
-		_ = c.dev.Free(t.alloc)
+		// Submitted buffers may still read it: free it after them.
+		c.up.FreeAfter(t.alloc)
 		delete(c.textures, id)
 	}
 }

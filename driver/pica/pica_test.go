@@ -2,15 +2,14 @@ package pica_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"image"
 	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	gold "github.com/retrogl/retrogl/internal/golden"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,8 +24,6 @@ import (
 	"github.com/retrogl/retrogl/hal/pica/picasso"
 	picasim "github.com/retrogl/retrogl/sim/pica"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // recorder is a device that keeps a copy of every submitted buffer.
 type recorder struct {
@@ -107,17 +104,7 @@ func decodeStream(bufs [][]byte) string {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "pica", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden %s (run go test -update)", path)
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the golden file (run go test -update and review the diff)", path)
-	}
+	gold.Bytes(t, gold.Path("pica", name), got)
 }
 
 func encodePNG(t *testing.T, img image.Image) []byte {

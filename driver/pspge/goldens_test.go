@@ -3,13 +3,11 @@ package pspge_test
 import (
 	"bytes"
 	"image"
-	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	gold "github.com/retrogl/retrogl/internal/golden"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrogl/retrogl/gles"
@@ -19,30 +17,7 @@ import (
 // simulator is deterministic), or rewrites it with -update.
 func goldenImage(t *testing.T, name string, img image.Image) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "pspge", name)
-	var buf bytes.Buffer
-	require.NoError(t, png.Encode(&buf, img))
-	if *update {
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-		return
-	}
-	f, err := os.Open(path)
-	require.NoError(t, err, "missing golden image; run go test -update")
-	defer f.Close()
-	want, err := png.Decode(f)
-	require.NoError(t, err)
-	require.Equal(t, want.Bounds(), img.Bounds())
-	diff := 0
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			r0, g0, b0, a0 := want.At(x, y).RGBA()
-			r1, g1, b1, a1 := img.At(x, y).RGBA()
-			if r0 != r1 || g0 != g1 || b0 != b1 || a0 != a1 {
-				diff++
-			}
-		}
-	}
-	assert.Zero(t, diff, "%d pixels differ from %s (rewrite with -update and look at the image)", diff, path)
+	gold.Image(t, gold.Path("pspge", name), img)
 }
 
 // featureScenes are one small scene per feature group; each is rendered

@@ -2,14 +2,10 @@ package pspge_test
 
 import (
 	"bytes"
-	"flag"
-	"fmt"
 	"image/color"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	gold "github.com/retrogl/retrogl/internal/golden"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,74 +15,22 @@ import (
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
 	"github.com/retrogl/retrogl/hal"
-	ge "github.com/retrogl/retrogl/hal/pspge"
 	"github.com/retrogl/retrogl/sim/pspge"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // golden compares got with testdata/pspge/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "pspge", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update")
-	assert.Equal(t, string(want), got, "decoded stream differs from %s (rewrite with -update and review the diff)", path)
+	gold.Text(t, gold.Path("pspge", name), got)
 }
 
 // decodeCapture renders the submissions of a capture as text, each with
-// the words appended to it while it ran (hal.Appender extends): a buffer's
-// bytes are taken when its last extension was recorded.
+// the words appended to it while it ran (hal.Appender extends).
 func decodeCapture(t *testing.T, capture []byte) string {
 	t.Helper()
-	cr, err := hal.NewCaptureReader(bytes.NewReader(capture))
+	text, err := hal.Listing(bytes.NewReader(capture))
 	require.NoError(t, err)
-	img := hal.NewImage(cr.Header().Info)
-	type sub struct {
-		buf   hal.Buffer
-		fence hal.Fence
-		bytes []byte
-	}
-	var subs []*sub
-	byFence := map[hal.Fence]*sub{}
-	read := func(s *sub) {
-		s.bytes = make([]byte, s.buf.Size)
-		require.NoError(t, img.Read(s.buf.Addr, s.bytes))
-	}
-	for {
-		rec, err := cr.Next()
-		if err == io.EOF {
-			break
-		}
-		require.NoError(t, err)
-		switch rec.Kind {
-		case hal.RecWrite:
-			require.NoError(t, img.Write(rec.Addr, rec.Data))
-		case hal.RecSubmit:
-			s := &sub{buf: hal.Buffer{Addr: rec.Addr, Size: rec.Size}, fence: rec.Fence}
-			read(s)
-			subs = append(subs, s)
-			byFence[rec.Fence] = s
-		case hal.RecExtend:
-			s := byFence[rec.Fence]
-			require.NotNil(t, s, "extend of an unknown fence")
-			s.buf.Size = rec.Size
-			read(s)
-		}
-	}
-	var b strings.Builder
-	for _, s := range subs {
-		fmt.Fprintf(&b, "# submission %d: %#08x, %d bytes\n", s.fence, s.buf.Addr, s.buf.Size)
-		for _, l := range ge.Disassemble(s.bytes, s.buf.Addr) {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String()
+	return text
 }
 
 func TestTriangleGoldenStream(t *testing.T) {

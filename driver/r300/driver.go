@@ -58,6 +58,11 @@ func newCaps() *driver.Caps {
 		Vendor:   "retrogl",
 		Renderer: "retrogl r300 (ATI Radeon R3xx, simulated)",
 		Version:  "OpenGL ES-CM 1.1",
+		// GL ES 2.0: compiler/glsl, compiler/lower, compiler/r300 for the
+		// fragment side, the vertex shader on the CPU (es2.go).
+		ES2:         true,
+		VersionES2:  "OpenGL ES 2.0 retrogl r300",
+		GLSLVersion: "OpenGL ES GLSL ES 1.00",
 		Extensions: []string{
 			"GL_EXT_blend_minmax",
 			"GL_EXT_texture_compression_dxt1",
@@ -87,6 +92,10 @@ func newCaps() *driver.Caps {
 			MaxElementsVertices: 65536, MaxElementsIndices: 65536,
 			SubpixelBits:       4,
 			MaxPaletteMatrices: driver.MaxPaletteMatrix, MaxVertexUnits: driver.MaxVertexUnits,
+			MaxVertexAttribs: maxAttribs, MaxVertexUniformVectors: maxVertexUniforms,
+			MaxVaryingVectors: maxVaryingVectors, MaxFragmentUniformVectors: maxFragmentUniforms,
+			MaxTextureImageUnits: maxTextureUnits, MaxVertexTextureUnits: 0, MaxCombinedTextureUnits: maxTextureUnits,
+			MaxRenderbufferSize: 2048,
 			Extra: map[string]int{
 				"fp_alu_instructions":   r3.MaxALU,
 				"fp_tex_instructions":   r3.MaxTEX,
@@ -97,6 +106,15 @@ func newCaps() *driver.Caps {
 				"fp_interpolators_col":  4,
 				"hw_texture_units":      16,
 				"render_targets":        4,
+				// GetShaderPrecisionFormat: FP24 in the fragment unit
+				// (7-bit exponent, 16-bit mantissa), float32 on the CPU
+				// vertex path; integers are floats.
+				"fragment_float_range":     63,
+				"fragment_float_precision": 16,
+				"fragment_int_bits":        17,
+				"vertex_float_range":       127,
+				"vertex_float_precision":   23,
+				"vertex_int_bits":          24,
 			},
 		},
 		Features: driver.Features(0).With(
@@ -106,7 +124,8 @@ func newCaps() *driver.Caps {
 			driver.FeatureDither, driver.FeaturePolygonOffset, driver.FeatureClipPlanes, driver.FeaturePointSize,
 			driver.FeatureLineWidth, driver.FeaturePointSprite, driver.FeaturePointSizeArray,
 			driver.FeatureMatrixPalette, driver.FeatureDrawTexture, driver.FeaturePalettedTextures,
-			driver.FeatureCopyTexImage, driver.FeatureGenerateMipmap),
+			driver.FeatureCopyTexImage, driver.FeatureGenerateMipmap, driver.FeatureShaders,
+			driver.FeatureFramebufferObjects),
 		ColorFormats: []driver.PixelFormat{driver.FormatRGBA8888, driver.FormatRGB565, driver.FormatARGB1555, driver.FormatARGB4444},
 		DepthBits:    []int{0, 16, 24},
 		StencilBits:  []int{0, 8},
@@ -123,10 +142,10 @@ func newCaps() *driver.Caps {
 			{Feature: "RGBA5551 textures", How: "repacked to TX_FMT_1_5_5_5 (alpha moves from bit 0 to bit 15)"},
 			{Feature: "OES_draw_texture", How: "a screen-aligned rectangle through the fragment program"},
 			{Feature: "DrawElements", How: "indices resolved by swtnl; primitives reach the chip as lists"},
-		},
-		Missing: []driver.Missing{
-			{Feature: driver.FeatureShaders, Why: "GL ES 2.0 needs the GLSL front end (compiler/glsl) and a CPU vertex-shader path: not wired yet"},
-			{Feature: driver.FeatureFramebufferObjects, Why: "framebuffer objects are not implemented in the r300 driver yet"},
+			{Feature: "GL ES 2.0 vertex shaders", How: "lowered to compiler/ir and run on the CPU by ir.Run with float32 rounding; clipped on the CPU; the VAP runs in PVS bypass"},
+			{Feature: "STENCIL_INDEX8 renderbuffers", How: "Z24S8 surfaces (the ZB has stencil only in Z24S8); with a DEPTH_COMPONENT16 renderbuffer attached too, the depth values are copied into the stencil surface's Z24 bits by the CPU while the two are used together"},
+			{Feature: "rendering into RGBA8888, RGB888 and RGBA4444 textures", How: "the texture moves to the colour buffer's ARGB8888/ARGB4444 layout on first attachment (TX channel selects follow); ReadTexture converts back"},
+			{Feature: "GLSL control flow", How: "loops with constant trip counts unrolled, branches turned into selects, functions inlined (compiler/lower)"},
 		},
 	}
 	c.FillMissing("not implemented in the r300 backend yet")
@@ -163,7 +182,8 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		cfg.DepthBits = 24
 	}
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, cbCode: f.code, cbBpp: f.bpp,
-		shadow: map[uint32]uint32{}, textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{}}
+		shadow: map[uint32]uint32{}, textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{},
+		rbs: map[uint32]*devRB{}, joined: map[uint32]uint32{}}
 	// COLORPITCH counts 2-pixel units (L441); rows stay 64-byte aligned.
 	c.pitch = (cfg.Width + 15) &^ 15
 	var err error
@@ -182,5 +202,6 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "gart", 1<<20)
+	c.tgt = c.windowTarget()
 	return c, nil
 }

@@ -31,14 +31,7 @@ type Context struct {
 	closed bool
 
 	textures map[uint32]*devTex
-	released []hal.Allocation
-	deferred []deferredFree
 	verts    []uint32
-}
-
-type deferredFree struct {
-	fence  hal.Fence
-	allocs []hal.Allocation
 }
 
 // dstFormats maps surface formats to destination codes. The driver's
@@ -190,72 +183,21 @@ func (c *Context) Flush() error {
 		binary.LittleEndian.PutUint32(buf[4*i:], x)
 	}
 	c.cmd.init()
-	addr, err := c.up.Upload(buf, 64)
+	f, err := c.up.Submit(buf, 64, 4)
 	if err != nil {
-		return err
+		return fmt.Errorf("unichrome: %w", err)
 	}
-	f, err := c.dev.Submit(hal.Buffer{Addr: addr, Size: uint32(len(buf))})
-	if err != nil {
-		return fmt.Errorf("unichrome: submit: %w", err)
-	}
-	c.up.Submitted(f)
 	c.last = f
-	if len(c.released) > 0 {
-		c.deferred = append(c.deferred, deferredFree{fence: f, allocs: c.released})
-		c.released = nil
-	}
-	// Keep at most four lists in flight.
-	if old, n := c.up.Oldest(); n > 4 {
-		return c.retire(old)
-	}
 	return nil
 }
 
-// retire waits for fence f and frees what it kept alive.
-func (c *Context) retire(f hal.Fence) error {
-	err := c.dev.Wait(f)
-	if rerr := c.up.Retire(f); err == nil {
-		err = rerr
-	}
-	keep := c.deferred[:0]
-	for _, d := range c.deferred {
-		if d.fence > f {
-			keep = append(keep, d)
-			continue
-		}
-		for _, a := range d.allocs {
-			if ferr := c.dev.Free(a); err == nil {
-				err = ferr
-			}
-		}
-	}
-	c.deferred = keep
-	return err
-}
-
-// Finish implements driver.Context.
+// Finish implements driver.Context: it waits for every list in flight and
+// frees the textures released meanwhile.
 func (c *Context) Finish() error {
 	if err := c.Flush(); err != nil {
 		return err
 	}
-	var errs []error
-	for {
-		old, n := c.up.Oldest()
-		if n == 0 {
-			break
-		}
-		if err := c.retire(old); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(c.released) > 0 {
-		// Released while nothing was pending: no list refers to them.
-		for _, a := range c.released {
-			errs = append(errs, c.dev.Free(a))
-		}
-		c.released = nil
-	}
-	return errors.Join(errs...)
+	return c.up.Drain(nil)
 }
 
 func (c *Context) usable() error {

@@ -138,7 +138,7 @@ func (c *Context) ReleaseTexture(id uint32) {
 		return
 	}
 	delete(c.textures, id)
-	c.released = append(c.released, dt.alloc)
+	c.up.FreeAfter(dt.alloc) // submitted lists may still read it
 	// The shadow may still name the old addresses; a new texture at the
 	// same address must be sent again.
 	for g := grpTex0; g <= grpTex1; g++ {

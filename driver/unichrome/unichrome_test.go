@@ -2,15 +2,11 @@ package unichrome_test
 
 import (
 	"bytes"
-	"flag"
-	"fmt"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	gold "github.com/retrogl/retrogl/internal/golden"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,70 +17,31 @@ import (
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
 	"github.com/retrogl/retrogl/hal"
-	uc "github.com/retrogl/retrogl/hal/unichrome"
 	"github.com/retrogl/retrogl/sim/unichrome"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func goldenPath(name string) string { return filepath.Join("..", "..", "testdata", "unichrome", name) }
+func goldenPath(name string) string { return gold.Path("unichrome", name) }
 
 // golden compares got with testdata/unichrome/name, or rewrites it with
 // -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := goldenPath(name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update")
-	assert.Equal(t, string(want), got, "decoded stream differs from %s (rewrite with -update and review the diff)", path)
+	gold.Text(t, goldenPath(name), got)
 }
 
 // goldenImage compares an image with testdata/unichrome/name exactly: the
 // simulator is deterministic, so there is no tolerance.
 func goldenImage(t *testing.T, name string, img image.Image) {
 	t.Helper()
-	path := goldenPath(name)
-	if *update {
-		var b bytes.Buffer
-		require.NoError(t, png.Encode(&b, img))
-		require.NoError(t, os.WriteFile(path, b.Bytes(), 0o644))
-		return
-	}
-	f, err := os.Open(path)
-	require.NoError(t, err, "missing golden image; run go test -update")
-	defer f.Close()
-	want, err := png.Decode(f)
-	require.NoError(t, err)
-	require.Equal(t, want.Bounds(), img.Bounds(), name)
-	diff := 0
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			if color.NRGBAModel.Convert(want.At(x, y)) != color.NRGBAModel.Convert(img.At(x, y)) {
-				diff++
-			}
-		}
-	}
-	assert.Zero(t, diff, "%s: %d pixels differ (rewrite with -update and look at the image)", name, diff)
+	gold.Image(t, goldenPath(name), img)
 }
 
 // decodeCapture renders the submissions of a capture as text.
 func decodeCapture(t *testing.T, capture []byte) string {
 	t.Helper()
-	_, subs, err := hal.Submissions(bytes.NewReader(capture))
+	text, err := hal.Listing(bytes.NewReader(capture))
 	require.NoError(t, err)
-	var b strings.Builder
-	for _, s := range subs {
-		fmt.Fprintf(&b, "# submission %d: %#08x, %d bytes\n", s.Fence, s.Buffer.Addr, s.Buffer.Size)
-		for _, l := range uc.Disassemble(s.Bytes, s.Buffer.Addr) {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String()
+	return text
 }
 
 func TestTriangleGoldenStream(t *testing.T) {

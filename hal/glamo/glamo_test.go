@@ -1,17 +1,14 @@
 package glamo
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	gold "github.com/retrogl/retrogl/internal/golden"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestCheckableFacts pins field encodings to the literal words of the
 // guide's "checkable facts" (shared/notes/glamo3365.md §8); the expected
@@ -291,13 +288,7 @@ func TestDecodeGolden(t *testing.T) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "glamo3365", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), got)
+	gold.Text(t, gold.Path("glamo3365", name), got)
 }
 
 // FuzzDecode feeds arbitrary bytes to the parser and the decoder: neither

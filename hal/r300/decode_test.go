@@ -1,12 +1,11 @@
 package r300
 
 import (
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	gold "github.com/retrogl/retrogl/internal/golden"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,21 +13,11 @@ import (
 	"github.com/retrogl/retrogl/hal"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 // golden compares lines with testdata/r300/<name>.golden at the
 // repository root.
 func golden(t *testing.T, name string, lines []string) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", "r300", name+".golden")
-	got := strings.Join(lines, "\n") + "\n"
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), got)
+	gold.Text(t, gold.Path("r300", name+".golden"), strings.Join(lines, "\n")+"\n")
 }
 
 // sampleStream is a small stream that touches every packet type: the

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/retrogl/retrogl/compiler/glsl"
+	"github.com/retrogl/retrogl/compiler/lower"
+	rc "github.com/retrogl/retrogl/compiler/r300"
+	"github.com/retrogl/retrogl/conform"
+)
+
+// mesaStats reads shared/reference/mesa-r300-fs-builtins.txt: per test
+// "name OK alu=N tex=N temps=N ... consts=N ...".
+func mesaStats(path string) (map[string]map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) < 3 || strings.HasPrefix(fs[0], "#") || fs[1] != "OK" {
+			continue
+		}
+		m := map[string]int{}
+		for _, kv := range fs[2:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if n, err := strconv.Atoi(v); ok && err == nil {
+				m[k] = n
+			}
+		}
+		out[fs[0]] = m
+	}
+	return out, sc.Err()
+}
+
+// compileTest compiles a .shader_test's fragment program as the r300
+// driver does, with or without the preshader, and returns its statistics.
+func compileTest(path string, preshader bool) (rc.Stats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	defer f.Close()
+	t, err := conform.Parse(filepath.Base(path), f)
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	v, _ := t.GLSLVersion()
+	src := func(s string) string {
+		if strings.Contains(s, "#version") || v == 0 {
+			return s
+		}
+		return fmt.Sprintf("#version %d\n#line 0\n%s", v, s)
+	}
+	vs, err := glsl.Compile(src(t.VertexShader), glsl.Options{Stage: glsl.StageVertex})
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	fs, err := glsl.Compile(src(t.FragmentShader), glsl.Options{Stage: glsl.StageFragment})
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	prog, err := glsl.Link(vs, fs, glsl.LinkOptions{})
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	res, err := lower.Lower(prog, lower.Options{MaxAttribs: 16})
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	frag := res.Fragment
+	if preshader {
+		_, frag = lower.Preshader(frag)
+	}
+	p, err := rc.Compile(frag, rc.Options{})
+	if err != nil {
+		return rc.Stats{}, err
+	}
+	return p.Stats, nil
+}
+
+// compareMesa compiles every fs-*.shader_test in dir and compares the
+// fragment programs with Mesa's r300 compiler's statistics for the same
+// tests, without and with the preshader.
+func compareMesa(w io.Writer, dir, mesaFile string) error {
+	mesa, err := mesaStats(mesaFile)
+	if err != nil {
+		return err
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "fs-*.shader_test"))
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no fs-*.shader_test files in %s", dir)
+	}
+	type agg struct {
+		n, failed, alu, temps, consts, shorter, same, longer int
+		alus                                                 []int
+	}
+	var aggs [2]agg
+	var mesaALU, mesaTemps, mesaConsts, mesaN int
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".shader_test")
+		m, ok := mesa[name]
+		if ok {
+			mesaN++
+			mesaALU += m["alu"]
+			mesaTemps += m["temps"]
+			mesaConsts += m["consts"]
+		}
+		for i, pre := range []bool{false, true} {
+			a := &aggs[i]
+			st, err := compileTest(path, pre)
+			if err != nil {
+				a.failed++
+				fmt.Fprintf(w, "%s: %v\n", name, err)
+				continue
+			}
+			a.n++
+			a.alu += st.ALU
+			a.temps += st.Temps
+			a.consts += st.Consts
+			a.alus = append(a.alus, st.ALU)
+			if ok {
+				switch {
+				case st.ALU < m["alu"]:
+					a.shorter++
+				case st.ALU == m["alu"]:
+					a.same++
+				default:
+					a.longer++
+				}
+			}
+		}
+	}
+	avg := func(sum, n int) float64 { return float64(sum) / float64(max(n, 1)) }
+	fmt.Fprintf(w, "%-22s %8s %8s %8s %8s %8s %s\n", "fragment programs", "compiled", "ALU avg", "ALU med", "temps", "consts", "vs Mesa (ALU shorter/same/longer)")
+	fmt.Fprintf(w, "%-22s %8d %8.2f %8s %8.2f %8.2f\n", "Mesa 23.3.6 r300", mesaN, avg(mesaALU, mesaN), "7", avg(mesaTemps, mesaN), avg(mesaConsts, mesaN))
+	for i, label := range []string{"retrogl, FP24 only", "retrogl, preshader"} {
+		a := aggs[i]
+		sort.Ints(a.alus)
+		med := 0
+		if len(a.alus) > 0 {
+			med = a.alus[len(a.alus)/2]
+		}
+		fmt.Fprintf(w, "%-22s %8d %8.2f %8d %8.2f %8.2f %d/%d/%d (%d failed)\n", label, a.n, avg(a.alu, a.n), med,
+			avg(a.temps, a.n), avg(a.consts, a.n), a.shorter, a.same, a.longer, a.failed)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/conform"
+)
+
+const piglitDir = "/usr/lib/x86_64-linux-gnu/piglit"
+
+func expectations(t *testing.T) conform.Expectations {
+	t.Helper()
+	f, err := os.Open("../../testdata/conformance/r300-fails.txt")
+	require.NoError(t, err)
+	defer f.Close()
+	e, err := conform.ReadExpectations(f)
+	require.NoError(t, err)
+	return e
+}
+
+// check runs files and compares them with the expected failures: a file
+// not listed must pass, a listed one must fail (so the list stays exact).
+func check(t *testing.T, base string, files []string, exp conform.Expectations) (pass, fail int) {
+	r := &conform.Runner{Backend: "r300"}
+	for _, p := range files {
+		name, err := filepath.Rel(base, p)
+		require.NoError(t, err)
+		res := r.RunFile(p)
+		why, listed := exp[name]
+		switch {
+		case res.Status == conform.Skip:
+		case res.Status == conform.Pass:
+			pass++
+			assert.False(t, listed, "%s passes but is listed as failing (%s): remove it from r300-fails.txt", name, why)
+		default:
+			fail++
+			assert.True(t, listed, "%s fails: %s", name, res.Reason)
+		}
+	}
+	return pass, fail
+}
+
+// TestOwnSuite runs this repository's .shader_test files.
+func TestOwnSuite(t *testing.T) {
+	files, err := conform.Find([]string{"../../testdata/conformance/tests"}, "")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	pass, fail := check(t, "../..", files, expectations(t))
+	assert.Equal(t, len(files)-1, pass)
+	assert.Equal(t, 1, fail)
+}
+
+// TestPiglitBuiltins runs piglit's generated GLSL 1.10 built-in function
+// tests (fs-* and vs-*, 1098 files) when piglit is installed.
+func TestPiglitBuiltins(t *testing.T) {
+	dir := filepath.Join(piglitDir, "generated_tests/spec/glsl-1.10/execution/built-in-functions")
+	if _, err := os.Stat(dir); err != nil || testing.Short() {
+		t.Skip("piglit is not installed (apt-get install -y piglit), or -short")
+	}
+	files, err := conform.Find([]string{dir}, "")
+	require.NoError(t, err)
+	pass, _ := check(t, piglitDir, files, expectations(t))
+	t.Logf("%d of %d piglit built-in function tests pass", pass, len(files))
+	assert.GreaterOrEqual(t, pass*100, len(files)*95)
+}
+
+func TestRunExitStatus(t *testing.T) {
+	assert.Equal(t, 2, run("r300", 64, "", "", "", true, nil))
+	assert.Equal(t, 1, run("r300", 250, "fs-too-long*", "", "", true, []string{"../../testdata/conformance/tests"}))
+	assert.Equal(t, 0, run("r300", 250, "fs-too-long*", "../../testdata/conformance/r300-fails.txt", "../..", true, []string{"../../testdata/conformance/tests"}))
+}
