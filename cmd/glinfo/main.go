@@ -43,7 +43,18 @@ func run(w io.Writer, backend string, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		all = append(all, drv.Caps())
+		c := *drv.Caps()
+		// Empty lists print as [] rather than null.
+		if c.Missing == nil {
+			c.Missing = []driver.Missing{}
+		}
+		if c.Emulated == nil {
+			c.Emulated = []driver.Emulation{}
+		}
+		if c.Extensions == nil {
+			c.Extensions = []string{}
+		}
+		all = append(all, &c)
 		if err := drv.Close(); err != nil {
 			return fmt.Errorf("%s: close: %w", n, err)
 		}
