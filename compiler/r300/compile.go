@@ -109,6 +109,7 @@ var Passes = []pass{
 	{"copyprop", (*compilation).copyProp, false},
 	{"deadcode", (*compilation).deadCode, false},
 	{"lower", (*compilation).lower, true},
+	{"select", (*compilation).selects, false},
 	{"presub", (*compilation).presub, false},
 	{"omod", (*compilation).omod, false},
 	{"fold", (*compilation).fold, false},
@@ -123,6 +124,8 @@ var Passes = []pass{
 var Order = []struct{ Before, After, Why string }{
 	{"verify", "constfold", "passes assume a well-formed program"},
 	{"deadcode", "lower", "lowering expands what is left; dead code would cost registers"},
+	{"lower", "select", "selections are simplified on native CMP and CND"},
+	{"select", "presub", "a pre-subtract would hide a comparison's condition"},
 	{"lower", "presub", "pre-subtract folding matches native MAD forms"},
 	{"presub", "omod", "an output modifier folds into the final producer after pre-subtracts are settled"},
 	{"omod", "fold", "a clamped copy folds into a producer that already has its output modifier"},

@@ -608,10 +608,19 @@ func (l *lowerer) inst(i int) error {
 	case ir.MAX:
 		emit(vinst{op: vMAX, dst: d, mask: m, src: s})
 	case ir.SLT, ir.SGE, ir.SEQ, ir.SNE:
-		// t = a - b; CMP picks A when C >= 0 (L1650).
-		t := c.newVreg()
-		c.add(vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s[0], one(), neg(s[1])}})
-		ts := vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		// t = a - b; CMP picks A when C >= 0 (L1650). A difference with
+		// a literal 0 is the other operand itself (or its negation).
+		var ts vsrc
+		switch {
+		case s[1].lit && s[1].val == 0:
+			ts = s[0]
+		case s[0].lit && s[0].val == 0:
+			ts = neg(s[1])
+		default:
+			t := c.newVreg()
+			c.add(vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s[0], one(), neg(s[1])}})
+			ts = vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		}
 		a, b := zero(), one() // SLT: a-b >= 0 ? 0 : 1
 		switch in.Op {
 		case ir.SGE:
