@@ -150,8 +150,10 @@ type compilation struct {
 	phys      []int
 	inputTemp []int
 	consts    *constTable
-	highTemp  int
-	out       *Program
+	// readers lists per temp the ALU hops reading it (for flip).
+	readers  map[vref][]*hop
+	highTemp int
+	out      *Program
 }
 
 // Compile compiles an IR fragment program.

@@ -56,7 +56,9 @@ type hop struct {
 	coord   vref
 	partner *hop
 
-	// scheduling
+	// scheduling; flex marks a hop whose one-component result may be
+	// computed by either unit (see markFlexible).
+	flex         bool
 	index        int
 	level, instr int
 }

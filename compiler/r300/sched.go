@@ -123,6 +123,7 @@ func depKind(i, j *hop) int {
 // instructions, first fit, pairing RGB and alpha halves (the "schedule"
 // pass).
 func (c *compilation) schedule() error {
+	c.markFlexible()
 	hops := c.hops
 	n := len(hops)
 	kind := make([][]int8, n)
@@ -233,20 +234,20 @@ func (c *compilation) place(lv *level, h *hop, kind [][]int8) error {
 		} else {
 			in = lv.alu[idx]
 		}
-		trial := *in
-		ok := true
-		for _, g := range group {
-			if g.alpha && trial.alpha != nil || !g.alpha && trial.rgb != nil {
-				ok = false
-				break
-			}
-			if g.alpha {
-				trial.alpha = g
-			} else {
-				trial.rgb = g
+		if h.flex && !h.alpha {
+			// Try the alpha unit first: the RGB unit is the only one
+			// that can take vector operations.
+			c.flip(h)
+		}
+		trial, ok := fill(in, group)
+		if !ok && h.flex {
+			// The other unit may take it.
+			c.flip(h)
+			if trial, ok = fill(in, group); !ok {
+				c.flip(h)
 			}
 		}
-		if !ok || !trial.assignSlots() {
+		if !ok {
 			if idx == len(lv.alu) {
 				return fmt.Errorf("operands of %q do not fit one instruction's source slots", h.String())
 			}
@@ -263,6 +264,23 @@ func (c *compilation) place(lv *level, h *hop, kind [][]int8) error {
 		return nil
 	}
 	return nil
+}
+
+// fill returns in with the hops of group added, if their halves are free
+// and the operands fit the source slots.
+func fill(in *instr, group []*hop) (instr, bool) {
+	trial := *in
+	for _, g := range group {
+		if g.alpha && trial.alpha != nil || !g.alpha && trial.rgb != nil {
+			return trial, false
+		}
+		if g.alpha {
+			trial.alpha = g
+		} else {
+			trial.rgb = g
+		}
+	}
+	return trial, trial.assignSlots()
 }
 
 // assignSlots chooses source slots for both halves (L1556-1569,
