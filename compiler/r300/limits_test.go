@@ -129,7 +129,7 @@ in v0 tex0
 out o0 color
 const c0 0.5 0.25 0.125 1
 tex r0, v0, s0
-add r1, r0, c0
+mul r1, r0, c0
 mul r2, r1, r1
 tex r3, r2, s1
 mov o0, r3

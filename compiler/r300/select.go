@@ -41,7 +41,9 @@ func (c *compilation) selects() error {
 			}
 		}
 	}
-	return nil
+	// Comparisons whose readers now read their conditions are dead; they
+	// would count as uses in the pre-subtract pass.
+	return c.dce()
 }
 
 // litValue is a literal operand's value after its modifiers.
