@@ -2,6 +2,7 @@ package r300
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
@@ -154,32 +155,140 @@ func (h *hop) String() string {
 	return b.String()
 }
 
-// constTable assigns constant registers: IR constants keep a slot each,
-// replicated literals pack into the components of shared slots.
+// constTable assigns constant registers. An IR constant read on several
+// components keeps them in place in a slot of its own; one read on a
+// single component (a float uniform, say) and every replicated literal
+// pack into free components of any slot, the unread components of vector
+// constants included (a vec3 uniform's w, for one). Reads of packed
+// values select the component they landed in.
 type constTable struct {
-	slots  []ConstSlot
-	lit    []uint8 // per slot: mask of components holding literals
+	slots []ConstSlot
+	used  []uint8 // per slot: components holding a value
+	lit   []uint8 // per slot: components holding literals
+	// irSlot maps an IR constant kept in place to its slot; packed maps
+	// an IR constant read on one component to its slot and component.
 	irSlot map[int]int
+	packed map[int][2]int
+	// reads holds per IR constant the components the program reads;
+	// packable marks those that may pack.
+	reads     map[int]uint8
+	packable  map[int]bool
 }
 
+func newConstTable() *constTable {
+	return &constTable{irSlot: map[int]int{}, packed: map[int][2]int{}, reads: map[int]uint8{}, packable: map[int]bool{}}
+}
+
+func (t *constTable) newSlot() int {
+	t.slots = append(t.slots, ConstSlot{})
+	t.used = append(t.used, 0)
+	t.lit = append(t.lit, 0)
+	return len(t.slots) - 1
+}
+
+// free returns a slot and component holding nothing, making a new slot
+// when every component is taken.
+func (t *constTable) free() (int, uint8) {
+	for s := range t.slots {
+		for c := 0; c < 4; c++ {
+			if t.used[s]>>c&1 == 0 {
+				return s, uint8(c)
+			}
+		}
+	}
+	return t.newSlot(), 0
+}
+
+// plan records which IR constants the live instructions read, on which
+// components, and gives the ones kept in place their slots in order of
+// first use (before any packing, so packed values can use their free
+// components).
+func (t *constTable) plan(c *compilation) {
+	pinned := map[int]bool{}
+	var order []int
+	note := func(s vsrc, comps uint8, pin bool) {
+		if s.lit || s.srcp || s.ref.file != fConst {
+			return
+		}
+		if _, ok := t.reads[s.ref.idx]; !ok {
+			order = append(order, s.ref.idx)
+		}
+		t.reads[s.ref.idx] |= comps
+		pinned[s.ref.idx] = pinned[s.ref.idx] || pin
+	}
+	for i := range c.insts {
+		v := &c.insts[i]
+		if v.dead {
+			continue
+		}
+		for k := 0; k < vopInfo[v.op].nsrc; k++ {
+			note(v.src[k], v.src[k].channels(v.readMask(k)), false)
+		}
+		for k := 0; k < 2 && v.pop >= 0; k++ {
+			// Pre-subtract sources read their registers in place.
+			note(v.psrc[k], v.psrc[k].channels(15), true)
+		}
+	}
+	for _, idx := range order {
+		t.packable[idx] = !pinned[idx] && bits.OnesCount8(t.reads[idx]) == 1
+	}
+	for _, idx := range order {
+		if !t.packable[idx] {
+			t.irConst(c, idx)
+		}
+	}
+}
+
+// irConst returns the slot of an IR constant kept in place.
 func (t *constTable) irConst(c *compilation, idx int) int {
 	if s, ok := t.irSlot[idx]; ok {
 		return s
 	}
 	k := c.p.Consts[idx]
-	var slot ConstSlot
-	if k.Uniform != "" {
-		for i := 0; i < 4; i++ {
-			slot.Uniform[i], slot.Comp[i] = k.Uniform, i
-		}
-		t.lit = append(t.lit, 0)
-	} else {
-		slot.Value = k.Value
-		t.lit = append(t.lit, 15)
+	s := t.newSlot()
+	m, ok := t.reads[idx]
+	if !ok {
+		m = 15
 	}
-	t.slots = append(t.slots, slot)
-	t.irSlot[idx] = len(t.slots) - 1
-	return len(t.slots) - 1
+	for i := 0; i < 4; i++ {
+		if m>>i&1 == 0 {
+			continue
+		}
+		if k.Uniform != "" {
+			t.slots[s].Uniform[i], t.slots[s].Comp[i] = k.Uniform, i
+		} else {
+			t.slots[s].Value[i] = k.Value[i]
+			t.lit[s] |= 1 << i
+		}
+	}
+	t.used[s] = m
+	t.irSlot[idx] = s
+	return s
+}
+
+// pack returns the slot and component of an IR constant read on component
+// comp only.
+func (t *constTable) pack(c *compilation, idx int, comp uint8) (int, uint8) {
+	if p, ok := t.packed[idx]; ok {
+		return p[0], uint8(p[1])
+	}
+	k := c.p.Consts[idx]
+	if k.Uniform == "" {
+		return t.literal(k.Value[comp])
+	}
+	for s := range t.slots {
+		for i := 0; i < 4; i++ {
+			if t.used[s]>>i&1 != 0 && t.lit[s]>>i&1 == 0 && t.slots[s].Uniform[i] == k.Uniform && t.slots[s].Comp[i] == int(comp) {
+				t.packed[idx] = [2]int{s, i}
+				return s, uint8(i)
+			}
+		}
+	}
+	s, i := t.free()
+	t.slots[s].Uniform[i], t.slots[s].Comp[i] = k.Uniform, int(comp)
+	t.used[s] |= 1 << i
+	t.packed[idx] = [2]int{s, int(i)}
+	return s, i
 }
 
 // literal returns the slot and component holding v (compared after FP24
@@ -193,21 +302,11 @@ func (t *constTable) literal(v float32) (int, uint8) {
 			}
 		}
 	}
-	for s := range t.slots {
-		if t.slots[s].Uniform[0] != "" || t.lit[s] == 15 {
-			continue
-		}
-		for c := 0; c < 4; c++ {
-			if t.lit[s]>>c&1 == 0 && t.slots[s].Uniform[c] == "" {
-				t.slots[s].Value[c] = v
-				t.lit[s] |= 1 << c
-				return s, uint8(c)
-			}
-		}
-	}
-	t.slots = append(t.slots, ConstSlot{Value: [4]float32{v}})
-	t.lit = append(t.lit, 1)
-	return len(t.slots) - 1, 0
+	s, c := t.free()
+	t.slots[s].Value[c] = v
+	t.lit[s] |= 1 << c
+	t.used[s] |= 1 << c
+	return s, c
 }
 
 // legalize splits every vinst into hops with native operand selects (the
@@ -215,7 +314,8 @@ func (t *constTable) literal(v float32) (int, uint8) {
 // to separate hops; dot products and transcendentals pair an RGB hop with
 // an alpha hop that must issue together.
 func (c *compilation) legalize() error {
-	c.consts = &constTable{irSlot: map[int]int{}}
+	c.consts = newConstTable()
+	c.consts.plan(c)
 	for i := range c.insts {
 		v := &c.insts[i]
 		if v.dead {
@@ -239,13 +339,30 @@ func (c *compilation) addHop(h *hop) *hop {
 	return h
 }
 
-// resolve turns operand ref into a hop-level register: IR constants map to
-// their slots.
+// resolve turns operand ref into a hop-level register: IR constants kept
+// in place map to their slots.
 func (c *compilation) resolve(r vref) vref {
 	if r.file == fConst {
 		return vref{fConst, c.consts.irConst(c, r.idx)}
 	}
 	return r
+}
+
+// operand resolves a register operand: the register the hop reads and the
+// operand with its swizzle on that register's components (a packed
+// constant moved to another component).
+func (c *compilation) operand(s vsrc) (vsrc, vref) {
+	if s.ref.file != fConst || !c.consts.packable[s.ref.idx] {
+		return s, c.resolve(s.ref)
+	}
+	from := uint8(bits.TrailingZeros8(c.consts.reads[s.ref.idx]))
+	slot, comp := c.consts.pack(c, s.ref.idx, from)
+	for ch := range s.swz {
+		if s.swz[ch] == from {
+			s.swz[ch] = comp
+		}
+	}
+	return s, vref{fConst, slot}
 }
 
 func inlineOf(v float32) (uint8, bool) {
@@ -283,6 +400,10 @@ func (c *compilation) rgbArg(s vsrc, g uint8) (harg, bool) {
 		slot, comp := c.consts.literal(s.val)
 		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, []uint8{1, 2, 3, 4}[comp]
 		return a, true
+	}
+	var reg vref
+	if !s.srcp {
+		s, reg = c.operand(s)
 	}
 	// All read channels inline and equal: an inline select.
 	inl, regs := -1, 0
@@ -327,7 +448,7 @@ func (c *compilation) rgbArg(s vsrc, g uint8) (harg, bool) {
 			if s.srcp {
 				a.kind = argSrcp
 			} else {
-				a.kind, a.ref = argReg, c.resolve(s.ref)
+				a.kind, a.ref = argReg, reg
 			}
 			return a, true
 		}
@@ -347,16 +468,22 @@ func (c *compilation) alphaArg(s vsrc, pos int) harg {
 		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, comp
 		return a
 	}
+	if s.srcp {
+		x := s.swz[pos]
+		if x >= 4 {
+			a.kind, a.inl = argInline, x-4
+			return a
+		}
+		a.kind, a.pat = argSrcp, x
+		return a
+	}
+	s, reg := c.operand(s)
 	x := s.swz[pos]
 	if x >= 4 {
 		a.kind, a.inl = argInline, x-4
 		return a
 	}
-	if s.srcp {
-		a.kind, a.pat = argSrcp, x
-		return a
-	}
-	a.kind, a.ref, a.pat = argReg, c.resolve(s.ref), x
+	a.kind, a.ref, a.pat = argReg, reg, x
 	return a
 }
 
@@ -374,7 +501,8 @@ func (c *compilation) constSlot(s vsrc) (int, bool) {
 		slot, _ := c.consts.literal(s.val)
 		return slot, true
 	case s.ref.file == fConst:
-		return c.resolve(s.ref).idx, true
+		_, reg := c.operand(s)
+		return reg.idx, true
 	}
 	return 0, false
 }
