@@ -155,6 +155,7 @@ func Lower(prog *glsl.Program, opts Options) (res *Result, err error) {
 		l := newLowerer(prog, st, opts, res, samplers)
 		l.run()
 		ir.Optimize(l.p, nil)
+		optimize(l.p)
 		if err := l.p.Verify(); err != nil {
 			return nil, fmt.Errorf("lower: %s program: %w", st, err)
 		}
