@@ -171,8 +171,8 @@ type constTable struct {
 	packed map[int][2]int
 	// reads holds per IR constant the components the program reads;
 	// packable marks those that may pack.
-	reads     map[int]uint8
-	packable  map[int]bool
+	reads    map[int]uint8
+	packable map[int]bool
 }
 
 func newConstTable() *constTable {
