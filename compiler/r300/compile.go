@@ -109,6 +109,7 @@ var Passes = []pass{
 	{"copyprop", (*compilation).copyProp, false},
 	{"deadcode", (*compilation).deadCode, false},
 	{"lower", (*compilation).lower, true},
+	{"cse", (*compilation).cse, false},
 	{"select", (*compilation).selects, false},
 	{"presub", (*compilation).presub, false},
 	{"omod", (*compilation).omod, false},
@@ -125,6 +126,8 @@ var Passes = []pass{
 var Order = []struct{ Before, After, Why string }{
 	{"verify", "constfold", "passes assume a well-formed program"},
 	{"deadcode", "lower", "lowering expands what is left; dead code would cost registers"},
+	{"lower", "cse", "the expansions' repeated steps are found on native operations"},
+	{"cse", "select", "shared conditions make more selections match"},
 	{"lower", "select", "selections are simplified on native CMP and CND"},
 	{"select", "presub", "a pre-subtract would hide a comparison's condition"},
 	{"lower", "presub", "pre-subtract folding matches native MAD forms"},
