@@ -122,6 +122,7 @@ func compareMesa(w io.Writer, dir, mesaFile string, cfg compareConfig) error {
 	}
 	var aggs [2]agg
 	var mesaALU, mesaTemps, mesaConsts, mesaN int
+	var mesaALUs []int
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".shader_test")
 		if cfg.run != nil && !cfg.run.MatchString(name) {
@@ -131,6 +132,7 @@ func compareMesa(w io.Writer, dir, mesaFile string, cfg compareConfig) error {
 		if ok {
 			mesaN++
 			mesaALU += m["alu"]
+			mesaALUs = append(mesaALUs, m["alu"])
 			mesaTemps += m["temps"]
 			mesaConsts += m["consts"]
 		}
@@ -169,7 +171,12 @@ func compareMesa(w io.Writer, dir, mesaFile string, cfg compareConfig) error {
 	}
 	avg := func(sum, n int) float64 { return float64(sum) / float64(max(n, 1)) }
 	fmt.Fprintf(w, "%-22s %8s %8s %8s %8s %8s %s\n", "fragment programs", "compiled", "ALU avg", "ALU med", "temps", "consts", "vs Mesa (ALU shorter/same/longer)")
-	fmt.Fprintf(w, "%-22s %8d %8.2f %8s %8.2f %8.2f\n", "Mesa 23.3.6 r300", mesaN, avg(mesaALU, mesaN), "7", avg(mesaTemps, mesaN), avg(mesaConsts, mesaN))
+	sort.Ints(mesaALUs)
+	mesaMed := 0
+	if len(mesaALUs) > 0 {
+		mesaMed = mesaALUs[len(mesaALUs)/2]
+	}
+	fmt.Fprintf(w, "%-22s %8d %8.2f %8d %8.2f %8.2f\n", "Mesa 23.3.6 r300", mesaN, avg(mesaALU, mesaN), mesaMed, avg(mesaTemps, mesaN), avg(mesaConsts, mesaN))
 	for i, label := range []string{"retrogl, FP24 only", "retrogl, preshader"} {
 		a := aggs[i]
 		sort.Ints(a.alus)
