@@ -23,6 +23,7 @@
 package r300
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -156,7 +157,9 @@ type compilation struct {
 	phys      []int
 	inputTemp []int
 	consts    *constTable
-	// readers lists per temp the ALU hops reading it (for flip).
+	// movable marks temps the scheduler may move between units
+	// (hopsFit); readers lists per temp the ALU hops reading it (flip).
+	movable  map[vref]bool
 	readers  map[vref][]*hop
 	highTemp int
 	out      *Program
@@ -167,6 +170,22 @@ func Compile(p *ir.Program, opts Options) (*Program, error) {
 	if p.Stage != ir.Fragment {
 		return nil, fmt.Errorf("r300: compile: %s program, want fragment", p.Stage)
 	}
+	prog, err := compile(p, opts)
+	if errors.Is(err, errSlots) {
+		// A pre-subtract's sources and its consumer's other operands
+		// outran the source slots (legalize predicted otherwise): compile
+		// without pre-subtracts.
+		opts.Skip = append(opts.Skip[:len(opts.Skip):len(opts.Skip)], "presub")
+		prog, err = compile(p, opts)
+	}
+	return prog, err
+}
+
+// errSlots reports a half-instruction whose operands need more source
+// slots than an instruction has.
+var errSlots = errors.New("operands do not fit one instruction's source slots")
+
+func compile(p *ir.Program, opts Options) (*Program, error) {
 	c := &compilation{src: p, p: p.Clone(), opts: opts}
 	skip := map[string]bool{}
 	for _, s := range opts.Skip {

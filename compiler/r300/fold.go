@@ -273,6 +273,9 @@ func (c *compilation) presub() error {
 						continue
 					}
 					sel := m.src[kk].swz[ch]
+					if sel == selAny {
+						continue
+					}
 					if sel >= 4 || (ch < 3) != (sel < 3) || p.mask>>sel&1 == 0 {
 						good = false
 						break
@@ -339,11 +342,25 @@ func (c *compilation) slotsOK(m *vinst, ks []int, s0, s1 vsrc, op int) bool {
 	if op == 1 || op == 2 {
 		regs[s1.ref] = true
 	}
+	var lits []int
 	for n := 0; n < vopInfo[m.op].nsrc; n++ {
-		if slices.Contains(ks, n) || m.src[n].lit || m.src[n].srcp || m.src[n].channels(m.readMask(n)) == 0 {
+		sn := m.src[n]
+		if slices.Contains(ks, n) || sn.lit || sn.srcp || sn.channels(m.readMask(n)) == 0 || regs[sn.ref] {
 			continue
 		}
-		regs[m.src[n].ref] = true
+		// Literal vectors read by value may share a register (see
+		// limitConsts): count one per group.
+		if sn.ref.file == fConst && c.p.Consts[sn.ref.idx].Uniform == "" {
+			shared := false
+			for _, o := range lits {
+				shared = shared || c.shares(m.src[o], m.readMask(o), sn, m.readMask(n))
+			}
+			if shared {
+				continue
+			}
+			lits = append(lits, n)
+		}
+		regs[sn.ref] = true
 	}
 	if len(regs) > 3 {
 		return false

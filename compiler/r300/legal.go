@@ -173,10 +173,15 @@ type constTable struct {
 	// packable marks those that may pack.
 	reads    map[int]uint8
 	packable map[int]bool
+	// byValue marks literal IR constants (not pre-subtract sources)
+	// placed by value per read: a read finds any slot and select
+	// holding its values, so vec4(1, 0, 0, 1) reads vec4(0, 1, 0,
+	// 1)'s register through gbr.
+	byValue map[int]bool
 }
 
 func newConstTable() *constTable {
-	return &constTable{irSlot: map[int]int{}, packed: map[int][2]int{}, reads: map[int]uint8{}, packable: map[int]bool{}}
+	return &constTable{irSlot: map[int]int{}, packed: map[int][2]int{}, reads: map[int]uint8{}, packable: map[int]bool{}, byValue: map[int]bool{}}
 }
 
 func (t *constTable) newSlot() int {
@@ -230,10 +235,11 @@ func (t *constTable) plan(c *compilation) {
 		}
 	}
 	for _, idx := range order {
-		t.packable[idx] = !pinned[idx] && bits.OnesCount8(t.reads[idx]) == 1
+		t.byValue[idx] = !pinned[idx] && c.p.Consts[idx].Uniform == ""
+		t.packable[idx] = !pinned[idx] && !t.byValue[idx] && bits.OnesCount8(t.reads[idx]) == 1
 	}
 	for _, idx := range order {
-		if !t.packable[idx] {
+		if !t.packable[idx] && !t.byValue[idx] {
 			t.irConst(c, idx)
 		}
 	}
@@ -291,6 +297,47 @@ func (t *constTable) pack(c *compilation, idx int, comp uint8) (int, uint8) {
 	return s, i
 }
 
+// literalVec returns a slot and RGB select (rgbPatterns) whose components
+// hold vals in the channels of g, placing them when no slot has them.
+func (t *constTable) literalVec(vals [3]float32, g uint8, w *float32) (int, uint8) {
+	for s := range t.slots {
+		for p := 0; p < 8; p++ {
+			ok := true
+			for ch := 0; ch < 3 && ok; ch++ {
+				comp := rgbPatterns[p][ch]
+				ok = g>>ch&1 == 0 || t.lit[s]>>comp&1 != 0 &&
+					r3.RoundFP24(float64(t.slots[s].Value[comp])) == r3.RoundFP24(float64(vals[ch]))
+			}
+			if ok {
+				return s, uint8(p)
+			}
+		}
+	}
+	slot := -1
+	for s := range t.slots {
+		if t.used[s]&g == 0 {
+			slot = s
+			break
+		}
+	}
+	if slot < 0 {
+		slot = t.newSlot()
+	}
+	for ch := 0; ch < 3; ch++ {
+		if g>>ch&1 != 0 {
+			t.slots[slot].Value[ch] = vals[ch]
+			t.lit[slot] |= 1 << ch
+			t.used[slot] |= 1 << ch
+		}
+	}
+	if w != nil && t.used[slot]&8 == 0 {
+		t.slots[slot].Value[3] = *w
+		t.lit[slot] |= 8
+		t.used[slot] |= 8
+	}
+	return slot, 0
+}
+
 // literal returns the slot and component holding v (compared after FP24
 // rounding), packing new literals into free components.
 func (t *constTable) literal(v float32) (int, uint8) {
@@ -316,6 +363,7 @@ func (t *constTable) literal(v float32) (int, uint8) {
 func (c *compilation) legalize() error {
 	c.consts = newConstTable()
 	c.consts.plan(c)
+	c.findMovable()
 	for i := range c.insts {
 		v := &c.insts[i]
 		if v.dead {
@@ -346,6 +394,70 @@ func (c *compilation) resolve(r vref) vref {
 		return vref{fConst, c.consts.irConst(c, r.idx)}
 	}
 	return r
+}
+
+// byValue reports whether s reads a literal IR constant placed by value.
+func (c *compilation) byValue(s vsrc) bool {
+	return !s.lit && !s.srcp && s.ref.file == fConst && c.consts.byValue[s.ref.idx]
+}
+
+// rawAt returns the value a by-value literal operand reads at position ch
+// (before its modifiers), or false for a position reading nothing.
+func (c *compilation) rawAt(s vsrc, ch int) (float32, bool) {
+	switch x := s.swz[ch]; {
+	case x < 4:
+		return c.p.Consts[s.ref.idx].Value[x], true
+	case x == selZero:
+		return 0, true
+	case x == selOne:
+		return 1, true
+	case x == selHalf:
+		return 0.5, true
+	}
+	return 0, false
+}
+
+// rgbLiteral is rgbArg for a by-value literal operand.
+func (c *compilation) rgbLiteral(s vsrc, g uint8) harg {
+	a := harg{mod: modOf(s.neg, s.abs)}
+	var vals [3]float32
+	var want uint8
+	for ch := 0; ch < 3; ch++ {
+		if g>>ch&1 == 0 {
+			continue
+		}
+		if v, ok := c.rawAt(s, ch); ok {
+			vals[ch], want = v, want|1<<ch
+		}
+	}
+	if want == 0 {
+		a.kind = argNone
+		return a
+	}
+	same := true
+	first := -1
+	for ch := 0; ch < 3; ch++ {
+		if want>>ch&1 != 0 {
+			if first < 0 {
+				first = ch
+			}
+			same = same && vals[ch] == vals[first]
+		}
+	}
+	if n, ok := inlineOf(vals[first]); ok && same {
+		a.kind, a.inl = argInline, n
+		return a
+	}
+	var w *float32
+	if s.swz[3] < 4 {
+		// The w value goes along when the slot is new: abg may serve
+		// another literal (vec4(1, 1, 0, 1) from vec4(0, 0, 1, 1)).
+		x, _ := c.rawAt(s, 3)
+		w = &x
+	}
+	slot, pat := c.consts.literalVec(vals, want, w)
+	a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, pat
+	return a
 }
 
 // operand resolves a register operand: the register the hop reads and the
@@ -401,6 +513,9 @@ func (c *compilation) rgbArg(s vsrc, g uint8) (harg, bool) {
 		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, []uint8{1, 2, 3, 4}[comp]
 		return a, true
 	}
+	if c.byValue(s) {
+		return c.rgbLiteral(s, g), true
+	}
 	var reg vref
 	if !s.srcp {
 		s, reg = c.operand(s)
@@ -411,7 +526,9 @@ func (c *compilation) rgbArg(s vsrc, g uint8) (harg, bool) {
 		if g>>ch&1 == 0 {
 			continue
 		}
-		if x := s.swz[ch]; x >= 4 {
+		if x := s.swz[ch]; x == selAny {
+			continue
+		} else if x >= 4 {
 			if inl >= 0 && inl != int(x) {
 				return a, false
 			}
@@ -438,7 +555,7 @@ func (c *compilation) rgbArg(s vsrc, g uint8) (harg, bool) {
 	for p := 0; p < npat; p++ {
 		ok := true
 		for ch := 0; ch < 3; ch++ {
-			if g>>ch&1 != 0 && rgbPatterns[p][ch] != s.swz[ch] {
+			if g>>ch&1 != 0 && s.swz[ch] != selAny && rgbPatterns[p][ch] != s.swz[ch] {
 				ok = false
 				break
 			}
@@ -465,6 +582,20 @@ func (c *compilation) alphaArg(s vsrc, pos int) harg {
 			return a
 		}
 		slot, comp := c.consts.literal(s.val)
+		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, comp
+		return a
+	}
+	if s.swz[pos] == selAny {
+		a.kind, a.inl = argInline, 0
+		return a
+	}
+	if c.byValue(s) {
+		v, _ := c.rawAt(s, pos)
+		if n, ok := inlineOf(v); ok {
+			a.kind, a.inl = argInline, n
+			return a
+		}
+		slot, comp := c.consts.literal(v)
 		a.kind, a.ref, a.pat = argReg, vref{fConst, slot}, comp
 		return a
 	}
@@ -510,22 +641,39 @@ func (c *compilation) constSlot(s vsrc) (int, bool) {
 // limitConsts keeps an instruction to two distinct constant slots, the
 // most one ALU instruction can address (guide §3.5.1): operands reading a
 // third slot are copied into temporaries first. Literals count too, since
-// they live in constant slots unless they are the inline 0, 1 or 0.5.
+// they live in constant slots unless they are the inline 0, 1 or 0.5; two
+// by-value literal vectors count once when one's values are a select of
+// the other's (shares). legalizeInst checks the result.
 func (c *compilation) limitConsts(v *vinst) error {
 	slots := map[int]bool{}
+	var lits []int
 	for k := 0; k < 2; k++ {
 		if v.pop >= 0 && v.psrc[k].ref.file == fConst {
 			slots[c.resolve(v.psrc[k].ref).idx] = true
 		}
 	}
 	for k := 0; k < vopInfo[v.op].nsrc; k++ {
-		slot, ok := c.constSlot(v.src[k])
-		if !ok || slots[slot] {
-			continue
-		}
-		if len(slots) < 2 {
-			slots[slot] = true
-			continue
+		if c.byValue(v.src[k]) {
+			shared := false
+			for _, o := range lits {
+				shared = shared || c.shares(v.src[o], v.readMask(o), v.src[k], v.readMask(k))
+			}
+			if shared {
+				continue
+			}
+			if len(slots)+len(lits) < 2 {
+				lits = append(lits, k)
+				continue
+			}
+		} else {
+			slot, ok := c.constSlot(v.src[k])
+			if !ok || slots[slot] {
+				continue
+			}
+			if len(slots)+len(lits) < 2 {
+				slots[slot] = true
+				continue
+			}
 		}
 		t, err := c.copyToTemp(v.src[k], 15)
 		if err != nil {
@@ -534,6 +682,79 @@ func (c *compilation) limitConsts(v *vinst) error {
 		v.src[k] = t
 	}
 	return nil
+}
+
+// shares predicts whether by-value literal b (read at positions mb) can
+// read the slot that a (read at ma) lands in: a's RGB values sit in place,
+// b's RGB values must be one select of them and its alpha value one of
+// them.
+func (c *compilation) shares(a vsrc, ma uint8, b vsrc, mb uint8) bool {
+	var vals [4]float32
+	var have uint8
+	for ch := 0; ch < 4; ch++ {
+		if ma>>ch&1 != 0 && ch < 3 || ch == 3 && a.swz[3] < 4 {
+			if x, ok := c.rawAt(a, ch); ok {
+				vals[ch], have = x, have|1<<ch
+			}
+		}
+	}
+	match := func(ch int, comp uint8) bool {
+		x, ok := c.rawAt(b, ch)
+		return !ok || have>>comp&1 != 0 && r3.RoundFP24(float64(vals[comp])) == r3.RoundFP24(float64(x))
+	}
+	rgb := false
+	for p := 0; p < 8 && !rgb; p++ {
+		rgb = true
+		for ch := 0; ch < 3; ch++ {
+			if mb>>ch&1 != 0 && !match(ch, rgbPatterns[p][ch]) {
+				rgb = false
+			}
+		}
+	}
+	if !rgb || mb&8 == 0 {
+		return rgb
+	}
+	for comp := uint8(0); comp < 4; comp++ {
+		if match(3, comp) {
+			return true
+		}
+	}
+	return false
+}
+
+// overConst returns the index of a source operand of v to copy when one of
+// the hops from mark on addresses more than two constant slots.
+func (c *compilation) overConst(mark int, v *vinst) int {
+	for _, h := range c.hops[mark:] {
+		if h.tex {
+			continue
+		}
+		regs := map[vref]bool{}
+		for k := 0; k < h.nargs; k++ {
+			if h.args[k].kind == argReg && h.args[k].ref.file == fConst {
+				regs[h.args[k].ref] = true
+			}
+		}
+		for k := 0; k < 2 && h.pop >= 0; k++ {
+			if h.psrc[k].kind == argReg && h.psrc[k].ref.file == fConst {
+				regs[h.psrc[k].ref] = true
+			}
+		}
+		if len(regs) <= 2 {
+			continue
+		}
+		for k := vopInfo[v.op].nsrc - 1; k >= 0; k-- {
+			if s := v.src[k]; s.lit && !isInline(s.val) || !s.lit && !s.srcp && s.ref.file == fConst {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+func isInline(v float32) bool {
+	_, ok := inlineOf(v)
+	return ok
 }
 
 // copyToTemp makes a legal full-vector copy of s (channels m) in a new
@@ -592,12 +813,147 @@ var vopAlpha = map[vop]uint8{vMAD: r3.AlphaMAD, vMIN: r3.AlphaMIN, vMAX: r3.Alph
 	vCMP: r3.AlphaCMP, vFRC: r3.AlphaFRC, vEX2: r3.AlphaEX2, vLN2: r3.AlphaLN2, vRCP: r3.AlphaRCP, vRSQ: r3.AlphaRSQ}
 
 func (c *compilation) legalizeInst(v *vinst) error {
-	info := vopInfo[v.op]
-	if !info.tex {
-		if err := c.limitConsts(v); err != nil {
+	if vopInfo[v.op].tex {
+		return c.legalizeOnce(v)
+	}
+	if err := c.limitConsts(v); err != nil {
+		return err
+	}
+	for try := 0; ; try++ {
+		mark, saved := len(c.hops), *v
+		if err := c.legalizeOnce(v); err != nil {
 			return err
 		}
+		fits := c.hopsFit(mark)
+		k := c.overConst(mark, v)
+		if fits && k < 0 {
+			return nil
+		}
+		if try == 3 {
+			return errSlots
+		}
+		// A prediction (limitConsts, the presub pass) missed: compute
+		// the pre-subtract apart, or copy a constant operand, and
+		// legalise again.
+		c.hops = c.hops[:mark]
+		*v = saved
+		if !fits && v.pop >= 0 {
+			if err := c.unpresub(v); err != nil {
+				return err
+			}
+			continue
+		}
+		if k < 0 {
+			return errSlots
+		}
+		t, err := c.copyToTemp(v.src[k], 15)
+		if err != nil {
+			return err
+		}
+		v.src[k] = t
 	}
+}
+
+// hopsFit reports whether every hop from mark on (with its partner) fits
+// the source slots of one instruction. It is optimistic about values the
+// scheduler may move to w (movable): read from the alpha slots, they
+// leave the RGB slots to the others. A miss shows in the scheduler, and
+// Compile then compiles again without pre-subtracts (errSlots).
+func (c *compilation) hopsFit(mark int) bool {
+	for _, h := range c.hops[mark:] {
+		if h.tex {
+			continue
+		}
+		group := []*hop{h}
+		if h.partner != nil {
+			group = append(group, h.partner)
+		}
+		if _, ok := fill(&instr{}, group); ok {
+			continue
+		}
+		var moved []*hop
+		for _, g := range group {
+			m := *g
+			for k := 0; k < m.nargs; k++ {
+				if a := &m.args[k]; a.kind == argReg && c.movable[a.ref] {
+					a.pat = 3
+					if !m.alpha {
+						a.pat = 4
+					}
+				}
+			}
+			moved = append(moved, &m)
+		}
+		if _, ok := fill(&instr{}, moved); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// findMovable marks the temps written once, on one component, whose
+// readers all read them through operand selects (see flex.go): the
+// scheduler may keep them in w.
+func (c *compilation) findMovable() {
+	c.movable = map[vref]bool{}
+	u := c.usages()
+	for t := range u {
+		if len(u[t].defs) != 1 {
+			continue
+		}
+		d := &c.insts[u[t].defs[0]]
+		if vopInfo[d.op].tex || vopInfo[d.op].dot || d.pop >= 0 || bits.OnesCount8(d.mask) != 1 {
+			continue
+		}
+		ok := true
+		for _, us := range u[t].uses {
+			ok = ok && us.k < 3 && !vopInfo[c.insts[us.inst].op].tex
+		}
+		c.movable[vref{fTemp, t}] = ok
+	}
+}
+
+// unpresub computes v's pre-subtract into a temporary of its own and
+// makes v read that instead of srcp.
+func (c *compilation) unpresub(v *vinst) error {
+	s0, s1 := v.psrc[0], v.psrc[1]
+	var p vinst
+	switch v.pop {
+	case 0: // 1 - 2·s0
+		p = vinst{op: vMAD, src: [3]vsrc{s0, lit(-2), one()}}
+	case 1: // s1 - s0
+		p = vinst{op: vMAD, src: [3]vsrc{s1, one(), neg(s0)}}
+	case 2: // s1 + s0
+		p = vinst{op: vMAD, src: [3]vsrc{s1, one(), s0}}
+	case 3: // 1 - s0
+		p = vinst{op: vMAD, src: [3]vsrc{one(), one(), neg(s0)}}
+	}
+	var comps uint8
+	for k := 0; k < vopInfo[v.op].nsrc; k++ {
+		if v.src[k].srcp {
+			for ch := 0; ch < 4; ch++ {
+				if v.readMask(k)>>ch&1 != 0 && v.src[k].swz[ch] < 4 {
+					comps |= 1 << v.src[k].swz[ch]
+				}
+			}
+		}
+	}
+	t := c.newVreg()
+	p.dst, p.mask, p.pop = t, comps, -1
+	if err := c.legalizeInst(&p); err != nil {
+		return err
+	}
+	for k := 0; k < vopInfo[v.op].nsrc; k++ {
+		if v.src[k].srcp {
+			v.src[k].srcp, v.src[k].ref = false, t
+		}
+	}
+	v.pop, v.psrc = -1, [2]vsrc{}
+	return nil
+}
+
+func (c *compilation) legalizeOnce(v *vinst) error {
+	info := vopInfo[v.op]
 	switch {
 	case info.tex:
 		h := &hop{tex: true, out: -1, pop: -1, unit: v.unit, coord: v.src[0].ref, dst: v.dst}

@@ -88,6 +88,9 @@ const (
 	selZero uint8 = 4
 	selOne  uint8 = 5
 	selHalf uint8 = 6
+	// selAny marks a position whose value does not matter: a selection's
+	// condition where both choices are equal. It reads nothing.
+	selAny uint8 = 7
 )
 
 // vsrc is an operand: a register read through a per-channel swizzle
@@ -126,7 +129,7 @@ func (s vsrc) String() string {
 }
 
 func swzString(s [4]uint8) string {
-	const letters = "xyzw01h"
+	const letters = "xyzw01h*"
 	b := make([]byte, 4)
 	for i, c := range s {
 		b[i] = letters[c]

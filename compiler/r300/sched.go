@@ -249,7 +249,7 @@ func (c *compilation) place(lv *level, h *hop, kind [][]int8) error {
 		}
 		if !ok {
 			if idx == len(lv.alu) {
-				return fmt.Errorf("operands of %q do not fit one instruction's source slots", h.String())
+				return fmt.Errorf("%q: %w", h.String(), errSlots)
 			}
 			continue
 		}

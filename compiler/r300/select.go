@@ -41,9 +41,61 @@ func (c *compilation) selects() error {
 			}
 		}
 	}
+	c.dontCare()
 	// Comparisons whose readers now read their conditions are dead; they
 	// would count as uses in the pre-subtract pass.
 	return c.dce()
+}
+
+// dontCare marks the positions of a selection whose two choices are equal
+// (the same register component or the same known value): the condition
+// is not read there (selAny), which frees it for a pre-subtract that only
+// the other positions' components allow. piglit's verdict vec4(0, 1, 0,
+// 1) or vec4(1, 0, 0, 1) depends on its condition in x and y only.
+func (c *compilation) dontCare() {
+	for i := range c.insts {
+		v := &c.insts[i]
+		if v.dead || v.op != vCMP && v.op != vCND || v.src[2].lit || v.src[2].srcp {
+			continue
+		}
+		for ch := 0; ch < 4; ch++ {
+			if v.mask>>ch&1 != 0 && c.sameAt(v.src[0], v.src[1], ch) {
+				v.src[2].swz[ch] = selAny
+			}
+		}
+	}
+}
+
+// valueAt returns the known value operand s has at position ch.
+func (c *compilation) valueAt(s vsrc, ch int) (float64, bool) {
+	var x float64
+	switch {
+	case s.srcp:
+		return 0, false
+	case s.lit:
+		x = float64(s.val)
+	case s.swz[ch] == selZero:
+		x = 0
+	case s.swz[ch] == selOne:
+		x = 1
+	case s.swz[ch] == selHalf:
+		x = 0.5
+	case s.swz[ch] < 4 && s.ref.file == fConst && c.p.Consts[s.ref.idx].Uniform == "":
+		x = float64(c.p.Consts[s.ref.idx].Value[s.swz[ch]])
+	default:
+		return 0, false
+	}
+	return float64(r3.RoundFP24(applyMods(s, x))), true
+}
+
+// sameAt reports whether operands a and b have the same value at ch.
+func (c *compilation) sameAt(a, b vsrc, ch int) bool {
+	if x, ok := c.valueAt(a, ch); ok {
+		y, ok := c.valueAt(b, ch)
+		return ok && x == y
+	}
+	return !a.lit && !b.lit && !a.srcp && !b.srcp && a.ref == b.ref && a.neg == b.neg && a.abs == b.abs &&
+		a.swz[ch] == b.swz[ch] && a.swz[ch] < 4
 }
 
 // litValue is a literal operand's value after its modifiers.
