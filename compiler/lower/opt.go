@@ -270,7 +270,7 @@ func dots(p *ir.Program) bool {
 	claimed := map[int]bool{}
 	for j := len(p.Insts) - 1; j >= 0; j-- {
 		in := &p.Insts[j]
-		if in.Op != ir.ADD || !isScalar(in) || claimed[j] {
+		if m := in.Dst.Mask; in.Op != ir.ADD || m == 0 || m&(m-1) != 0 || claimed[j] {
 			continue
 		}
 		var ts []term
