@@ -28,6 +28,7 @@ import (
 //	mod            x - y·floor(x·rcp(y))
 //	smoothstep     t = clamp((x-e0)·rcp(e1-e0)), t·t·(3-2t)
 //	refract        as the specification's formula, k < 0 selecting 0
+//	any, all       the largest or smallest component (booleans are 0, 1)
 //	noise1-4       0 (the specification allows any value with the listed
 //	               properties; 0 is what Mesa returns)
 //
@@ -202,12 +203,21 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	case glsl.OpNotEqual:
 		return fv(l.vop(ir.SNE, n, a(0), a(1)))
 	case glsl.OpAny, glsl.OpAll:
-		m := int(args[0].t.Rows)
-		s := l.dot(m, a(0), l.lit(1))
-		if e.Op == glsl.OpAny {
-			return one(l.vop(ir.SLT, 1, l.lit(0.5), s))
+		// Booleans are 0 or 1: any is the largest component, all the
+		// smallest (halves first for a bvec4).
+		op := ir.MAX
+		if e.Op == glsl.OpAll {
+			op = ir.MIN
 		}
-		return one(l.vop(ir.SGE, 1, s, l.lit(float32(m)-0.5)))
+		b := a(0)
+		x := splatX(l.vop(op, 1, comp(b, 0), comp(b, 1)))
+		switch int(args[0].t.Rows) {
+		case 4:
+			x = splatX(l.vop(op, 1, x, splatX(l.vop(op, 1, comp(b, 2), comp(b, 3)))))
+		case 3:
+			x = splatX(l.vop(op, 1, x, comp(b, 2)))
+		}
+		return one(x)
 	case glsl.OpNot:
 		return fv(l.vop(ir.ADD, n, l.lit(1), neg(a(0))))
 	case glsl.OpNoise1, glsl.OpNoise2, glsl.OpNoise3, glsl.OpNoise4:

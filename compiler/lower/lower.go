@@ -321,6 +321,9 @@ const (
 type pred struct {
 	src ir.Src
 	st  pstate
+	// neg says the predicate is 1 - src (an else branch): a select
+	// swaps its choices instead of computing the complement.
+	neg bool
 }
 
 // flag is an "execution continues" flag: cleared where a return, break

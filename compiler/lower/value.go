@@ -216,7 +216,7 @@ func (l *lowerer) store(lv lval, v val, plain bool) {
 					continue
 				}
 			} else if pa.st == dynamic {
-				pa = pred{src: splatX(l.vop(ir.MUL, 1, pa.src, c)), st: dynamic}
+				pa = pred{src: splatX(l.vop(ir.MUL, 1, l.predValue(pa), c)), st: dynamic}
 			} else {
 				pa = pred{src: c, st: dynamic}
 			}
@@ -241,7 +241,11 @@ func (l *lowerer) store(lv lval, v val, plain bool) {
 			if pa.st == always {
 				l.emit(ir.Inst{Op: ir.MOV, Dst: dst, Src: [3]ir.Src{src}})
 			} else {
-				l.emit(ir.Inst{Op: ir.CND, Dst: dst, Src: [3]ir.Src{pa.src, src, ir.S(s.reg)}})
+				if pa.neg {
+					l.emit(ir.Inst{Op: ir.CND, Dst: dst, Src: [3]ir.Src{pa.src, ir.S(s.reg), src}})
+				} else {
+					l.emit(ir.Inst{Op: ir.CND, Dst: dst, Src: [3]ir.Src{pa.src, src, ir.S(s.reg)}})
+				}
 			}
 		}
 	}
