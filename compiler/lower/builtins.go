@@ -26,7 +26,8 @@ import (
 //	sqrt           rcp(rsq(x)): sqrt(0) = 0 exactly
 //	normalize      x·rsq(dot(x, x))
 //	mod            x - y·floor(x·rcp(y))
-//	smoothstep     t = clamp((x-e0)·rcp(e1-e0)), t·t·(3-2t)
+//	smoothstep     t = clamp((x-e0)·rcp(e1-e0)), t·t·(3-2t), the clamp a
+//	               saturation; clamp(x, 0, 1) too
 //	refract        as the specification's formula, k < 0 selecting 0
 //	any, all       the largest or smallest component (booleans are 0, 1)
 //	noise1-4       0 (the specification allows any value with the listed
@@ -112,6 +113,11 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	case glsl.OpMax:
 		return fv(l.vop(ir.MAX, n, a(0), a(1)))
 	case glsl.OpClamp:
+		lo, okLo := l.litScalar(a(1))
+		hi, okHi := l.litScalar(a(2))
+		if okLo && okHi && lo == 0 && hi == 1 && l.replicated(n, a(1), a(2)) {
+			return fv(l.saturate(n, a(0)))
+		}
 		return fv(l.vop(ir.MIN, n, l.vop(ir.MAX, n, a(0), a(1)), a(2)))
 	case glsl.OpMix:
 		return fv(l.vop(ir.LRP, n, a(2), a(1), a(0)))
@@ -120,7 +126,7 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	case glsl.OpSmoothstep:
 		d := l.vop(ir.ADD, n, a(1), neg(a(0)))
 		t := l.vop(ir.MUL, n, l.vop(ir.ADD, n, a(2), neg(a(0))), l.sop(ir.RCP, n, d))
-		t = l.vop(ir.MIN, n, l.vop(ir.MAX, n, t, l.lit(0)), l.lit(1))
+		t = l.saturate(n, t)
 		k := l.vop(ir.MAD, n, t, l.lit(-2), l.lit(3))
 		return fv(l.vop(ir.MUL, n, l.vop(ir.MUL, n, t, t), k))
 	case glsl.OpLength:
@@ -229,6 +235,17 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	}
 	l.failf(e.P, "built-in function %s is not supported", e.Op)
 	return val{}
+}
+
+// saturate clamps to [0, 1] with a saturating copy, which back ends fold
+// into the producer's clamp.
+func (l *lowerer) saturate(n int, x ir.Src) ir.Src {
+	if n > 1 && l.replicated(n, x) {
+		return splatX(l.saturate(1, splatX(x)))
+	}
+	r := l.temp()
+	l.emit(ir.Inst{Op: ir.MOV, Dst: ir.Dst{Reg: r, Mask: maskN(n)}, Src: [3]ir.Src{x}, Sat: true})
+	return ir.S(r)
 }
 
 // bcastTo returns a value's single slot, a scalar replicated.

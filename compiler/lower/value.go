@@ -269,21 +269,58 @@ func (l *lowerer) snap(v val) val {
 // vop emits a component-wise or dot-product operation over the first n
 // components into a new temporary, folding literal operands.
 func (l *lowerer) vop(op ir.Op, n int, src ...ir.Src) ir.Src {
-	info := op.Info()
 	if v, ok := l.fold(op, n, src); ok {
 		return v
+	}
+	if n > 1 && op.Info().Kind == ir.CompWise && l.replicated(n, src...) {
+		// The same value in every component (scalars broadcast to a
+		// vector): compute it once.
+		one := make([]ir.Src, len(src))
+		for k, s := range src {
+			one[k] = splatX(s)
+		}
+		return splatX(l.vop(op, 1, one...))
 	}
 	r := l.temp()
 	in := ir.Inst{Op: op, Dst: ir.Dst{Reg: r, Mask: maskN(n)}}
 	copy(in.Src[:], src)
-	_ = info
 	l.emit(in)
 	return ir.S(r)
+}
+
+// replicated reports whether every operand has one value in its first n
+// components: a replicating swizzle, or a literal with equal components.
+func (l *lowerer) replicated(n int, src ...ir.Src) bool {
+	for _, s := range src {
+		same := true
+		for c := 1; c < n; c++ {
+			same = same && s.Swz[c] == s.Swz[0]
+		}
+		if same {
+			continue
+		}
+		x, ok := l.litComp(s, 0)
+		for c := 1; c < n && ok; c++ {
+			y, ok2 := l.litComp(s, c)
+			ok = ok2 && x == y
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // sop emits a scalar operation (RCP, RSQ, EX2, LG2, POW, SIN, COS) per
 // component.
 func (l *lowerer) sop(op ir.Op, n int, src ...ir.Src) ir.Src {
+	if n > 1 && l.replicated(n, src...) {
+		one := make([]ir.Src, len(src))
+		for k, s := range src {
+			one[k] = splatX(s)
+		}
+		return splatX(l.sop(op, 1, one...))
+	}
 	r := l.temp()
 	for i := 0; i < n; i++ {
 		var s [3]ir.Src
