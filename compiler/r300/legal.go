@@ -675,13 +675,38 @@ func (c *compilation) limitConsts(v *vinst) error {
 				continue
 			}
 		}
-		t, err := c.copyToTemp(v.src[k], 15)
+		t, err := c.copyOperand(v.src[k], v.readMask(k))
 		if err != nil {
 			return err
 		}
 		v.src[k] = t
 	}
 	return nil
+}
+
+// copyOperand copies the register components (or the literal) operand s
+// reads at positions m into a new virtual register and returns s reading
+// the copy instead: only what is read is copied, so a scalar's copy is a
+// one-component operation either unit can take.
+func (c *compilation) copyOperand(s vsrc, m uint8) (vsrc, error) {
+	t := c.newVreg()
+	if s.lit {
+		v := vinst{op: vMAD, dst: t, mask: 1, src: [3]vsrc{lit(s.val), one(), zero()}, pop: -1}
+		if err := c.legalizeInst(&v); err != nil {
+			return vsrc{}, err
+		}
+		return vsrc{ref: t, neg: s.neg, abs: s.abs}, nil // swizzle xxxx
+	}
+	comps := s.channels(m)
+	if comps == 0 || s.srcp {
+		return s, nil
+	}
+	v := vinst{op: vMAD, dst: t, mask: comps, src: [3]vsrc{{ref: s.ref, swz: [4]uint8{0, 1, 2, 3}}, one(), zero()}, pop: -1}
+	if err := c.legalizeInst(&v); err != nil {
+		return vsrc{}, err
+	}
+	s.ref = t
+	return s, nil
 }
 
 // shares predicts whether by-value literal b (read at positions mb) can
@@ -846,7 +871,7 @@ func (c *compilation) legalizeInst(v *vinst) error {
 		if k < 0 {
 			return errSlots
 		}
-		t, err := c.copyToTemp(v.src[k], 15)
+		t, err := c.copyOperand(v.src[k], v.readMask(k))
 		if err != nil {
 			return err
 		}
