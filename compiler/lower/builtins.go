@@ -17,6 +17,7 @@ import (
 //	tan            sin · rcp(cos): the relative error of both
 //	asin, acos     sqrt(1-|x|)·P6(|x|), least-squares fit on Chebyshev
 //	               nodes: 7.3e-7 absolute before rounding; asin = π/2 - acos
+//	               as ±(π/2 - sqrt(1-|x|)·P6(|x|))
 //	atan(x)        x·P6(x²) on [0, 1] (1.8e-6 absolute), 1/x reduction
 //	               above 1: π/2 - atan(1/|x|), sign restored
 //	atan(y, x)     atan(min/max) by the same polynomial, then octant
@@ -69,7 +70,7 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 		c := l.sop(ir.COS, n, a(0))
 		return fv(l.vop(ir.MUL, n, s, l.sop(ir.RCP, n, c)))
 	case glsl.OpAsin:
-		return fv(l.vop(ir.ADD, n, l.lit(math.Pi/2), neg(l.acos(n, a(0)))))
+		return fv(l.asin(n, a(0)))
 	case glsl.OpAcos:
 		return fv(l.acos(n, a(0)))
 	case glsl.OpAtan:
@@ -299,6 +300,16 @@ func (l *lowerer) acos(n int, x ir.Src) ir.Src {
 	p := l.horner(n, ax, acosPoly)
 	r := l.vop(ir.MUL, n, p, l.sqrt(n, l.vop(ir.ADD, n, l.lit(1), neg(ax))))
 	return l.vop(ir.CMP, n, x, r, l.vop(ir.ADD, n, l.lit(math.Pi), neg(r)))
+}
+
+// asin = π/2 - acos: t = π/2 - sqrt(1-|x|)·P(|x|) for x >= 0, -t for
+// x < 0 (π/2 - (π - r) = -(π/2 - r)).
+func (l *lowerer) asin(n int, x ir.Src) ir.Src {
+	ax := x
+	ax.Abs, ax.Neg = true, false
+	p := l.horner(n, ax, acosPoly)
+	t := l.vop(ir.MAD, n, neg(p), l.sqrt(n, l.vop(ir.ADD, n, l.lit(1), neg(ax))), l.lit(math.Pi/2))
+	return l.vop(ir.CMP, n, x, t, neg(t))
 }
 
 // atanUnit is atan on [0, 1].
