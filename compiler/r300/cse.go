@@ -9,10 +9,12 @@ import "math/bits"
 // and COS of one operand (tan) share their range reduction, and the
 // front end's per-component scalar operations repeat reductions.
 //
-// Both results must be single-definition values; a component-wise result
+// Copies go first (vcopyProp). Both results must be single-definition
+// values; a component-wise result
 // keeps its components (the later one's must be a subset), a dot product
 // or transcendental result is the same in every component it writes.
 func (c *compilation) cse() error {
+	c.vcopyProp()
 	u := c.usages()
 	for j := range c.insts {
 		b := &c.insts[j]
@@ -104,4 +106,22 @@ func (c *compilation) renameUses(uses []use, from, to vref, remap [4]uint8) bool
 		}
 	}
 	return true
+}
+
+// vcopyProp removes copies between single-definition values: the copy's
+// readers read the original (in place: a copy keeps components).
+func (c *compilation) vcopyProp() {
+	u := c.usages()
+	for j := range c.insts {
+		v := &c.insts[j]
+		s := v.src[0]
+		if v.dead || !v.isMov() || v.clamp || v.omod != 0 || v.dst.file != fTemp || s.lit || s.srcp || s.neg || s.abs ||
+			s.ref.file != fTemp || s.ref == v.dst || !s.identity(v.mask) ||
+			len(u[v.dst.idx].defs) != 1 || len(u[s.ref.idx].defs) != 1 {
+			continue
+		}
+		c.renameUses(u[v.dst.idx].uses, v.dst, s.ref, [4]uint8{0, 1, 2, 3})
+		v.dead = true
+		u = c.usages()
+	}
 }

@@ -300,13 +300,23 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 	x := x0
 	mask := m
 	n := 1
+	// Members may write different virtual registers (the front end's
+	// per-component results are separate values when no reader reads
+	// them together): the run then computes into a temporary and copies
+	// out, and the cse pass's copy propagation removes the copies.
+	type member struct {
+		d vref
+		m uint8
+	}
+	members := []member{{d, m}}
+	same := true
 	for j := i + 1; j < len(l.p.Insts); j++ {
 		in := &l.p.Insts[j]
 		if in.Op != first.Op || in.Sat != first.Sat {
 			break
 		}
 		dj, mj, err := l.dstOf(j)
-		if err != nil || dj != d || mj&mask != 0 {
+		if err != nil || dj.file != fTemp || mj&mask != 0 {
 			break
 		}
 		xj := scalarize(l.src(j, 0))
@@ -315,7 +325,11 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 		}
 		// Reading a channel an earlier member of the run writes would see
 		// the old value once merged.
-		if xj.ref == d && mask>>xj.swz[0]&1 != 0 {
+		clash := false
+		for _, mb := range members {
+			clash = clash || xj.ref == mb.d && mb.m>>xj.swz[0]&1 != 0
+		}
+		if clash {
 			break
 		}
 		for ch := 0; ch < 4; ch++ {
@@ -324,6 +338,8 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 			}
 		}
 		mask |= mj
+		members = append(members, member{dj, mj})
+		same = same && dj == d
 		n++
 	}
 	if n == 1 {
@@ -337,7 +353,15 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 			x.swz[ch] = selZero
 		}
 	}
-	l.sinCosVec(first.Op == ir.COS, x, d, mask, first.Sat)
+	if same {
+		l.sinCosVec(first.Op == ir.COS, x, d, mask, first.Sat)
+		return n, nil
+	}
+	t := l.c.newVreg()
+	l.sinCosVec(first.Op == ir.COS, x, t, mask, first.Sat)
+	for _, mb := range members {
+		l.c.add(vinst{op: vMAD, dst: mb.d, mask: mb.m, src: [3]vsrc{{ref: t, swz: [4]uint8{0, 1, 2, 3}}, one(), zero()}})
+	}
 	return n, nil
 }
 
