@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/compiler/ir"
+	r3 "github.com/retrogl/retrogl/hal/r300"
 )
 
 // The passes added for code quality (select, cse, dontCare, transw,
@@ -239,5 +242,43 @@ func TestRandomSelectPrograms(t *testing.T) {
 		t.Run(fmt.Sprint(prog), func(t *testing.T) {
 			compare(t, text, u, 0, px...)
 		})
+	}
+}
+
+// TestUnpresub checks the fallback that computes a pre-subtract apart
+// (legalize uses it when a consumer's operands outrun the source slots):
+// forced on every pre-subtract, the program still matches the interpreter.
+func TestUnpresub(t *testing.T) {
+	for _, src := range []string{
+		"add r0.xyz, v0, -v1\ndp3 o0, r0, r0\n",
+		"add r0, c0.w, -v1\nmul o0, r0, v2\n",
+		"add r0, v0, v1\nmul o0, r0, v2\n",
+	} {
+		text := "fragment\nin v0 tex0\nin v1 tex1\nin v2 tex2\nout o0 color\nconst c0 0.5 2 -3 1\n" + src
+		p, err := ir.Parse(text)
+		require.NoError(t, err)
+		c := &compilation{src: p, p: p.Clone()}
+		for _, ps := range Passes {
+			if ps.name == "legalize" {
+				n := 0
+				for i := range c.insts {
+					if v := &c.insts[i]; !v.dead && v.pop >= 0 {
+						require.NoError(t, c.unpresub(v))
+						n++
+					}
+				}
+				assert.Equal(t, 1, n, src)
+			}
+			require.NoError(t, ps.fn(c), ps.name)
+		}
+		assert.Zero(t, c.out.Stats.Presub)
+		px := [][][4]float32{{inA, inB, inC}, {inC, inA, inB}}
+		out, ok := runOnSim(t, c.out, nil, px)
+		for x, in := range px {
+			r, err := ir.Run(p, &ir.Env{Inputs: in, Round: r3.RoundFP24})
+			require.NoError(t, err)
+			require.True(t, ok[x])
+			assert.Equal(t, r.Outputs[0], out[x], src)
+		}
 	}
 }
