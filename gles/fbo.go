@@ -183,11 +183,17 @@ func (c *Context) DeleteFramebuffers(ids ...uint32) {
 	}
 	f := c.fbos()
 	for _, id := range ids {
-		if fb := f.framebuffers[id]; fb != nil && f.fb == fb {
+		fb := f.framebuffers[id]
+		if fb != nil && f.fb == fb {
 			f.fb = nil
 		}
 		if id != 0 {
 			delete(f.framebuffers, id)
+		}
+		if fb != nil {
+			for _, a := range []attachment{fb.color, fb.depth, fb.stencil} {
+				c.releaseOrphan(a)
+			}
 		}
 	}
 }
@@ -208,15 +214,88 @@ func (c *Context) DeleteRenderbuffers(ids ...uint32) {
 		if f.rb == rb {
 			f.rb = nil
 		}
-		if fb := f.fb; fb != nil {
-			for _, a := range []*attachment{&fb.color, &fb.depth, &fb.stencil} {
-				if a.rb == rb {
-					*a = attachment{}
-				}
+		delete(f.renderbuffers, id)
+		c.detachDeleted(attachment{rb: rb})
+	}
+}
+
+// detachDeleted detaches a deleted texture or renderbuffer from the bound
+// framebuffer (GL ES 2.0 §4.4.3 and §4.4.2: attachments of other
+// framebuffers stay) and releases its device storage unless one of them
+// still holds it.
+func (c *Context) detachDeleted(obj attachment) {
+	if fb := c.fbo.fb; fb != nil {
+		for _, a := range []*attachment{&fb.color, &fb.depth, &fb.stencil} {
+			if (obj.tex != nil && a.tex == obj.tex) || (obj.rb != nil && a.rb == obj.rb) {
+				*a = attachment{}
 			}
 		}
-		delete(f.renderbuffers, id)
 	}
+	c.releaseOrphan(obj)
+}
+
+// fboHolds reports whether a framebuffer object holds obj.
+func (c *Context) fboHolds(obj attachment) bool {
+	for _, fb := range c.fbo.framebuffers {
+		if fb == nil {
+			continue
+		}
+		for _, a := range []attachment{fb.color, fb.depth, fb.stencil} {
+			if (obj.tex != nil && a.tex == obj.tex) || (obj.rb != nil && a.rb == obj.rb) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// releaseOrphan releases the device storage of a deleted texture or
+// renderbuffer once no framebuffer object holds it. A name taken again
+// by a new object belongs to that object: nothing is released.
+func (c *Context) releaseOrphan(obj attachment) {
+	if c.fboHolds(obj) {
+		return
+	}
+	if t := obj.tex; t != nil {
+		if _, live := c.textures[t.id]; !live {
+			c.dc.ReleaseTexture(t.id)
+		}
+	}
+	if r := obj.rb; r != nil {
+		if _, live := c.fbo.renderbuffers[r.id]; !live {
+			if rel, ok := c.dc.(driver.RenderbufferReleaser); ok {
+				rel.ReleaseRenderbuffer(r.id)
+			}
+		}
+	}
+}
+
+// setAttachment changes an attachment point, releasing a deleted object
+// it held last.
+func (c *Context) setAttachment(a *attachment, v attachment) {
+	old := *a
+	*a = v
+	c.releaseOrphan(old)
+}
+
+// readBuffer describes the colour buffer reads and copies come from: the
+// bound framebuffer's colour attachment or the surface.
+func (c *Context) readBuffer() (w, h int, alpha, ok bool) {
+	fb := c.fbo.fb
+	if !c.api2 || fb == nil {
+		_, _, _, a := c.cfg.Format.Bits()
+		return c.cfg.Width, c.cfg.Height, a > 0, true
+	}
+	switch a := fb.color; {
+	case a.tex != nil && len(a.tex.levels) > 0:
+		f := a.tex.format
+		return a.tex.levels[0].Width, a.tex.levels[0].Height,
+			f == driver.TexRGBA8888 || f == driver.TexRGBA4444 || f == driver.TexRGBA5551, true
+	case a.rb != nil:
+		_, _, _, al := a.rb.rb.Format.Bits()
+		return a.rb.rb.Width, a.rb.rb.Height, al > 0, true
+	}
+	return 0, 0, false, false
 }
 
 // RenderbufferStorage allocates the bound renderbuffer's storage.
@@ -342,7 +421,7 @@ func (c *Context) FramebufferTexture2D(target, attach, textarget Enum, texture u
 		return
 	}
 	if texture == 0 {
-		*a = attachment{}
+		c.setAttachment(a, attachment{})
 		return
 	}
 	if textarget != TEXTURE_2D {
@@ -358,7 +437,7 @@ func (c *Context) FramebufferTexture2D(target, attach, textarget Enum, texture u
 		c.record(fn, INVALID_VALUE, "level %d: GL ES 2.0 attaches level 0 only", level)
 		return
 	}
-	*a = attachment{tex: t}
+	c.setAttachment(a, attachment{tex: t})
 }
 
 // FramebufferRenderbuffer attaches a renderbuffer (0 detaches).
@@ -376,7 +455,7 @@ func (c *Context) FramebufferRenderbuffer(target, attach, rbtarget Enum, rb uint
 		return
 	}
 	if rb == 0 {
-		*a = attachment{}
+		c.setAttachment(a, attachment{})
 		return
 	}
 	if rbtarget != RENDERBUFFER {
@@ -388,7 +467,7 @@ func (c *Context) FramebufferRenderbuffer(target, attach, rbtarget Enum, rb uint
 		c.record(fn, INVALID_OPERATION, "%d is not a renderbuffer", rb)
 		return
 	}
-	*a = attachment{rb: r}
+	c.setAttachment(a, attachment{rb: r})
 }
 
 // GetFramebufferAttachmentParameteriv describes an attachment of the bound

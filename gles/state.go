@@ -188,17 +188,25 @@ func (c *Context) Clear(mask Enum) {
 		c.record(fn, INVALID_VALUE, "mask %#x has unknown bits", mask)
 		return
 	}
+	if !c.resolveFramebuffer(fn) {
+		return
+	}
+	color, depth, stencil := true, c.cfg.DepthBits > 0, c.cfg.StencilBits > 0
+	if fb := c.st.Framebuffer; fb != nil {
+		none := driver.Attachment{}
+		color, depth, stencil = fb.Color != none, fb.Depth != none, fb.Stencil != none
+	}
 	var m driver.ClearMask
-	if mask&COLOR_BUFFER_BIT != 0 {
+	if mask&COLOR_BUFFER_BIT != 0 && color {
 		m |= driver.ClearColor
 	}
-	if mask&DEPTH_BUFFER_BIT != 0 && c.cfg.DepthBits > 0 {
+	if mask&DEPTH_BUFFER_BIT != 0 && depth {
 		m |= driver.ClearDepth
 	}
-	if mask&STENCIL_BUFFER_BIT != 0 && c.cfg.StencilBits > 0 {
+	if mask&STENCIL_BUFFER_BIT != 0 && stencil {
 		m |= driver.ClearStencil
 	}
-	if m == 0 || !c.resolveFramebuffer(fn) {
+	if m == 0 {
 		return
 	}
 	if err := c.dc.Clear(&c.st, m, c.clearColor, c.clearDepth, c.clearStencil); err != nil {

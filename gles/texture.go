@@ -89,8 +89,13 @@ func (c *Context) DeleteTextures(textures ...uint32) {
 				c.boundTex[u] = 0
 			}
 		}
+		t := c.textures[id]
 		delete(c.textures, id)
-		c.dc.ReleaseTexture(id)
+		if t == nil {
+			c.dc.ReleaseTexture(id)
+			continue
+		}
+		c.detachDeleted(attachment{tex: t})
 	}
 }
 
@@ -601,8 +606,8 @@ func (c *Context) CopyTexImage2D(target Enum, level int, internalformat Enum, x,
 	if !c.checkSize(fn, level, width, height, border) {
 		return
 	}
-	if _, _, _, a := c.cfg.Format.Bits(); a == 0 && (internalformat == ALPHA || internalformat == RGBA || internalformat == LUMINANCE_ALPHA) {
-		c.record(fn, INVALID_OPERATION, "internalformat %#x needs alpha, the %v colour buffer has none", internalformat, c.cfg.Format)
+	if _, _, alpha, _ := c.readBuffer(); !alpha && (internalformat == ALPHA || internalformat == RGBA || internalformat == LUMINANCE_ALPHA) {
+		c.record(fn, INVALID_OPERATION, "internalformat %#x needs alpha, the colour buffer has none", internalformat)
 		return
 	}
 	tf, _ := texFormat(internalformat, UNSIGNED_BYTE)
@@ -651,8 +656,13 @@ func (c *Context) copyFramebuffer(fn string, x, y, w, h int, put func(i int, p [
 	if w == 0 || h == 0 {
 		return true
 	}
+	bw, bh, _, ok := c.readBuffer()
+	if !ok {
+		c.record(fn, INVALID_OPERATION, "the framebuffer has no colour attachment")
+		return false
+	}
 	x0, y0 := max(x, 0), max(y, 0)
-	x1, y1 := min(x+w, c.cfg.Width), min(y+h, c.cfg.Height)
+	x1, y1 := min(x+w, bw), min(y+h, bh)
 	if x0 < x1 && y0 < y1 {
 		img, err := c.readImage(fn, x0, y0, x1-x0, y1-y0)
 		if err != nil {
@@ -732,6 +742,11 @@ func (c *Context) texParameter(fn string, target, pname Enum, p []float32) {
 		return
 	}
 	t := c.boundTexture()
+	// A rendered texture's contents come back before its generation
+	// changes (the backend would otherwise upload the stale levels).
+	if !c.syncTexture(fn, t) {
+		return
+	}
 	e := Enum(p[0])
 	switch pname {
 	case TEXTURE_MIN_FILTER, TEXTURE_MAG_FILTER:

@@ -46,6 +46,13 @@ type Context struct {
 
 	clearColor [4]float32
 
+	// tgt is the surface set the stream renders into (fbo.go); rbs
+	// holds the renderbuffers' surfaces and joined the depth
+	// renderbuffers whose values live in a stencil renderbuffer.
+	tgt    target
+	rbs    map[uint32]*devRB
+	joined map[uint32]uint32
+
 	last   hal.Fence
 	closed bool
 }
@@ -256,6 +263,10 @@ func (c *Context) Close() error {
 	for id, t := range c.textures {
 		err = errors.Join(err, c.dev.Free(t.mem))
 		delete(c.textures, id)
+	}
+	for id, r := range c.rbs {
+		err = errors.Join(err, c.dev.Free(r.mem))
+		delete(c.rbs, id)
 	}
 	err = errors.Join(err, c.dev.Free(c.cb))
 	if c.zb.Size != 0 {

@@ -58,6 +58,9 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if err := c.usable(); err != nil {
 		return err
 	}
+	if err := c.bind(st.Framebuffer); err != nil {
+		return err
+	}
 	if dc.DrawTexture != nil {
 		return c.drawTex(st, dc.DrawTexture)
 	}
@@ -135,10 +138,9 @@ func (c *Context) drawPrims(st *driver.State, prim r3.PrimType, vs []swtnl.Verte
 func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Vertex, l *layout) error {
 	n := l.dwords()
 	c.verts = c.verts[:0]
-	h := float32(c.cfg.Height)
 	for i := range vs {
 		v := &vs[i]
-		c.verts = append(c.verts, v.Win[0], h-v.Win[1], v.Win[2], v.Win[3])
+		c.verts = append(c.verts, v.Win[0], c.winY(v.Win[1]), v.Win[2], v.Win[3])
 		c.verts = append(c.verts, v.Color[:]...)
 		if l.fog {
 			c.verts = append(c.verts, 0, 0, 0, v.Fog)
@@ -176,16 +178,20 @@ func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Ve
 	return nil
 }
 
-// scissor emits SC_SCISSOR0/1 for the GL scissor box (or the surface),
-// flipped to the chip's y-down screen, inclusive corners (guide §2.6
-// [PROP], fact 43). It returns false when nothing can be drawn.
+// scissor emits SC_SCISSOR0/1 for the GL scissor box (or the target),
+// flipped to the chip's y-down screen for the window, inclusive corners
+// (guide §2.6 [PROP], fact 43). It returns false when nothing can be
+// drawn.
 func (c *Context) scissor(st *driver.State) bool {
-	x0, y0, x1, y1 := 0, 0, c.cfg.Width, c.cfg.Height
+	w, h := c.tgt.w, c.tgt.h
+	x0, y0, x1, y1 := 0, 0, w, h
 	if st.ScissorTest {
 		s := st.Scissor
-		x0, x1 = max(0, s.X), min(c.cfg.Width, s.X+s.W)
-		gy0, gy1 := max(0, s.Y), min(c.cfg.Height, s.Y+s.H)
-		y0, y1 = c.cfg.Height-gy1, c.cfg.Height-gy0
+		x0, x1 = max(0, s.X), min(w, s.X+s.W)
+		y0, y1 = max(0, s.Y), min(h, s.Y+s.H)
+		if c.tgt.flip {
+			y0, y1 = h-y1, h-y0
+		}
 	}
 	if x0 >= x1 || y0 >= y1 {
 		return false
@@ -226,21 +232,27 @@ func unorm10(v float32) uint32 {
 // programs the RS, US and TX, vap the vertex fetch.
 func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag func() error, vap func()) error {
 	// Surfaces (L434-450, L2414-2437).
-	c.set(r3.RB3D_COLOROFFSET0, c.cb.Addr)
-	c.set(r3.RB3D_COLORPITCH0, uint32(c.pitch)&0x3FFE|c.cbCode<<21)
+	tg := &c.tgt
+	if tg.cb != 0 {
+		c.set(r3.RB3D_COLOROFFSET0, tg.cb)
+		c.set(r3.RB3D_COLORPITCH0, uint32(tg.cbPitch)&0x3FFE|tg.cbCode<<21)
+		// C0-C3 = B, G, R, A for the ARGB formats (guide §3.6 [PROP]).
+		c.set(r3.US_OUT_FMT_0, 0x1B00)
+	} else {
+		// A framebuffer without colour: target 0 unused (L1700).
+		c.set(r3.US_OUT_FMT_0, 15)
+	}
 	c.set(r3.RB3D_CCTL, 0)
-	// C0-C3 = B, G, R, A for the ARGB formats (guide §3.6 [PROP]).
-	c.set(r3.US_OUT_FMT_0, 0x1B00)
 	for t := uint32(1); t < 4; t++ {
 		c.set(r3.US_OUT_FMT_0+4*t, 15)
 	}
 	c.set(r3.US_W_FMT, 0)
 	c.set(r3.FG_DEPTH_SRC, 0)
-	if c.zb.Size != 0 {
-		c.set(r3.ZB_DEPTHOFFSET, c.zb.Addr)
-		c.set(r3.ZB_DEPTHPITCH, uint32(c.pitch)&0x3FFC)
+	if tg.zBpp != 0 {
+		c.set(r3.ZB_DEPTHOFFSET, tg.zb)
+		c.set(r3.ZB_DEPTHPITCH, uint32(tg.zbPitch)&0x3FFC)
 		zf := uint32(0)
-		if c.zBpp == 4 {
+		if tg.zBpp == 4 {
 			zf = 2
 		}
 		c.set(r3.ZB_FORMAT, zf)
@@ -280,9 +292,10 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 			cull = 2
 		}
 	}
-	// The y flip keeps the picture, so GL's counter-clockwise is the
-	// SU's FACE=0 "CCW" (sim/r300: as seen on the screen).
-	if st.FrontFace == driver.WindingCW {
+	// The window's y flip keeps the picture, so GL's counter-clockwise
+	// is the SU's FACE=0 "CCW" (sim/r300: as seen on the screen); a
+	// framebuffer object is drawn unflipped, a mirror image.
+	if (st.FrontFace == driver.WindingCW) == tg.flip {
 		cull |= 4
 	}
 	c.set(r3.SU_CULL_MODE, cull)
@@ -295,7 +308,7 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 		// Slope per subpixel (L1200-1203), units in Z24 steps of r.
 		scale := f32(st.PolygonOffset.Factor * subpixels)
 		r := float32(1)
-		if c.zBpp == 2 {
+		if tg.zBpp == 2 {
 			r = 256
 		}
 		off := f32(st.PolygonOffset.Units * r)
@@ -312,11 +325,16 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 		c.set(r3.GB_ENABLE, gb)
 		if gb != 0 {
 			// (0, 1) at the lower left, (1, 0) at the upper right: t
-			// runs down the screen as OES_point_sprite has it.
+			// runs down the screen as OES_point_sprite has it (in a
+			// framebuffer object the chip's screen is upside down).
+			t0, t1 := float32(1), float32(0)
+			if !tg.flip {
+				t0, t1 = 0, 1
+			}
 			c.set(r3.GA_POINT_S0, f32(0))
-			c.set(r3.GA_POINT_T0, f32(1))
+			c.set(r3.GA_POINT_T0, f32(t0))
 			c.set(r3.GA_POINT_S1, f32(1))
-			c.set(r3.GA_POINT_T1, f32(0))
+			c.set(r3.GA_POINT_T1, f32(t1))
 		}
 	case r3.PrimLines:
 		w := float32(math.Round(float64(st.LineWidth)))
@@ -509,14 +527,14 @@ func (c *Context) emitPixelOps(st *driver.State) {
 
 	// Depth and stencil (L2390-2518).
 	zc, zs, ref := uint32(0), uint32(0), uint32(0)
-	if st.DepthTest && c.cfg.DepthBits > 0 {
+	if st.DepthTest && c.tgt.depth {
 		zc |= 2
 		if st.DepthMask {
 			zc |= 4
 		}
 		zs = zbFunc[st.DepthFunc]
 	}
-	if st.StencilTest && c.cfg.StencilBits > 0 {
+	if st.StencilTest && c.tgt.stencil {
 		zc |= 1 | 1<<4
 		f, b := st.Stencil[0], st.Stencil[1]
 		zs |= zbFunc[f.Func]<<3 | uint32(f.Fail)<<6 | uint32(f.ZPass)<<9 | uint32(f.ZFail)<<12
@@ -549,7 +567,7 @@ func (c *Context) emitPixelOps(st *driver.State) {
 	m := st.ColorMask
 	mask := uint32(0)
 	for i, bit := range []uint32{4, 2, 1, 8} { // R, G, B, A → bits 2, 1, 0, 3
-		if m[i] {
+		if m[i] && (i < 3 || !c.tgt.noAlpha) {
 			mask |= bit
 		}
 	}
@@ -567,6 +585,9 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 	if err := c.usable(); err != nil {
 		return err
 	}
+	if err := c.bind(st.Framebuffer); err != nil {
+		return err
+	}
 	cs := *st
 	cs.Blend.Enabled, cs.LogicOpEnabled, cs.AlphaTest.Enabled, cs.Fog.Enabled = false, false, false, false
 	cs.CullEnabled, cs.PolygonOffset.Fill, cs.Dither, cs.Shade = false, false, false, driver.ShadeSmooth
@@ -574,20 +595,23 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 	if mask&driver.ClearColor == 0 {
 		cs.ColorMask = [4]bool{}
 	}
-	cs.DepthTest = mask&driver.ClearDepth != 0 && c.cfg.DepthBits > 0 && st.DepthMask
+	cs.DepthTest = mask&driver.ClearDepth != 0 && c.tgt.depth && st.DepthMask
 	cs.DepthFunc, cs.DepthMask = driver.CompareAlways, true
-	cs.StencilTest = mask&driver.ClearStencil != 0 && c.cfg.StencilBits > 0
+	cs.StencilTest = mask&driver.ClearStencil != 0 && c.tgt.stencil
 	for f := range cs.Stencil {
 		wm := st.Stencil[0].WriteMask
 		cs.Stencil[f] = driver.StencilFace{Func: driver.CompareAlways, Ref: stencil & 0xFF, ValueMask: 0xFF, WriteMask: wm,
 			Fail: driver.StencilReplace, ZFail: driver.StencilReplace, ZPass: driver.StencilReplace}
+	}
+	if c.tgt.cb == 0 || c.tgt.noAlpha && cs.ColorMask == [4]bool{false, false, false, true} {
+		cs.ColorMask = [4]bool{}
 	}
 	if cs.ColorMask == [4]bool{} && !cs.DepthTest && !cs.StencilTest {
 		return nil
 	}
 	c.clearColor = color
 	z := max(0, min(1, depth))
-	w, h := float32(c.cfg.Width), float32(c.cfg.Height)
+	w, h := float32(c.tgt.w), float32(c.tgt.h)
 	corner := func(x, y float32) swtnl.Vertex {
 		return swtnl.Vertex{Win: [4]float32{x, y, z, 1}, Color: color}
 	}

@@ -124,7 +124,8 @@ func newCaps() *driver.Caps {
 			driver.FeatureDither, driver.FeaturePolygonOffset, driver.FeatureClipPlanes, driver.FeaturePointSize,
 			driver.FeatureLineWidth, driver.FeaturePointSprite, driver.FeaturePointSizeArray,
 			driver.FeatureMatrixPalette, driver.FeatureDrawTexture, driver.FeaturePalettedTextures,
-			driver.FeatureCopyTexImage, driver.FeatureGenerateMipmap, driver.FeatureShaders),
+			driver.FeatureCopyTexImage, driver.FeatureGenerateMipmap, driver.FeatureShaders,
+			driver.FeatureFramebufferObjects),
 		ColorFormats: []driver.PixelFormat{driver.FormatRGBA8888, driver.FormatRGB565, driver.FormatARGB1555, driver.FormatARGB4444},
 		DepthBits:    []int{0, 16, 24},
 		StencilBits:  []int{0, 8},
@@ -142,10 +143,9 @@ func newCaps() *driver.Caps {
 			{Feature: "OES_draw_texture", How: "a screen-aligned rectangle through the fragment program"},
 			{Feature: "DrawElements", How: "indices resolved by swtnl; primitives reach the chip as lists"},
 			{Feature: "GL ES 2.0 vertex shaders", How: "lowered to compiler/ir and run on the CPU by ir.Run with float32 rounding; clipped on the CPU; the VAP runs in PVS bypass"},
+			{Feature: "STENCIL_INDEX8 renderbuffers", How: "Z24S8 surfaces (the ZB has stencil only in Z24S8); with a DEPTH_COMPONENT16 renderbuffer attached too, the depth values are copied into the stencil surface's Z24 bits by the CPU while the two are used together"},
+			{Feature: "rendering into RGBA8888, RGB888 and RGBA4444 textures", How: "the texture moves to the colour buffer's ARGB8888/ARGB4444 layout on first attachment (TX channel selects follow); ReadTexture converts back"},
 			{Feature: "GLSL control flow", How: "loops with constant trip counts unrolled, branches turned into selects, functions inlined (compiler/lower)"},
-		},
-		Missing: []driver.Missing{
-			{Feature: driver.FeatureFramebufferObjects, Why: "framebuffer objects are not implemented in the r300 driver yet"},
 		},
 	}
 	c.FillMissing("not implemented in the r300 backend yet")
@@ -182,7 +182,8 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		cfg.DepthBits = 24
 	}
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, cbCode: f.code, cbBpp: f.bpp,
-		shadow: map[uint32]uint32{}, textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{}}
+		shadow: map[uint32]uint32{}, textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{},
+		rbs: map[uint32]*devRB{}, joined: map[uint32]uint32{}}
 	// COLORPITCH counts 2-pixel units (L441); rows stay 64-byte aligned.
 	c.pitch = (cfg.Width + 15) &^ 15
 	var err error
@@ -201,5 +202,6 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "gart", 1<<20)
+	c.tgt = c.windowTarget()
 	return c, nil
 }

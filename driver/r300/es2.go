@@ -283,13 +283,12 @@ func (c *Context) es2Prims(st *driver.State, d *es2Draw, prim r3.PrimType, vs []
 	per := map[r3.PrimType]int{r3.PrimTriangles: 3, r3.PrimLines: 2, r3.PrimPoints: 1}[prim]
 	maxV := 65535 / per * per
 	nd := d.dwords(points)
-	h := float32(c.cfg.Height)
 	for start := 0; start < len(vs); start += maxV {
 		end := min(len(vs), start+maxV)
 		data := make([]float32, 0, nd*(end-start))
 		for i := start; i < end; i++ {
 			v := &vs[i]
-			data = append(data, v.win[0], h-v.win[1], v.win[2], v.win[3], 0, 0, 0, 1)
+			data = append(data, v.win[0], c.winY(v.win[1]), v.win[2], v.win[3], 0, 0, 0, 1)
 			if points {
 				s := float32(math.Round(float64(v.psize)))
 				data = append(data, max(1, min(maxPointSize, s)))

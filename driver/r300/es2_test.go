@@ -10,7 +10,7 @@ import (
 	"github.com/retrogl/retrogl/gles"
 )
 
-func es2Program(t *testing.T, ctx *gles.Context, vs, fs string) (uint32, string) {
+func es2Program(t testing.TB, ctx *gles.Context, vs, fs string) (uint32, string) {
 	t.Helper()
 	p := ctx.CreateProgram()
 	for _, s := range []struct {

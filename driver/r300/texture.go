@@ -78,16 +78,34 @@ type devTexture struct {
 	levels int
 	fmt    texFormat
 	w, h   int
+	// format is the GL format; rt is set once the texture has been a
+	// colour attachment: it is then kept in its render layout (fbo.go),
+	// also when it is specified again.
+	format driver.TexFormat
+	rt     bool
 }
 
 // texture returns the device copy of t, uploading it when it changed.
 func (c *Context) texture(t *driver.Texture) (*devTexture, error) {
+	return c.textureAs(t, false)
+}
+
+// textureAs is texture; rt asks a new upload for the render layout.
+func (c *Context) textureAs(t *driver.Texture, rt bool) (*devTexture, error) {
 	if d, ok := c.textures[t.ID]; ok && d.gen == t.Gen {
 		return d, nil
 	}
 	f, ok := texFormats[t.Format]
 	if !ok {
 		return nil, fmt.Errorf("r300: texture format %v not supported", t.Format)
+	}
+	if old, ok := c.textures[t.ID]; ok && old.rt {
+		rt = true
+	}
+	if rf, ok := rtFormats[t.Format]; ok && rt {
+		f = rf.tex
+	} else {
+		rt = false
 	}
 	info := &r3.TexFormats[f.code]
 	w, h := t.Levels[0].Width, t.Levels[0].Height
@@ -130,7 +148,7 @@ func (c *Context) texture(t *driver.Texture) (*devTexture, error) {
 	if err := c.dev.Write(mem.Addr, img); err != nil {
 		return nil, err
 	}
-	d := &devTexture{gen: t.Gen, mem: mem, levels: n, fmt: f, w: w, h: h}
+	d := &devTexture{gen: t.Gen, mem: mem, levels: n, fmt: f, w: w, h: h, format: t.Format, rt: rt}
 	c.textures[t.ID] = d
 	c.texDirty = true
 	return d, nil
@@ -145,6 +163,9 @@ func (c *Context) ReleaseTexture(id uint32) {
 	_ = c.Finish()
 	_ = c.dev.Free(d.mem)
 	delete(c.textures, id)
+	if c.tgt.texID == id {
+		c.tgt = target{}
+	}
 }
 
 var wrapOf = map[driver.TexWrap]uint32{driver.WrapRepeat: 0, driver.WrapClampToEdge: 2, driver.WrapMirroredRepeat: 1}

@@ -56,15 +56,24 @@ func (e *Engine) dist(v *vertex, p int) float64 {
 	return qsub(c[3], wMin)
 }
 
-// outcode returns the planes v lies outside of.
+// outcode returns the planes v lies outside of: dist < 0 for each plane
+// of mask, the distances written out as in dist.
 func (e *Engine) outcode(v *vertex, mask uint32) uint32 {
-	var o uint32
-	for p := 0; p < nPlanes; p++ {
-		if mask>>uint(p)&1 != 0 && e.dist(v, p) < 0 {
-			o |= 1 << uint(p)
+	c := &v.clip
+	x, y, z, w := c[0], c[1], c[2], c[3]
+	out := func(p int, d float64) uint32 {
+		if d < 0 {
+			return 1 << uint(p)
 		}
+		return 0
 	}
-	return o
+	o := out(plNear, q(z+w)) | out(plFar, q(w-z)) | out(plLeft, q(x+w)) | out(plRight, q(w-x)) |
+		out(plBottom, q(y+w)) | out(plTop, q(w-y)) | out(plZero, q(w-wMin))
+	if mask&(1<<plUser) != 0 {
+		u := &e.gl.ucp
+		o |= out(plUser, q(q(q(q(u[0]*x)+q(u[1]*y))+q(u[2]*z))+q(u[3]*w)))
+	}
+	return o & mask
 }
 
 // lerp returns a + t (b - a) for every attribute (colours rounded to 8
@@ -98,9 +107,9 @@ func (e *Engine) project(v *vertex) {
 	c := &v.clip
 	rhw := qdiv(1, c[3])
 	v.win = [4]float64{
-		qadd(qmul(qmul(c[0], rhw), g.sx), g.ox),
-		qadd(qmul(qmul(c[1], rhw), g.sy), g.oy),
-		qadd(qmul(qmul(c[2], rhw), g.sz), g.oz),
+		q(q(q(c[0]*rhw)*g.sx) + g.ox),
+		q(q(q(c[1]*rhw)*g.sy) + g.oy),
+		q(q(q(c[2]*rhw)*g.sz) + g.oz),
 		rhw,
 	}
 }

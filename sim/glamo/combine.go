@@ -113,15 +113,7 @@ func factorOf(v uint32) [4]int32 {
 
 func mul12(a, b int32) int32 { return int32((int64(a)*int64(b) + 2048) >> 12) }
 
-func sat(x int32) int32 {
-	if x < 0 {
-		return 0
-	}
-	if x > one {
-		return one
-	}
-	return x
-}
+func sat(x int32) int32 { return min(max(x, 0), one) }
 
 func clamp8(x int32) int32 {
 	if x < -8*one {

@@ -72,6 +72,8 @@ type Engine struct {
 
 	jobs      []triJob
 	workers   int
+	rw        []*rasterWorker
+	refPath   bool // tests: shade triangles pixel by pixel (walkTriRef)
 	asm       assembler
 	lineCount float64 // line-stipple counter (pixels along the major axis)
 	gl        glState

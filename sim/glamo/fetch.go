@@ -244,46 +244,28 @@ func convert(b []byte, typ, k, arr uint32) float64 {
 // use-default bit (2600h) is set, takes its default (L1244-1260).
 func (e *Engine) applyDefaults(raw *[9][4]float64, have *[9]uint8, in *input) {
 	g := &e.gl
-	u := g.useDef
-	pick := func(arr int, k int, def float64, bit uint) float64 {
-		if int(have[arr]) > k && (bit == 0 || u>>bit&1 == 0) {
-			return raw[arr][k]
-		}
-		return def
-	}
+	f := &g.force
+	in.pos = pickDef(&raw[arrPos], &g.defPos, have[arrPos], f[arrPos])
+	n := pickDef(&raw[arrNormal], &[4]float64{g.defNorm[0], g.defNorm[1], g.defNorm[2]}, have[arrNormal], f[arrNormal])
+	in.norm = [3]float64{n[0], n[1], n[2]}
+	in.diff = pickDef(&raw[arrDiffuse], &g.defDiff, have[arrDiffuse], f[arrDiffuse])
+	in.spec = pickDef(&raw[arrSpecular], &g.defSpec, have[arrSpecular], f[arrSpecular])
 	for k := 0; k < 4; k++ {
-		in.pos[k] = pick(arrPos, k, g.defPos[k], 20+uint(k))
-	}
-	for k := 0; k < 3; k++ {
-		in.norm[k] = pick(arrNormal, k, g.defNorm[k], 15)
-	}
-	// DIFFDEF: D24 B, D25 G, D26 R, D27 A; SPECDEF: D28 SB .. D31 fog.
-	dbit := [4]uint{26, 25, 24, 27}
-	sbit := [4]uint{30, 29, 28, 31}
-	for k := 0; k < 4; k++ {
-		in.diff[k] = clamp01(pick(arrDiffuse, k, g.defDiff[k], dbit[k]))
-		in.spec[k] = clamp01(pick(arrSpecular, k, g.defSpec[k], sbit[k]))
+		in.diff[k], in.spec[k] = clamp01(in.diff[k]), clamp01(in.spec[k])
 	}
 	if have[arrDiffuse] == 3 {
 		in.diff[3] = g.defDiff[3]
 	}
+	unit := [4]float64{0, 0, 0, 1}
 	for s := 0; s < 4; s++ {
-		def := [4]float64{0, 0, 0, 1}
-		var bit uint
+		def := &unit
 		switch s {
 		case 0:
-			def, bit = g.defTexA, 4
+			def = &g.defTexA
 		case 1:
-			def, bit = g.defTexB, 16
+			def = &g.defTexB
 		}
-		var c [4]float64
-		for k := 0; k < 4; k++ {
-			b := uint(0)
-			if bit != 0 {
-				b = bit + uint(k)
-			}
-			c[k] = pick(arrTexA+s, k, def[k], b)
-		}
+		c := pickDef(&raw[arrTexA+s], def, have[arrTexA+s], f[arrTexA+s])
 		if s < 2 {
 			// Coordinate-set dimensions before the transform (2040h
 			// D[31:28], L2216): 2D (u,v), 3D (u,v,q), 4D (u,v,w,q), 1D (u).
@@ -301,7 +283,48 @@ func (e *Engine) applyDefaults(raw *[9][4]float64, have *[9]uint8, in *input) {
 		}
 		in.tex[s] = c
 	}
-	in.psize = pick(arrPSize, 0, g.ptSize, 0)
+	in.psize = g.ptSize
+	if have[arrPSize] > 0 {
+		in.psize = raw[arrPSize][0]
+	}
+}
+
+// pickDef returns the components a stream provides (the first n) unless
+// forced to their default (bit k of force), and the defaults for the
+// others.
+func pickDef(raw, def *[4]float64, n uint8, force uint32) [4]float64 {
+	take := (uint32(1)<<n - 1) &^ force
+	v := *def
+	if take&1 != 0 {
+		v[0] = raw[0]
+	}
+	if take&2 != 0 {
+		v[1] = raw[1]
+	}
+	if take&4 != 0 {
+		v[2] = raw[2]
+	}
+	if take&8 != 0 {
+		v[3] = raw[3]
+	}
+	return v
+}
+
+// forceMasks returns, per array type, the components whose use-default
+// bit (2600h, L1244-1260) is set: D20-D23 position, D15 normal, DIFFDEF
+// D24 B, D25 G, D26 R, D27 A, SPECDEF D28 SB .. D31 fog, texture sets A
+// and B D4-D7 and D16-D19; sets C, D and the point size have none.
+func forceMasks(u uint32) (f [9]uint32) {
+	bits := func(b0, b1, b2, b3 uint) uint32 {
+		return u>>b0&1 | u>>b1&1<<1 | u>>b2&1<<2 | u>>b3&1<<3
+	}
+	f[arrPos] = u >> 20 & 15
+	f[arrNormal] = u >> 15 & 1 * 15
+	f[arrDiffuse] = bits(26, 25, 24, 27)
+	f[arrSpecular] = bits(30, 29, 28, 31)
+	f[arrTexA] = u >> 4 & 15
+	f[arrTexB] = u >> 16 & 15
+	return f
 }
 
 func clamp01(v float64) float64 {

@@ -53,7 +53,7 @@ const (
 // glState is the G/L engine's state derived from its registers.
 type glState struct {
 	scr                  bool
-	useDef               uint32 // 2600h use-default bits
+	force                [9]uint32 // the use-default bits per array type (forceMasks)
 	defPos, defTexA      [4]float64
 	defTexB              [4]float64
 	defNorm              [3]float64
@@ -114,7 +114,7 @@ func (e *Engine) buildGL() {
 	ty := e.reg(0x2B04)
 
 	g.scr = front>>13&1 != 0
-	g.useDef = front
+	g.force = forceMasks(front)
 	// Defaults (L1244-1260 built-in values; 2608h D[4] selects the
 	// registers at 1E00h instead, L1299).
 	if clip>>4&1 != 0 {
@@ -264,16 +264,16 @@ func (e *Engine) transform(in *input, out *vertex) {
 		}
 		return
 	}
-	p := in.pos
+	p := &in.pos
 	for c := 0; c < 4; c++ {
 		// Row-vector convention (D3D), as the 4x3 Mwv with its
 		// translation in row 3 shows (L1410-1422): clip = pos . T1.
-		out.clip[c] = qadd(qadd(qadd(qmul(p[0], g.t1[0][c]), qmul(p[1], g.t1[1][c])), qmul(p[2], g.t1[2][c])), qmul(p[3], g.t1[3][c]))
+		out.clip[c] = dot4(p, g.t1[0][c], g.t1[1][c], g.t1[2][c], g.t1[3][c])
 	}
 	var eye, n [3]float64
 	if g.needEye {
 		for c := 0; c < 3; c++ {
-			eye[c] = qadd(qadd(qadd(qmul(p[0], g.mwv[0][c]), qmul(p[1], g.mwv[1][c])), qmul(p[2], g.mwv[2][c])), qmul(p[3], g.mwv[3][c]))
+			eye[c] = dot4(p, g.mwv[0][c], g.mwv[1][c], g.mwv[2][c], g.mwv[3][c])
 		}
 	}
 	if g.needNorm {
@@ -282,7 +282,7 @@ func (e *Engine) transform(in *input, out *vertex) {
 			nin = g.defNorm
 		}
 		for c := 0; c < 3; c++ {
-			n[c] = qadd(qadd(qmul(nin[0], g.inv[0][c]), qmul(nin[1], g.inv[1][c])), qmul(nin[2], g.inv[2][c]))
+			n[c] = q(q(q(nin[0]*g.inv[0][c])+q(nin[1]*g.inv[1][c])) + q(nin[2]*g.inv[2][c]))
 		}
 		if g.scaleNormal {
 			// "Nx/RGXNormalFact" (L1432).
@@ -325,7 +325,7 @@ func (e *Engine) transform(in *input, out *vertex) {
 			}
 			var r [4]float64
 			for c := 0; c < 4; c++ {
-				r[c] = qadd(qadd(qadd(qmul(t[0], m[0][c]), qmul(t[1], m[1][c])), qmul(t[2], m[2][c])), qmul(t[3], m[3][c]))
+				r[c] = dot4(&t, m[0][c], m[1][c], m[2][c], m[3][c])
 			}
 			t = r
 		}
@@ -342,6 +342,15 @@ func (e *Engine) transform(in *input, out *vertex) {
 	}
 }
 
+// dot4 is the G/L engine's four-term dot product of p with a matrix
+// column, ((p0 m0 + p1 m1) + p2 m2) + p3 m3, every product and sum rounded
+// to s[7].16 (qadd and qmul written out so that q inlines).
+func dot4(p *[4]float64, m0, m1, m2, m3 float64) float64 {
+	return q(q(q(q(p[0]*m0)+q(p[1]*m1))+q(p[2]*m2)) + q(p[3]*m3))
+}
+
+// to8 converts a colour channel to 8 bits, round(clamp(v) * 255); inside
+// (0, 1) v*255 + 0.5 is positive, where truncation is the floor.
 func to8(v float64) uint8 {
 	if !(v > 0) {
 		return 0
@@ -349,7 +358,7 @@ func to8(v float64) uint8 {
 	if v >= 1 {
 		return 255
 	}
-	return uint8(math.Floor(v*255 + 0.5))
+	return uint8(v*255 + 0.5)
 }
 
 func (e *Engine) passColors(in *input, out *vertex) {

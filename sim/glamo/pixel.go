@@ -98,8 +98,14 @@ type pixState struct {
 	// blend
 	blend             bool
 	blendOver         bool
-	plain             bool // no colour stage between setup and the output stage
-	parallel          bool // row bands may be walked by several workers
+	plain             bool             // no colour stage between setup and the output stage
+	parallel          bool             // row bands may be walked by several workers
+	spanOK            bool             // the span pipeline may shade triangles (span.go)
+	buffersApart      bool             // the written buffers do not overlap
+	needZ             bool             // a stage reads the fragment's Z
+	dstLanes          *[1 << 16]uint64 // the colour format's pixels as lanes (span.go)
+	dstAOr            uint64           // the alpha lane of a format without alpha
+	outFast           bool             // outputSpan's common state (span.go)
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -177,6 +183,7 @@ func (e *Engine) buildPixel() error {
 	p.hasAlpha = l.ch[3].bits != 0
 	p.dstLUT = dstLUT(p.cfmt)
 	p.dstFast = newFastLayout(&l)
+	p.dstLanes = dstLanesOf(p.cfmt)
 	p.rop = dst >> 24 & 15
 	p.cpitch = (dst & 0x3FF) * 2
 	p.cbase = e.reg(0x2128) & 0x7FFFFE
@@ -186,6 +193,10 @@ func (e *Engine) buildPixel() error {
 	p.dstAlphaDef = int32(bl>>12&0x1FF) * 16 // 256 = 1.0 (a decision: 9 bits, L2882)
 	if p.dstAlphaDef > one {
 		p.dstAlphaDef = one
+	}
+	p.dstAOr = 0
+	if !p.hasAlpha {
+		p.dstAOr = uint64(p.dstAlphaDef) << 48
 	}
 
 	tb, lr := e.reg(0x2164), e.reg(0x2168)
@@ -371,7 +382,11 @@ func (e *Engine) buildPixel() error {
 	p.ptClip = [4]int{s10(plr), s10(ptb), s10(plr >> 16), s10(ptb >> 16)} // left, top, right, bottom
 	p.ptClipOn = p.ptClip != [4]int{}
 
+	p.needZ = p.zt || p.zw || (p.fog && p.fogMode >= 5 && p.fogZ)
 	p.parallel = e.parallelSafe()
+	zOn := p.zt || p.zw
+	p.outFast = p.spanOK && p.buffersApart && !p.stOn && !(zOn && p.zfmt != 0) && !(p.blend && !p.blendOver) &&
+		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
 		span := func(base, pitch uint32, bpp int, what string) error {
@@ -845,57 +860,51 @@ func (p *pixState) zcode(z float64) uint16 {
 // lut5_8 and lut6_8 convert the setup engine's s5.8 and s6.8 colour values
 // (a 5- or 6-bit level with 8 fraction bits, L1767-1864) to 12-bit fixed
 // point.
-var lut5_8, lut6_8 []int32
+var (
+	lut5_8 [31*256 + 1]int32
+	lut6_8 [63*256 + 1]int32
+)
 
 func init() {
-	mk := func(bits uint) []int32 {
+	mk := func(t []int32, bits uint) {
 		m := (1<<bits - 1) << 8
-		t := make([]int32, m+1)
 		for i := range t {
 			t[i] = int32((int64(i)*one + int64(m)/2) / int64(m))
 		}
-		return t
 	}
-	lut5_8 = mk(5)
-	lut6_8 = mk(6)
+	mk(lut5_8[:], 5)
+	mk(lut6_8[:], 6)
 }
 
 // parallelSafe reports whether row bands of the clip rectangle touch
 // disjoint memory: each written buffer's rows do not overlap (pitch at
 // least the row), the buffers do not overlap each other, and no texture
-// level in use overlaps a written buffer.
+// level in use overlaps a written buffer. It also sets p.spanOK: the span
+// pipeline may run when no texture level overlaps a written buffer.
 func (e *Engine) parallelSafe() bool {
 	p := &e.px
+	p.spanOK, p.buffersApart = false, false
 	if p.clipX1 < p.clipX0 || p.clipY1 < p.clipY0 {
 		return false
 	}
 	type span struct{ lo, hi uint64 }
 	var written []span
-	add := func(base, pitch uint32, bpp int) bool {
+	rowsOK := true
+	add := func(base, pitch uint32, bpp int) {
 		row := uint64(bpp) * uint64(p.clipX1+1)
 		if uint64(pitch) < row {
-			return false
+			rowsOK = false
 		}
 		written = append(written, span{uint64(base), uint64(base) + uint64(pitch)*uint64(p.clipY1) + row})
-		return true
 	}
-	if !add(p.cbase, p.cpitch, 2) {
-		return false
+	add(p.cbase, p.cpitch, 2)
+	if p.zt || p.zw {
+		add(p.zbase, p.zpitch, 2)
 	}
-	if (p.zt || p.zw) && !add(p.zbase, p.zpitch, 2) {
-		return false
-	}
-	if p.stOn && !add(p.stBase, p.stPitch, 1) {
-		return false
+	if p.stOn {
+		add(p.stBase, p.stPitch, 1)
 	}
 	overlap := func(a, b span) bool { return a.lo < b.hi && b.lo < a.hi }
-	for i := range written {
-		for j := i + 1; j < len(written); j++ {
-			if overlap(written[i], written[j]) {
-				return false
-			}
-		}
-	}
 	for u := range p.tex {
 		t := &p.tex[u]
 		if !t.on {
@@ -910,5 +919,14 @@ func (e *Engine) parallelSafe() bool {
 			}
 		}
 	}
-	return true
+	p.spanOK = true
+	p.buffersApart = true
+	for i := range written {
+		for j := i + 1; j < len(written); j++ {
+			if overlap(written[i], written[j]) {
+				p.buffersApart = false
+			}
+		}
+	}
+	return rowsOK && p.buffersApart
 }

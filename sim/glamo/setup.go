@@ -72,8 +72,19 @@ func colorUnits(v *vertex, face, k int) int64 {
 	default:
 		c = v.spec[face][3]
 	}
-	return int64(math.Floor(float64(c)*chScale[k]/255 + 0.5))
+	return colorUnitTab[k][c]
 }
+
+// colorUnitTab[k][c] is 8-bit value c in channel k's s5.8/s6.8 units,
+// round(c * scale / 255).
+var colorUnitTab = func() (t [8][256]int64) {
+	for k := range t {
+		for c := range t[k] {
+			t[k][c] = int64(math.Floor(float64(c)*chScale[k]/255 + 0.5))
+		}
+	}
+	return t
+}()
 
 // chanOrder maps plane k to its scale: R,B,SR,SB are 5-bit, the rest 6.
 var chIs6 = [8]bool{false, true, false, true, false, true, false, true}
@@ -165,7 +176,8 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 		return nil
 	}
 	e.stats.Triangles++
-	box := t.Bounds().Intersect(e.clipRect())
+	bounds := t.Bounds()
+	box := bounds.Intersect(e.clipRect())
 	if !box.Empty() {
 		// The watchdog counts pixels too, one step per 64 of the box.
 		if err := e.step((box.X1 - box.X0) * (box.Y1 - box.Y0) / 64); err != nil {
@@ -239,7 +251,7 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 			lodC[u] = lodOf(&p.tex[u], up[u].dx, vp[u].dx, up[u].dy, vp[u].dy)
 		}
 	}
-	e.jobs = append(e.jobs, triJob{t: t, xa: pt[0].X, ya: pt[0].Y, nch: nch, ip: ip, zp: zp, wp: wp,
+	e.jobs = append(e.jobs, triJob{t: t, box: bounds, xa: pt[0].X, ya: pt[0].Y, nch: nch, ip: ip, zp: zp, wp: wp,
 		needW: needW, up: up, vp: vp, persp: persp, off: off, lodC: lodC})
 	return nil
 }
@@ -249,6 +261,7 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 // pixel (flushJobs).
 type triJob struct {
 	t      raster.Triangle
+	box    raster.Rect // t.Bounds()
 	xa, ya int64
 	nch    int
 	ip     [8]iplane
@@ -260,8 +273,9 @@ type triJob struct {
 	lodC   [2]float64
 }
 
-// walkTri shades the pixels of a job inside clip.
-func (e *Engine) walkTri(j *triJob, clip raster.Rect, f *frag) {
+// walkTriRef shades the pixels of a job inside clip one at a time through
+// shade and output: the reference the span pipeline (span.go) must equal.
+func (e *Engine) walkTriRef(j *triJob, clip raster.Rect, f *frag) {
 	p := &e.px
 	nch, ip, zp, wp, up, vp := j.nch, &j.ip, &j.zp, &j.wp, &j.up, &j.vp
 	persp, needW, off, lodC := j.persp, j.needW, j.off, j.lodC

@@ -261,13 +261,17 @@ type texUnit struct {
 	needLOD  bool
 	set      uint32 // coordinate set A-D feeding the unit (EGT0FROM/EGT1FROM)
 	// colour key (texture transparency, 21A8h-21B0h)
-	key        bool
-	keyMode    uint32
-	keyLo      [4]int32
-	keyHi      [4]int32
-	keyRatio   int32
-	pal        [256][4]int32
-	paletted   bool
+	key      bool
+	keyMode  uint32
+	keyLo    [4]int32
+	keyHi    [4]int32
+	keyRatio int32
+	pal      [256][4]int32
+	paletted bool
+	// lanes decodes a raw 8- or 16-bit texel to packed lanes for the span
+	// pipeline's bilinear filter (nil for 4-bit texels).
+	lanes      []uint64
+	palLanes   [256]uint64
 	vram       []byte
 	w0, h0     int
 	texScaleUV [2]float64
@@ -296,6 +300,11 @@ func (e *Engine) buildTex(u int, vram []byte) error {
 		lut := formatLUT(entry)
 		for i := range t.pal {
 			t.pal[i] = lut[e.pal[u][i]]
+			t.palLanes[i] = packLanes(t.pal[i])
+		}
+		t.lanes = nil
+		if ibits == 8 {
+			t.lanes = t.palLanes[:]
 		}
 	} else {
 		l, ok := texLayouts[t.code]
@@ -305,6 +314,10 @@ func (e *Engine) buildTex(u int, vram []byte) error {
 		t.bpp = l.bpp
 		t.lut = formatLUT(t.code)
 		t.fl = newFastLayout(&l)
+		t.lanes = nil
+		if l.bpp >= 8 {
+			t.lanes = formatLanes(t.code)
+		}
 	}
 	t.wrapU, t.wrapV = cfg>>16&7, cfg>>19&7
 	if t.wrapU > 3 || t.wrapV > 3 {

@@ -423,7 +423,7 @@ func (ps *pixelState) fog(c [4]uint8, depth float64) [4]uint8 {
 	e := ps.fogTable[i]
 	diff := float64(int32(e<<19) >> 19)
 	val := float64(e >> 13 & 0x7FF)
-	fv := math.Max(0, math.Min(1, (val+diff*frac)/2047))
+	fv := max(0, min(1, (val+diff*frac)/2047))
 	for k := 0; k < 3; k++ {
 		c[k] = uint8(fv*float64(c[k]) + (1-fv)*float64(ps.fogColor[k]))
 	}

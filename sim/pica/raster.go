@@ -284,7 +284,7 @@ func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float6
 	var f fragment
 	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
 	z := float64(w0*vs[0].z) + float64(w1*vs[1].z) + float64(w2*vs[2].z)
-	f.depth = math.Max(0, math.Min(1, z))
+	f.depth = max(0, min(1, z))
 	p0, p1, p2 := float64(w0*vs[0].invW), float64(w1*vs[1].invW), float64(w2*vs[2].invW)
 	f.q = p0 + p1 + p2
 	norm := 1 / f.q

@@ -174,8 +174,9 @@ func wrap(mode uint32, i, n int) (int, bool) {
 	return m, true
 }
 
-func (t *texUnit) fetch(l, s, tt int) [4]uint8 {
-	w, h := p.LevelDim(t.width, t.height, l)
+// fetchAt reads texel (s, tt) of level l, of size w x h, through the
+// wrap modes (the border colour outside a clamp-to-border level).
+func (t *texUnit) fetchAt(l, w, h, s, tt int) [4]uint8 {
 	x, ok1 := wrap(t.wrapS, s, w)
 	y, ok2 := wrap(t.wrapT, tt, h)
 	if !ok1 || !ok2 {
@@ -188,7 +189,7 @@ func floorInt(v float64) int {
 	if v != v {
 		return 0
 	}
-	return int(math.Max(-1<<30, math.Min(1<<30, math.Floor(v))))
+	return int(max(-1<<30, min(1<<30, math.Floor(v))))
 }
 
 // filtered samples level l at (u, v) with filter 0 (nearest) or 1 (linear).
@@ -196,14 +197,26 @@ func (t *texUnit) filtered(l int, filter uint32, u, v float64) [4]uint8 {
 	lw, lh := p.LevelDim(t.width, t.height, l)
 	w, h := float64(lw), float64(lh)
 	if filter == 0 {
-		return t.fetch(l, floorInt(u*w), floorInt(v*h))
+		return t.fetchAt(l, lw, lh, floorInt(u*w), floorInt(v*h))
 	}
 	x := floorInt(u*w*256 - 128)
 	y := floorInt(v*h*256 - 128)
 	x0, y0 := x>>8, y>>8
 	fx, fy := x&255, y&255
-	c00, c10 := t.fetch(l, x0, y0), t.fetch(l, x0+1, y0)
-	c01, c11 := t.fetch(l, x0, y0+1), t.fetch(l, x0+1, y0+1)
+	// fetchAt for the four texels, each coordinate wrapped once.
+	xa, okxa := wrap(t.wrapS, x0, lw)
+	xb, okxb := wrap(t.wrapS, x0+1, lw)
+	ya, okya := wrap(t.wrapT, y0, lh)
+	yb, okyb := wrap(t.wrapT, y0+1, lh)
+	d := t.levels[l]
+	texel := func(x int, okx bool, y int, oky bool) [4]uint8 {
+		if !okx || !oky {
+			return t.border
+		}
+		return t.texelAt(d, lw, lh, x, y)
+	}
+	c00, c10 := texel(xa, okxa, ya, okya), texel(xb, okxb, ya, okya)
+	c01, c11 := texel(xa, okxa, yb, okyb), texel(xb, okxb, yb, okyb)
 	var out [4]uint8
 	for k := 0; k < 4; k++ {
 		top := int(c00[k])*(256-fx) + int(c10[k])*fx
@@ -224,7 +237,7 @@ func (t *texUnit) lod(u, v, q float64) float64 {
 	dsy := (t.gsw[1] - s*t.gq[1]) / q
 	dtx := (t.gtw[0] - tt*t.gq[0]) / q
 	dty := (t.gtw[1] - tt*t.gq[1]) / q
-	rho := math.Max(math.Hypot(dsx, dtx), math.Hypot(dsy, dty))
+	rho := max(math.Hypot(dsx, dtx), math.Hypot(dsy, dty))
 	if rho == 0 || rho != rho {
 		return math.Inf(-1)
 	}
@@ -241,7 +254,7 @@ func (t *texUnit) sample(u, v, q float64) [4]uint8 {
 	if !(lambda > 0) {
 		return t.filtered(0, t.mag, u, v)
 	}
-	lambda = math.Max(float64(t.minLevel), math.Min(float64(t.maxLevel), lambda))
+	lambda = max(float64(t.minLevel), min(float64(t.maxLevel), lambda))
 	if t.maxLevel == 0 {
 		return t.filtered(0, t.min, u, v)
 	}

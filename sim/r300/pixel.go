@@ -144,11 +144,15 @@ type cbBuffer struct {
 	float bool
 	// simple: 8 bits in each of four slots, every channel mapped once.
 	simple bool
+	// modes is the dither mode of each slot (RB3D_DITHER_CTL's RGB or
+	// alpha mode, by the channel the slot holds).
+	modes [4]uint32
 }
 
 // cbState is the colour backend (L42-501).
 type cbState struct {
 	targets               [4]int // buffer per shader target, -1 unused
+	used                  []int  // the targets that are not unused
 	multi                 int    // NUM_MULTIWRITES: target A goes to buffers 0..multi
 	buf                   [4]cbBuffer
 	outFmt                [4]uint32
@@ -156,11 +160,13 @@ type cbState struct {
 	discard               uint32
 	comb, src, dst        uint32
 	acomb, asrc, adst     uint32
+	kinds                 [4]int // blendKindsOf: colour source, destination, alpha source, destination
 	constant              [4]float64
 	mask                  [4]bool // R, G, B, A
 	allMask               bool
 	rop                   bool
 	rop2                  uint32
+	direct8               bool // pixelDirect8's state
 	ditherRGB, ditherA    uint32
 }
 
@@ -200,6 +206,7 @@ func (e *Engine) prepareCB(s *drawState) error {
 			return faultf("US_OUT_FMT_%d: signed outputs are not simulated", t)
 		}
 		cb.targets[t] = t
+		cb.used = append(cb.used, t)
 		used = true
 		bufs := []int{t}
 		if cb.multi > 0 {
@@ -242,6 +249,8 @@ func (e *Engine) prepareCB(s *drawState) error {
 			}
 		}
 	}
+	cb.kinds[0], cb.kinds[1] = blendKindsOf(cb.comb, cb.src, cb.dst)
+	cb.kinds[2], cb.kinds[3] = blendKindsOf(cb.acomb, cb.asrc, cb.adst)
 	k := e.reg(r3.RB3D_CONSTANT_COLOR)
 	cb.constant = [4]float64{float64(k>>16&255) / 255, float64(k>>8&255) / 255, float64(k&255) / 255, float64(k>>24) / 255}
 	m := e.reg(r3.RB3D_COLOR_CHANNEL_MASK)
@@ -258,6 +267,17 @@ func (e *Engine) prepareCB(s *drawState) error {
 	if !s.fg.dither && cb.ditherRGB == 2 {
 		// The LUT dither applies only with FG_ALPHA_FUNC.DITH_EN [PROP].
 		cb.ditherRGB = 1
+	}
+	cb.direct8 = len(cb.used) == 1 && cb.multi == 0 && cb.outFmt[cb.used[0]] == 0 && cb.buf[cb.used[0]].simple &&
+		!cb.blend && !cb.rop && cb.allMask && cb.discard == 0 && !s.fg.fog && !s.fg.alphaTest
+	for b := range cb.buf {
+		buf := &cb.buf[b]
+		for k, ch := range buf.slots {
+			buf.modes[k] = cb.ditherRGB
+			if ch == 3 {
+				buf.modes[k] = cb.ditherA
+			}
+		}
 	}
 	return nil
 }
@@ -296,16 +316,19 @@ func (e *Engine) prepareBuffer(cb *cbState, b int, outFmt uint32) error {
 func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 	q := &w.q
 	x, y := q.x+i&1, q.y+i>>1
+	if s.cb.direct8 {
+		return e.pixelDirect8(s, p, w, i, x, y)
+	}
 	w.pixels++
 	// Output format quantisation, then FG.
 	var cols [4][4]float64
-	for t := 0; t < 4; t++ {
-		if s.cb.targets[t] < 0 {
+	for _, t := range s.cb.used {
+		f, o := s.cb.outFmt[t], &q.out[i][t]
+		if f == 0 {
+			cols[t] = [4]float64{unorm8Out(o[0]), unorm8Out(o[1]), unorm8Out(o[2]), unorm8Out(o[3])}
 			continue
 		}
-		for c := 0; c < 4; c++ {
-			cols[t][c] = quantOut(s.cb.outFmt[t], q.out[i][t][c])
-		}
+		cols[t] = [4]float64{quantOut(f, o[0]), quantOut(f, o[1]), quantOut(f, o[2]), quantOut(f, o[3])}
 	}
 	if s.fg.fog {
 		f := s.fogFactor(p, q, i)
@@ -318,7 +341,7 @@ func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 	if s.fg.alphaTest {
 		// [PROP] The alpha is compared as an 8-bit value (AF_VAL 7:0).
 		a := uint32(math.Floor(clamp01(cols[0][3])*255 + 0.5))
-		if !compare(r3.EnumAlphaFunc, s.fg.alphaFunc, a, s.fg.alphaRef) {
+		if !cmp(alphaCmp[s.fg.alphaFunc], a, s.fg.alphaRef) {
 			return nil
 		}
 	}
@@ -329,40 +352,75 @@ func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 		}
 	}
 	w.zpass++
-	for t := 0; t < 4; t++ {
-		if s.cb.targets[t] < 0 {
-			continue
-		}
+	for _, t := range s.cb.used {
 		if s.cb.multi > 0 {
 			for b := 0; b <= s.cb.multi; b++ {
-				if err := e.colorOut(s, &s.cb.buf[b], cols[t], x, y); err != nil {
+				if err := e.colorOut(s, &s.cb.buf[b], &cols[t], x, y); err != nil {
 					return err
 				}
 			}
 			continue
 		}
-		if err := e.colorOut(s, &s.cb.buf[t], cols[t], x, y); err != nil {
+		if err := e.colorOut(s, &s.cb.buf[t], &cols[t], x, y); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// pixelDirect8 is pixel for the state cbState.direct8 describes: one
+// target, unorm 8 output into an 8-bit-per-channel buffer, no fog, alpha
+// test, blending, ROP, mask or discard. There quantOut gives k/255 with
+// k = round(clamp(v) * 255), and toUnorm gives back k in every dither mode:
+// (k/255)*255 is k within 2^-40, and every mode's offset (1/4096, 1/2,
+// (b + 0.5)/16) lies strictly between 0 and 1. So the bytes are the k.
+func (e *Engine) pixelDirect8(s *drawState, p *prim, w *worker, i, x, y int) error {
+	q := &w.q
+	w.pixels++
+	if s.zb.active {
+		pass, err := e.depthStencil(s, p, q, i, x, y)
+		if err != nil || !pass {
+			return err
+		}
+	}
+	w.zpass++
+	t := s.cb.used[0]
+	buf := &s.cb.buf[t]
+	off := (y*buf.pitch + x) * 4
+	if x < 0 || y < 0 || off+4 > len(buf.mem) {
+		return faultf("colour write at (%d, %d) lies outside memory (RB3D_COLOROFFSET %#x, pitch %d)", x, y, buf.base, buf.pitch)
+	}
+	o := &q.out[i][t]
+	k := [4]byte{outByte(o[0]), outByte(o[1]), outByte(o[2]), outByte(o[3])}
+	b, sl := buf.mem[off:off+4], &buf.slots
+	b[0], b[1], b[2], b[3] = k[sl[0]&3], k[sl[1]&3], k[sl[2]&3], k[sl[3]&3]
+	return nil
+}
+
+// outByte is round(clamp(v) * 255), quantOut's k for OUT_FMT 0.
+func outByte(v float32) byte { return byte(int64(clamp01(float64(v))*255 + 0.5)) }
+
 // quantOut applies the US_OUT_FMT conversion: unorm 8, 10 or 16 bits
 // (rounded to nearest [PROP]), half or single float.
+//
+// The rounding adds 0.5 to a value in [0, max]: the sum is positive, where
+// the truncating conversion is the floor (and costs no library call).
 func quantOut(f uint32, v float32) float64 {
 	switch f {
 	case 0:
-		return math.Floor(clamp01(float64(v))*255+0.5) / 255
+		return float64(int64(clamp01(float64(v))*255+0.5)) / 255
 	case 1:
-		return math.Floor(clamp01(float64(v))*1023+0.5) / 1023
+		return float64(int64(clamp01(float64(v))*1023+0.5)) / 1023
 	case 5:
-		return math.Floor(clamp01(float64(v))*65535+0.5) / 65535
+		return float64(int64(clamp01(float64(v))*65535+0.5)) / 65535
 	case 18:
 		return float64(half(toHalf(v)))
 	}
 	return float64(v)
 }
+
+// unorm8Out is quantOut's OUT_FMT 0 (unorm 8), in a form that inlines.
+func unorm8Out(v float32) float64 { return float64(int64(clamp01(float64(v))*255+0.5)) / 255 }
 
 func clamp01(x float64) float64 {
 	if !(x > 0) {
@@ -399,22 +457,46 @@ func (s *drawState) fogFactor(p *prim, q *quadState, i int) float64 {
 	return s.fg.fogFactor
 }
 
-// compare applies a comparison named by one of the two code orders.
-func compare(names []string, fn, a, b uint32) bool {
-	switch names[fn] {
-	case "NEVER":
+// Comparisons by kind: cmpOps resolves one of the two code orders (ZB's
+// and FG_ALPHA_FUNC's) once, so that no name is looked up per pixel.
+const (
+	cmpNever = iota
+	cmpLess
+	cmpEqual
+	cmpLE
+	cmpGreater
+	cmpNotEqual
+	cmpGE
+	cmpAlways
+)
+
+func cmpOps(names []string) (ops [8]uint8) {
+	kind := map[string]uint8{"NEVER": cmpNever, "LESS": cmpLess, "EQUAL": cmpEqual, "LE": cmpLE, "LEQUAL": cmpLE,
+		"GREATER": cmpGreater, "NOTEQUAL": cmpNotEqual, "GE": cmpGE, "GEQUAL": cmpGE, "ALWAYS": cmpAlways}
+	for i, n := range names {
+		ops[i] = kind[n]
+	}
+	return ops
+}
+
+var zCmp, alphaCmp = cmpOps(r3.EnumZFunc), cmpOps(r3.EnumAlphaFunc)
+
+// cmp is compare for a resolved kind.
+func cmp(op uint8, a, b uint32) bool {
+	switch op {
+	case cmpNever:
 		return false
-	case "LESS":
+	case cmpLess:
 		return a < b
-	case "EQUAL":
+	case cmpEqual:
 		return a == b
-	case "LE", "LEQUAL":
+	case cmpLE:
 		return a <= b
-	case "GREATER":
+	case cmpGreater:
 		return a > b
-	case "NOTEQUAL":
+	case cmpNotEqual:
 		return a != b
-	case "GE", "GEQUAL":
+	case cmpGE:
 		return a >= b
 	}
 	return true
@@ -448,7 +530,7 @@ func (e *Engine) depthStencil(s *drawState, p *prim, q *quadState, i, x, y int) 
 	} else {
 		zf = float64(q.z[i]*s.depthScale) + s.depthOffset + p.zoff
 	}
-	zv := uint32(math.Max(0, math.Min(1<<24-1, math.Floor(zf+0.5))))
+	zv := uint32(max(0, min(1<<24-1, math.Floor(zf+0.5))))
 	if zf != zf {
 		zv = 0
 	}
@@ -462,9 +544,9 @@ func (e *Engine) depthStencil(s *drawState, p *prim, q *quadState, i, x, y int) 
 	}
 	sPass := true
 	if z.stencil {
-		sPass = compare(r3.EnumZFunc, z.sFunc[face], z.ref&z.mask, oldS&z.mask)
+		sPass = cmp(zCmp[z.sFunc[face]], z.ref&z.mask, oldS&z.mask)
 	}
-	zPass := !z.zTest || compare(r3.EnumZFunc, z.zFunc, zv, old)
+	zPass := !z.zTest || cmp(zCmp[z.zFunc], zv, old)
 	newS := oldS
 	switch {
 	case !sPass:
@@ -575,7 +657,7 @@ func factor(kind int, c int, src, dst, k *[4]float64) float64 {
 		if c == 3 {
 			return 1
 		}
-		return math.Min(src[3], 1-dst[3])
+		return min(src[3], 1-dst[3])
 	case bfConstColor:
 		return k[c]
 	case bfInvConstColor:
@@ -591,8 +673,15 @@ func factor(kind int, c int, src, dst, k *[4]float64) float64 {
 // blend combines source and destination for one channel (COMB_FCN,
 // L253-265).
 func blend(comb uint32, srcCode, dstCode uint32, c int, src, dst, k *[4]float64) float64 {
-	sk, dk := blendFactor(srcCode), blendFactor(dstCode)
-	// D3D's BOTH factors set the destination factor too.
+	sk, dk := blendKindsOf(comb, srcCode, dstCode)
+	return blendKinds(comb, sk, dk, c, src, dst, k)
+}
+
+// blendKindsOf resolves the source and destination factor kinds of a
+// blend: D3D's BOTH factors set the destination factor too, MIN and MAX
+// take both at ONE.
+func blendKindsOf(comb, srcCode, dstCode uint32) (sk, dk int) {
+	sk, dk = blendFactor(srcCode), blendFactor(dstCode)
 	switch sk {
 	case bfBothSrcAlpha:
 		dk = bfInvSrcAlpha
@@ -602,6 +691,11 @@ func blend(comb uint32, srcCode, dstCode uint32, c int, src, dst, k *[4]float64)
 	if comb == 4 || comb == 5 {
 		sk, dk = bfOne, bfOne
 	}
+	return sk, dk
+}
+
+// blendKinds is blend with the factor kinds resolved (blendKindsOf).
+func blendKinds(comb uint32, sk, dk int, c int, src, dst, k *[4]float64) float64 {
 	a := float64(src[c] * factor(sk, c, src, dst, k))
 	b := float64(dst[c] * factor(dk, c, src, dst, k))
 	var r float64
@@ -611,9 +705,9 @@ func blend(comb uint32, srcCode, dstCode uint32, c int, src, dst, k *[4]float64)
 	case 2, 3:
 		r = a - b
 	case 4:
-		r = math.Min(a, b)
+		r = min(a, b)
 	case 5:
-		r = math.Max(a, b)
+		r = max(a, b)
 	default:
 		r = b - a
 	}
@@ -628,19 +722,33 @@ var bayer = [4][4]float64{{0, 8, 2, 10}, {12, 4, 14, 6}, {3, 11, 1, 9}, {15, 7, 
 // toUnorm converts a channel to n bits with a RB3D_DITHER_CTL mode:
 // truncate, round, or round with the 4x4 ordered-dither threshold [PROP].
 // Truncation forgives 2^-12 of float error so that k/255 stays k.
+//
+// Every offset is positive and so is the sum, whose floor is the
+// truncating conversion.
 func toUnorm(v float64, n uint, mode uint32, x, y int) uint32 {
 	m := float64(uint32(1)<<n - 1)
 	f := clamp01(v) * m
 	switch mode {
 	case 0:
-		f = math.Floor(f + 1.0/4096)
+		f += 1.0 / 4096
 	case 1:
-		f = math.Floor(f + 0.5)
+		f += 0.5
 	default:
-		f = math.Floor(f + (bayer[y&3][x&3]+0.5)/16)
+		f += ditherOffset[y&3][x&3]
 	}
-	return uint32(math.Min(f, m))
+	return min(uint32(f), uint32(m))
 }
+
+// ditherOffset is the ordered-dither threshold (bayer + 0.5) / 16 of each
+// pixel of the 4x4 matrix.
+var ditherOffset = func() (d [4][4]float64) {
+	for y := range d {
+		for x := range d[y] {
+			d[y][x] = (bayer[y][x] + 0.5) / 16
+		}
+	}
+	return d
+}()
 
 func toHalf(f float32) uint32 {
 	b := math.Float32bits(f)
@@ -664,7 +772,7 @@ func toHalf(f float32) uint32 {
 
 // colorOut blends, applies the ROP and the channel mask, and writes one
 // pixel of a colour buffer.
-func (e *Engine) colorOut(s *drawState, buf *cbBuffer, src [4]float64, x, y int) error {
+func (e *Engine) colorOut(s *drawState, buf *cbBuffer, src *[4]float64, x, y int) error {
 	cb := &s.cb
 	off := (y*buf.pitch + x) * buf.bpp
 	if x < 0 || y < 0 || off+buf.bpp > len(buf.mem) {
@@ -688,29 +796,40 @@ func (e *Engine) colorOut(s *drawState, buf *cbBuffer, src [4]float64, x, y int)
 			return nil
 		}
 	}
-	if !cb.blend && !cb.rop && buf.simple && cb.allMask {
-		// Fast path: ARGB8888 without blending, ROP or masking.
-		var px [4]byte
-		for k := 0; k < 4; k++ {
-			mode := cb.ditherRGB
-			if buf.slots[k] == 3 {
-				mode = cb.ditherA
+	if !cb.rop && buf.simple && cb.allMask {
+		// Fast path: ARGB8888 without ROP or masking: read's channels
+		// are the bytes over 255, and the packed result is the four
+		// toUnorm bytes.
+		sl, md := &buf.slots, &buf.modes
+		res := src
+		if cb.blend {
+			var dst, out [4]float64
+			if cb.read {
+				dst[sl[0]&3], dst[sl[1]&3], dst[sl[2]&3], dst[sl[3]&3] =
+					float64(b[0])/255, float64(b[1])/255, float64(b[2])/255, float64(b[3])/255
 			}
-			px[k] = byte(toUnorm(src[buf.slots[k]], 8, mode, x, y))
+			for c := 0; c < 3; c++ {
+				out[c] = blendKinds(cb.comb, cb.kinds[0], cb.kinds[1], c, src, &dst, &cb.constant)
+			}
+			out[3] = blendKinds(cb.acomb, cb.kinds[2], cb.kinds[3], 3, src, &dst, &cb.constant)
+			res = &out
 		}
-		copy(b, px[:])
+		b[0] = byte(toUnorm(res[sl[0]&3], 8, md[0], x, y))
+		b[1] = byte(toUnorm(res[sl[1]&3], 8, md[1], x, y))
+		b[2] = byte(toUnorm(res[sl[2]&3], 8, md[2], x, y))
+		b[3] = byte(toUnorm(res[sl[3]&3], 8, md[3], x, y))
 		return nil
 	}
 	old, dst := buf.read(b)
-	res := src
+	res := *src
 	if cb.blend {
 		if !cb.read {
 			dst = [4]float64{}
 		}
 		for c := 0; c < 3; c++ {
-			res[c] = blend(cb.comb, cb.src, cb.dst, c, &src, &dst, &cb.constant)
+			res[c] = blend(cb.comb, cb.src, cb.dst, c, src, &dst, &cb.constant)
 		}
-		res[3] = blend(cb.acomb, cb.asrc, cb.adst, 3, &src, &dst, &cb.constant)
+		res[3] = blend(cb.acomb, cb.asrc, cb.adst, 3, src, &dst, &cb.constant)
 	}
 	if buf.float {
 		for k := 0; k < 4; k++ {

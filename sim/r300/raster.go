@@ -355,27 +355,67 @@ func (e *Engine) scan(s *drawState, p *prim) error {
 }
 
 // scanRows shades the quads whose top row lies in [qy0, qy1).
+//
+// When every interpolant the fragment program reads has the same value at
+// the three vertices (and the program samples no texture), every pixel
+// loads the same temps and gets the same results: the program runs once,
+// on pixel 0 of a quad, and each quad takes its outputs and kill from
+// there (constUS).
 func (e *Engine) scanRows(s *drawState, p *prim, w *worker, vals []float64, qy0, qy1 int) error {
 	q := &w.q
-	half := s.sub / 2
+	constUS := !s.us.tex && !p.stuff && !p.lineStuff && s.rs.constant(vals)
+	var cKill bool
+	if constUS {
+		var a [48]float64
+		for j := range s.rs.attrs {
+			a[j] = vals[3*j]
+		}
+		s.rs.load(&q.temps[0], &a, s.us.ntemps)
+		q.active, q.killed = 1, 0
+		if err := e.runUS(s, q); err != nil {
+			return err
+		}
+		cOut, cDepth := q.out[0], q.depth[0]
+		cKill = q.killed&1 != 0
+		// runUS no longer runs: every pixel's outputs stay these.
+		q.out = [4][4][4]float32{cOut, cOut, cOut, cOut}
+		q.depth = [4]float32{cDepth, cDepth, cDepth, cDepth}
+	}
+	// The interpolated attributes are needed by the program, unless it
+	// runs once, and by fog from a colour's alpha.
+	attrs := !constUS || (s.fg.fog && s.fogSel < 4)
+	spans := smallEdges(p, s.sub)
+	allVisible := s.clipRule == 0xFFFF
+	qx0 := p.x0 &^ 1
 	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
-		for qx := p.x0 &^ 1; qx <= p.x1; qx += 2 {
+		// With spans, the pixels of the quad row inside every edge:
+		// [lo0, hi0] on row qy, [lo1, hi1] on row qy+1.
+		lo0, hi0, lo1, hi1 := qx0, p.x1, qx0, p.x1
+		qxs, qxe := qx0, p.x1
+		if spans {
+			lo0, hi0 = rowSpan(p, s.sub, qy)
+			lo1, hi1 = rowSpan(p, s.sub, qy+1)
+			qxs, qxe = min(lo0, lo1)&^1, max(hi0, hi1)
+		}
+		for qx := qxs; qx <= qxe; qx += 2 {
 			var cov uint8
 			for i := 0; i < 4; i++ {
 				x, y := qx+i&1, qy+i>>1
 				if x < p.x0 || x > p.x1 || y < p.y0 || y > p.y1 {
 					continue
 				}
-				px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
-				inside := true
-				for k := range p.edges {
-					ev := p.edges[k].eval(px, py)
-					if ev < 0 || (ev == 0 && !p.edges[k].in) {
-						inside = false
-						break
+				if spans {
+					lo, hi := lo0, hi0
+					if i >= 2 {
+						lo, hi = lo1, hi1
 					}
+					if x < lo || x > hi {
+						continue
+					}
+				} else if !p.inside(x, y, s.sub) {
+					continue
 				}
-				if inside && s.clipVisible(x, y) {
+				if allVisible || s.clipVisible(x, y) {
 					cov |= 1 << i
 				}
 			}
@@ -388,8 +428,12 @@ func (e *Engine) scanRows(s *drawState, p *prim, w *worker, vals []float64, qy0,
 			if s.us.tex {
 				q.active = 15
 			}
-			s.interpolate(p, q, vals)
-			if err := e.runUS(s, q); err != nil {
+			s.interpolate(p, q, vals, attrs)
+			if constUS {
+				if cKill {
+					q.killed = 15
+				}
+			} else if err := e.runUS(s, q); err != nil {
 				return err
 			}
 			for i := 0; i < 4; i++ {
@@ -402,6 +446,67 @@ func (e *Engine) scanRows(s *drawState, p *prim, w *worker, vals []float64, qy0,
 		}
 	}
 	return nil
+}
+
+// inside reports whether the sample of pixel (x, y) lies inside every
+// edge: on the inside side, or on the edge when the edge rule says so.
+func (p *prim) inside(x, y int, sub int64) bool {
+	px, py := int64(x)*sub+sub/2, int64(y)*sub+sub/2
+	for k := range p.edges {
+		ev := p.edges[k].eval(px, py)
+		if ev < 0 || (ev == 0 && !p.edges[k].in) {
+			return false
+		}
+	}
+	return true
+}
+
+// smallEdges reports whether every edge function of p stays far from
+// int64 overflow over the bounding box (|a|, |b| < 2^30, |c| < 2^60,
+// samples below 2^24 subpixels), so that rowSpan's divisions give exactly
+// the pixels inside tests.
+func smallEdges(p *prim, sub int64) bool {
+	if max(abs64(int64(p.x0)), abs64(int64(p.x1)+1), abs64(int64(p.y0)), abs64(int64(p.y1)+1))*sub >= 1<<24 {
+		return false
+	}
+	for _, f := range p.edges {
+		if abs64(f.a) >= 1<<30 || abs64(f.b) >= 1<<30 || abs64(f.c) >= 1<<60 {
+			return false
+		}
+	}
+	return true
+}
+
+// rowSpan returns the pixels [lo, hi] of row y that inside accepts,
+// clipped to the bounding box (lo > hi when there are none). Edge k at
+// pixel x is A*x + B with A = a*sub and B = a*sub/2 + b*py + c; inside
+// wants it >= 0 when the edge owns its samples, >= 1 otherwise.
+func rowSpan(p *prim, sub int64, y int) (lo, hi int) {
+	if y < p.y0 || y > p.y1 {
+		return 1, 0
+	}
+	l, h := int64(p.x0), int64(p.x1)
+	py := int64(y)*sub + sub/2
+	for k := range p.edges {
+		f := &p.edges[k]
+		need := int64(1)
+		if f.in {
+			need = 0
+		}
+		a, b := f.a*sub, f.a*(sub/2)+f.b*py+f.c
+		switch {
+		case a > 0:
+			l = max(l, ceilDiv(need-b, a))
+		case a < 0:
+			h = min(h, floorDiv(b-need, -a))
+		case b < need:
+			return 1, 0
+		}
+	}
+	if l > h {
+		return 1, 0
+	}
+	return int(l), int(h)
 }
 
 // clipVisible applies the four clip rectangles and SC_CLIP_RULE
@@ -418,60 +523,72 @@ func (s *drawState) clipVisible(x, y int) bool {
 
 // interpolate computes every attribute the RS needs at the quad's four
 // sample points (helpers included) and loads the interpolants into the
-// temps.
-func (s *drawState) interpolate(p *prim, q *quadState, vals []float64) {
+// temps (only with attrs), and the depth and, when fog reads it, W.
+func (s *drawState) interpolate(p *prim, q *quadState, vals []float64, attrs bool) {
 	half := s.sub / 2
 	na := len(s.rs.attrs)
+	needW := s.fg.fog && s.fogSel == 4
+	r := p.ref
+	zConst := r[0].wz == r[1].wz && r[1].wz == r[2].wz
+	// The linear weights serve the attributes, a sloped Z and W.
+	needWL := attrs || !zConst || needW
 	for i := 0; i < 4; i++ {
 		x, y := q.x+i&1, q.y+i>>1
 		px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
-		var wl, wp [3]float64
+		var wl, wp, ev [3]float64
 		if p.flat {
 			wl, wp = [3]float64{1, 0, 0}, [3]float64{1, 0, 0}
-		} else {
+		} else if needWL {
 			ar := float64(p.area)
-			var sum float64
-			var t [3]float64
 			for k := 0; k < 3; k++ {
-				ev := float64(p.rf[k].eval(px, py))
-				wl[k] = ev / ar
-				t[k] = float64(ev * p.ref[k].q)
-				sum += t[k]
+				ev[k] = float64(p.rf[k].eval(px, py))
+				wl[k] = ev[k] / ar
 			}
-			if sum != 0 {
-				for k := range wp {
-					wp[k] = t[k] / sum
+		}
+		if attrs {
+			if !p.flat {
+				var sum float64
+				var t [3]float64
+				for k := 0; k < 3; k++ {
+					t[k] = float64(ev[k] * p.ref[k].q)
+					sum += t[k]
 				}
-			} else {
-				wp = wl
+				if sum != 0 {
+					for k := range wp {
+						wp[k] = t[k] / sum
+					}
+				} else {
+					wp = wl
+				}
 			}
-		}
-		a := &q.attr[i]
-		for j := 0; j < na; j++ {
-			v := vals[3*j:]
-			if v[0] == v[1] && v[1] == v[2] {
-				// A value equal at every vertex is a plane with no slope:
-				// exact, whatever the weights' rounding.
-				a[j] = v[0]
-				continue
+			a := &q.attr[i]
+			for j := 0; j < na; j++ {
+				v := vals[3*j : 3*j+3]
+				if v[0] == v[1] && v[1] == v[2] {
+					// A value equal at every vertex is a plane with no
+					// slope: exact, whatever the weights' rounding.
+					a[j] = v[0]
+					continue
+				}
+				a[j] = float64(wp[0]*v[0]) + float64(wp[1]*v[1]) + float64(wp[2]*v[2])
 			}
-			a[j] = float64(wp[0]*v[0]) + float64(wp[1]*v[1]) + float64(wp[2]*v[2])
+			if p.stuff {
+				s.stuffPoint(p, a, px, py)
+			}
+			if p.lineStuff {
+				s.stuffLine(p, a, px, py)
+			}
+			s.rs.load(&q.temps[i], a, s.us.ntemps)
 		}
-		if p.stuff {
-			s.stuffPoint(p, a, px, py)
-		}
-		if p.lineStuff {
-			s.stuffLine(p, a, px, py)
-		}
-		r := p.ref
-		if r[0].wz == r[1].wz && r[1].wz == r[2].wz {
+		if zConst {
 			q.z[i] = r[0].wz
 		} else {
 			q.z[i] = float64(wl[0]*r[0].wz) + float64(wl[1]*r[1].wz) + float64(wl[2]*r[2].wz)
 		}
-		iw := float64(wl[0]*r[0].q) + float64(wl[1]*r[1].q) + float64(wl[2]*r[2].q)
-		q.w[i] = 1 / iw
-		s.rs.load(&q.temps[i], a)
+		if needW {
+			iw := float64(wl[0]*r[0].q) + float64(wl[1]*r[1].q) + float64(wl[2]*r[2].q)
+			q.w[i] = 1 / iw
+		}
 	}
 }
 
@@ -649,9 +766,10 @@ func (r *rsState) vertexValues(p *prim) []float64 {
 }
 
 // load writes the interpolants into a pixel's temps, rounded to FP24; the
-// other temps start at zero [PROP].
-func (r *rsState) load(t *[32][4]float32, a *[48]float64) {
-	*t = [32][4]float32{}
+// other temps start at zero [PROP]. Only temps below n, the ones the
+// program can read (usProg.ntemps), are cleared.
+func (r *rsState) load(t *[32][4]float32, a *[48]float64, n int) {
+	clear(t[:n])
 	for _, w := range r.writes {
 		for c, src := range w.src {
 			switch src {
@@ -664,4 +782,17 @@ func (r *rsState) load(t *[32][4]float32, a *[48]float64) {
 			}
 		}
 	}
+}
+
+// constant reports whether every attribute the RS loads has the same
+// value at the three vertices.
+func (r *rsState) constant(vals []float64) bool {
+	for _, w := range r.writes {
+		for _, src := range w.src {
+			if src >= 0 && !(vals[3*src] == vals[3*src+1] && vals[3*src+1] == vals[3*src+2]) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -28,6 +28,8 @@ type texUnit struct {
 	// fast8 is set for 8_8_8_8 textures without signed components, gamma
 	// or chroma key: texels decode through unorm8.
 	fast8 bool
+	// wrapFast is set when both wrap modes are wrapFast's (bilinear8).
+	wrapFast bool
 }
 
 // unorm8 holds v/255 for every byte.
@@ -121,6 +123,15 @@ func (e *Engine) prepareTX(s *drawState) error {
 		}
 		u.border = u.decodeBorder(e.reg(r3.TX_BORDER_COLOR_0 + o))
 		u.fast8 = u.f.Code == r3.TxFmt8_8_8_8 && u.signed == [4]bool{} && !u.gamma && u.chroma == 0
+		// Repeat of a power-of-two size at every level, or clamp: no
+		// border texel, no division (bilinear8).
+		u.wrapFast = true
+		for c, n := range [2]int{w, h} {
+			m := u.wrap[c]
+			if !(m == 2 || m == 3 || (m == 0 && n&(n-1) == 0)) {
+				u.wrapFast = false
+			}
+		}
 	}
 	return nil
 }
@@ -165,7 +176,7 @@ func (u *texUnit) decode(f *r3.TexFormat, b []byte) ([4]float32, uint32) {
 			out[k] = math.Float32frombits(v)
 		case u.signed[k]:
 			sv := int32(v<<(32-c.Bits)) >> (32 - c.Bits)
-			out[k] = float32(math.Max(float64(sv)/float64(int32(1)<<(c.Bits-1)-1), -1))
+			out[k] = float32(max(float64(sv)/float64(int32(1)<<(c.Bits-1)-1), -1))
 		default:
 			out[k] = float32(float64(v) / float64(uint32(1)<<c.Bits-1))
 			if u.gamma && c.Bits <= 8 {
@@ -265,7 +276,7 @@ func wrapCoord(mode uint32, s float64) float64 {
 		s = math.Abs(s)
 	}
 	if mode == 4 || mode == 5 {
-		s = math.Max(0, math.Min(1, s))
+		s = max(0, min(1, s))
 	}
 	return s
 }
@@ -275,6 +286,9 @@ func (u *texUnit) filter(l int, s, t float64, linear bool) ([4]float32, bool) {
 	lv := &u.levels[l]
 	s, t = wrapCoord(u.wrap[0], s), wrapCoord(u.wrap[1], t)
 	x, y := float64(s*float64(lv.Width)), float64(t*float64(lv.Height))
+	if linear && u.fast8 && u.wrapFast {
+		return u.bilinear8(lv, x, y), false
+	}
 	fetch := func(i, j int) ([4]float32, bool) {
 		xi, okx := wrapIndex(u.wrap[0], i, lv.Width)
 		yj, oky := wrapIndex(u.wrap[1], j, lv.Height)
@@ -306,12 +320,44 @@ func (u *texUnit) filter(l int, s, t float64, linear bool) ([4]float32, bool) {
 	return out, kill
 }
 
+// bilinear8 is filter's linear path for an 8_8_8_8 texture (fast8) whose
+// wrap modes never read the border (wrapFast: repeat, clamp to edge or
+// clamp to the last texel, wrapIndex inline), with the same weights and
+// the same order of sums.
+func (u *texUnit) bilinear8(lv *r3.TexLevel, x, y float64) [4]float32 {
+	x, y = clampIdx(x-0.5), clampIdx(y-0.5)
+	i0, j0 := math.Floor(x), math.Floor(y)
+	a, b := x-i0, y-j0
+	w := [4]float64{float64((1 - a) * (1 - b)), float64(a * (1 - b)), float64((1 - a) * b), float64(a * b)}
+	xs := [2]int{wrapFast(u.wrap[0], int(i0), lv.Width), wrapFast(u.wrap[0], int(i0)+1, lv.Width)}
+	ys := [2]int{wrapFast(u.wrap[1], int(j0), lv.Height), wrapFast(u.wrap[1], int(j0)+1, lv.Height)}
+	var acc [4]float64
+	for k := 0; k < 4; k++ {
+		o := lv.Offset + uint32(ys[k>>1])*lv.Pitch + uint32(4*xs[k&1])
+		t := u.mem[o : o+4]
+		c := [6]float32{unorm8[t[0]], unorm8[t[1]], unorm8[t[2]], unorm8[t[3]], 0, 1}
+		for ch := 0; ch < 4; ch++ {
+			acc[ch] += float64(w[k] * float64(c[u.sel[ch]]))
+		}
+	}
+	return [4]float32{float32(acc[0]), float32(acc[1]), float32(acc[2]), float32(acc[3])}
+}
+
+// wrapFast is wrapIndex for the modes wrapFast allows: a power-of-two
+// repeat (mode 0) or a clamp (modes 2, 3).
+func wrapFast(mode uint32, i, n int) int {
+	if mode == 0 {
+		return i & (n - 1)
+	}
+	return max(0, min(n-1, i))
+}
+
 // clampIdx keeps texel coordinates within int range.
 func clampIdx(x float64) float64 {
 	if x != x {
 		return 0
 	}
-	return math.Max(-1<<30, math.Min(1<<30, x))
+	return max(-1<<30, min(1<<30, x))
 }
 
 // sample performs one TEX instruction for the quad. The LOD comes from the
@@ -344,9 +390,12 @@ func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4
 	w, h := float64(base.Width), float64(base.Height)
 	dudx, dvdx := float64((st[1][0]-st[0][0])*w), float64((st[1][1]-st[0][1])*h)
 	dudy, dvdy := float64((st[2][0]-st[0][0])*w), float64((st[2][1]-st[0][1])*h)
-	rho2 := math.Max(float64(dudx*dudx)+float64(dvdx*dvdx), float64(dudy*dudy)+float64(dvdy*dvdy))
+	rho2 := max(float64(dudx*dudx)+float64(dvdx*dvdx), float64(dudy*dudy)+float64(dvdy*dvdy))
 	lod := math.Inf(-1)
-	if rho2 > 0 && !math.IsInf(rho2, 0) && rho2 == rho2 {
+	// Without mipmapping and with one filter for both, every LOD samples
+	// the base level the same way: the logarithm is not needed.
+	lodMatters := u.mip != 0 || u.mag != u.min
+	if lodMatters && rho2 > 0 && !math.IsInf(rho2, 0) && rho2 == rho2 {
 		lod = 0.5 * log2(rho2)
 	}
 	for i := 0; i < 4; i++ {
@@ -362,11 +411,11 @@ func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4
 			// GL's nearest level: ceil(lod + 1/2) - 1 above the base.
 			d := 0
 			if l > 0.5 {
-				d = int(math.Ceil(math.Min(l, 64)+0.5)) - 1
+				d = int(math.Ceil(min(l, 64)+0.5)) - 1
 			}
 			col, kill = u.filter(min(u.baseLevel+d, u.lastLevel), st[i][0], st[i][1], u.min == 2)
 		default:
-			l = math.Min(l, 64)
+			l = min(l, 64)
 			d := int(math.Floor(l))
 			frac := l - float64(d)
 			l0 := min(u.baseLevel+d, u.lastLevel)

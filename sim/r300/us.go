@@ -96,6 +96,9 @@ type usProg struct {
 	// depth is set when some instruction writes the depth output; tex
 	// when the program samples (so helper pixels matter).
 	depth, tex bool
+	// ntemps bounds the temps the program reads or writes: the RS clears
+	// only those.
+	ntemps int
 }
 
 func (e *Engine) prepareUS() (*usProg, error) {
@@ -119,6 +122,7 @@ func (e *Engine) prepareUS() (*usProg, error) {
 					return nil, faultf("US_TEX_INST_%d: INST %d is reserved", i, t.Op)
 				}
 				lv.tex = append(lv.tex, t)
+				u.ntemps = max(u.ntemps, int(t.Src)+1, int(t.Dst)+1)
 				u.tex = u.tex || (t.Op != r3.TexNOP && t.Op != r3.TexKill)
 			}
 		}
@@ -128,10 +132,19 @@ func (e *Engine) prepareUS() (*usProg, error) {
 				return nil, err
 			}
 			u.depth = u.depth || a.Alpha.DepthOut
+			for _, h := range []*r3.Half{&a.RGB, &a.Alpha} {
+				for _, src := range h.Src {
+					if src < r3.ConstBase {
+						u.ntemps = max(u.ntemps, int(src)+1)
+					}
+				}
+				u.ntemps = max(u.ntemps, int(h.Dst)+1)
+			}
 			lv.alu = append(lv.alu, decodeALU(a))
 		}
 		u.levels = append(u.levels, lv)
 	}
+	u.ntemps = min(u.ntemps, 32)
 	for k := range u.consts {
 		for c := 0; c < 4; c++ {
 			u.consts[k][c] = r3.DecodeFP24(prog.Const[k][c])
@@ -318,9 +331,9 @@ func (op *aluOp) exec(t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, 
 	case r3.AlphaDP:
 		ar = dot
 	case r3.AlphaMIN:
-		ar = math.Min(aA, aB)
+		ar = min(aA, aB)
 	case r3.AlphaMAX:
-		ar = math.Max(aA, aB)
+		ar = max(aA, aB)
 	case r3.AlphaCND:
 		ar = sel(aC > 0.5, aA, aB)
 	case r3.AlphaCMP:
@@ -350,9 +363,9 @@ func (op *aluOp) exec(t *[32][4]float32, k *[32][4]float32, out *[4][4]float32, 
 		case r3.RGBDP3, r3.RGBDP4, r3.RGBD2A:
 			x = dot
 		case r3.RGBMIN:
-			x = math.Min(A[c], B[c])
+			x = min(A[c], B[c])
 		case r3.RGBMAX:
-			x = math.Max(A[c], B[c])
+			x = max(A[c], B[c])
 		case r3.RGBCND:
 			x = sel(C[c] > 0.5, A[c], B[c])
 		case r3.RGBCMP:

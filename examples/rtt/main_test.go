@@ -1,0 +1,52 @@
+package main
+
+import (
+	"flag"
+	"image/png"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/examples/internal/app"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const golden = "../../testdata/r300/es2-rtt.png"
+
+// TestRender renders the scene on r300 and compares it with the golden
+// image bit for bit (the pipeline is deterministic).
+func TestRender(t *testing.T) {
+	img, err := Render("r300", 160, 120)
+	require.NoError(t, err)
+	if *update {
+		require.NoError(t, app.WritePNG(golden, img))
+	}
+	f, err := os.Open(golden)
+	require.NoError(t, err)
+	defer f.Close()
+	want, err := png.Decode(f)
+	require.NoError(t, err)
+	b := want.Bounds()
+	require.Equal(t, img.Bounds(), b)
+	diff := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r1, g1, b1, a1 := want.At(x, y).RGBA()
+			r2, g2, b2, a2 := img.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				diff++
+			}
+		}
+	}
+	assert.Zero(t, diff, "pixels differ from %s (go test ./examples/rtt -update)", golden)
+	// The window's clear colour in the corner.
+	assert.Equal(t, [4]uint8{25, 31, 46, 255}, [4]uint8(img.Pix[0:4]))
+}
+
+func TestNoFramebufferBackend(t *testing.T) {
+	_, err := Render("pspge", 32, 24)
+	assert.ErrorContains(t, err, "GL ES 2.0")
+}

@@ -1,0 +1,600 @@
+package glamo
+
+import (
+	"encoding/binary"
+
+	"github.com/retrogl/retrogl/sim/raster"
+)
+
+// The span pipeline: triangles are shaded a chunk of up to spanChunk
+// pixels of a row at a time, one stage after the other (interpolation,
+// texture units, texture blend, the colour stages, output), instead of one
+// pixel at a time through every stage. Each stage is a loop whose body
+// the compiler sees whole, and the stages that do not apply are skipped
+// once per chunk, not tested per pixel.
+//
+// The result is the per-pixel pipeline's (walkTriRef, shade, output), bit
+// for bit: the interpolators step in the same order with the same
+// rounding, the stages before output have no side effect (they only read
+// textures and the fragment), and output runs the pixels in x order. The
+// one state where staging could differ is a texture overlapping a buffer
+// the chunk writes (a pixel's write would feed a later pixel's texel
+// read): pixState.spanOK is false then and walkTri takes the per-pixel
+// path. TestSpanPathMatchesReference compares the two paths over random
+// states, triangles and memory.
+const spanChunk = 64
+
+// spanBuf carries one chunk's fragments between the stages; each raster
+// worker owns one, so the pipeline allocates nothing per pixel.
+type spanBuf struct {
+	col, spec [spanChunk][4]int32 // interpolated diffuse and specular/fog
+	out       [spanChunk][4]int32 // the texture blend's output
+	z, w      [spanChunk]float64
+	uv        [2][spanChunk][2]float64
+	lod       [2][spanChunk]float64
+	tex       [2][spanChunk][4]int32
+	konst     [4][spanChunk][4]int32 // constant texture-blend arguments
+	live      [spanChunk]bool        // false once a test has dropped the pixel
+	foot      [spanChunk][4]uint32   // bilinearSpan's texel offsets
+	weight    [spanChunk]uint32      // and weights
+	flat      bool                   // every colour of the chunk is the same
+	count     int64                  // pixels written
+}
+
+// c5 and c6 are unitTo12 for the 5- and 6-bit colour planes.
+func c5(v int64) int32 { return lut5_8[min(max(v, 0), 31*256)] }
+func c6(v int64) int32 { return lut6_8[min(max(v, 0), 63*256)] }
+
+// walkTriSpan is walkTriRef through the span pipeline.
+func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
+	p := &e.px
+	nch, ip, zp, wp, up, vp := j.nch, &j.ip, &j.zp, &j.wp, &j.up, &j.vp
+	persp, needW, off, lodC := j.persp, j.needW, j.off, j.lodC
+	ntex, needZ := p.ntex, p.needZ
+	xa, ya := j.xa, j.ya
+	j.t.Walk(clip, func(s *raster.Span) {
+		cy16 := int64(s.Y)*16 + 8 - ya
+		cx16 := int64(s.X0)*16 + 8 - xa
+		var acc, dx [8]int64
+		for k := 0; k < nch; k++ {
+			acc[k], dx[k] = ip[k].at(cx16, cy16), ip[k].dx*16
+		}
+		rx, ry := float64(cx16)/16, float64(cy16)/16
+		z := zp.row(rx, ry)
+		w := wp.row(rx, ry)
+		var uc, vc [2]float64
+		for u := 0; u < ntex; u++ {
+			uc[u], vc[u] = up[u].row(rx, ry), vp[u].row(rx, ry)
+		}
+		for x0 := s.X0; x0 < s.X1; x0 += spanChunk {
+			n := min(spanChunk, s.X1-x0)
+			// Interpolation, in walkTriRef's order and rounding (q(a+b)
+			// is qadd written out so that it inlines).
+			sb.flat = interpColor(&sb.col, n, &acc, &dx, 0)
+			if nch == 8 {
+				interpColor(&sb.spec, n, &acc, &dx, 4)
+			}
+			if needZ {
+				dz := zp.dx
+				for i := 0; i < n; i++ {
+					sb.z[i] = z
+					if off != 0 {
+						sb.z[i] = q(z + off)
+					}
+					z = q(z + dz)
+				}
+			}
+			if needW {
+				dw := wp.dx
+				for i := 0; i < n; i++ {
+					sb.w[i] = w
+					w = q(w + dw)
+				}
+			}
+			for u := 0; u < ntex; u++ {
+				uv, dudx, dvdx := &sb.uv[u], up[u].dx, vp[u].dx
+				uu, vv := uc[u], vc[u]
+				if !persp {
+					for i := 0; i < n; i++ {
+						uv[i] = [2]float64{uu, vv}
+						uu = q(uu + dudx)
+						vv = q(vv + dvdx)
+					}
+					uc[u], vc[u] = uu, vv
+					for i := 0; i < n; i++ {
+						sb.lod[u][i] = lodC[u]
+					}
+					continue
+				}
+				t := &p.tex[u]
+				for i := 0; i < n; i++ {
+					rw := qdiv(1, sb.w[i])
+					pu, pv := qmul(uu, rw), qmul(vv, rw)
+					uv[i] = [2]float64{pu, pv}
+					if t.needLOD {
+						sb.lod[u][i] = lodOf(t,
+							(up[u].dx-pu*wp.dx)*rw, (vp[u].dx-pv*wp.dx)*rw,
+							(up[u].dy-pu*wp.dy)*rw, (vp[u].dy-pv*wp.dy)*rw)
+					}
+					uu = q(uu + dudx)
+					vv = q(vv + dvdx)
+				}
+				uc[u], vc[u] = uu, vv
+			}
+			e.shadeSpan(sb, n, x0, s.Y)
+		}
+	})
+}
+
+// interpColor steps four integer colour planes (R, G, B, A or SR, SG, SB,
+// F: 5-, 6-, 5- and 6-bit) from acc[k0:k0+4] over n pixels. It reports
+// whether the planes are flat along the row (every pixel the same).
+func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) bool {
+	a0, a1, a2, a3 := acc[k0], acc[k0+1], acc[k0+2], acc[k0+3]
+	d0, d1, d2, d3 := dx[k0], dx[k0+1], dx[k0+2], dx[k0+3]
+	if d0|d1|d2|d3 == 0 { // flat along the row (flat shading, clears)
+		c := [4]int32{c5(a0 >> 4), c6(a1 >> 4), c5(a2 >> 4), c6(a3 >> 4)}
+		for i := 0; i < n; i++ {
+			out[i] = c
+		}
+		return true
+	}
+	for i := 0; i < n; i++ {
+		out[i] = [4]int32{c5(a0 >> 4), c6(a1 >> 4), c5(a2 >> 4), c6(a3 >> 4)}
+		a0 += d0
+		a1 += d1
+		a2 += d2
+		a3 += d3
+	}
+	acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0, a1, a2, a3
+	return false
+}
+
+// shadeSpan runs the pixel pipeline on the n fragments of sb, which start
+// at (x0, y).
+func (e *Engine) shadeSpan(sb *spanBuf, n, x0, y int) {
+	p := &e.px
+	live := &sb.live
+	for i := 0; i < n; i++ {
+		live[i] = true
+	}
+	if p.plain {
+		e.outputSpan(sb, &sb.col, n, x0, y)
+		return
+	}
+	sb.flat = false // the stages below may vary the colour
+	for u := 0; u < p.ntex; u++ {
+		p.tex[u].sampleSpan(sb, u, n, !p.keyBlend)
+	}
+	col := &sb.col
+	if p.ntex > 0 && p.txbl {
+		col = &sb.out
+		cb := &p.comb
+		if cb.stages == 1 && cb.col[0].simple && cb.alp[0].simple {
+			sb.modulate(cb, n)
+		} else {
+			for i := 0; i < n; i++ {
+				if live[i] {
+					cb.run(&sb.col[i], &sb.spec[i], &sb.tex[0][i], &sb.tex[1][i], &sb.out[i])
+				}
+			}
+		}
+	}
+	if p.keyBlend {
+		t := &p.tex[0]
+		if !p.tex[0].key {
+			t = &p.tex[1]
+		}
+		for i := 0; i < n; i++ {
+			if live[i] && t.keyed(col[i]) {
+				live[i] = false
+			}
+		}
+	}
+	if p.specAdd {
+		for i := 0; i < n; i++ {
+			c, s := &col[i], &sb.spec[i]
+			c[0], c[1], c[2] = sat(c[0]+s[0]), sat(c[1]+s[1]), sat(c[2]+s[2])
+		}
+	}
+	if p.fog {
+		if p.fogMode == 0 {
+			fc := p.fogCol
+			for i := 0; i < n; i++ {
+				c := &col[i]
+				c[0], c[1], c[2] = sat(c[0]+fc[0]), sat(c[1]+fc[1]), sat(c[2]+fc[2]) // constant fog (L285)
+			}
+		} else {
+			var f frag
+			for i := 0; i < n; i++ {
+				f.z, f.w, f.spec = sb.z[i], sb.w[i], sb.spec[i]
+				ff := p.fogFactor(&f)
+				c := &col[i]
+				for k := 0; k < 3; k++ {
+					c[k] = sat(mul12(ff, c[k]) + mul12(one-ff, p.fogCol[k]))
+				}
+			}
+		}
+	}
+	if p.polyStipple {
+		t := &p.tex[p.stippleTx]
+		v := float64(y) * p.stippleVdir
+		for i := 0; i < n; i++ {
+			if live[i] && t.sample(float64(x0+i)/32, v, 0)[3] < one/2 {
+				live[i] = false
+			}
+		}
+	}
+	if p.atest {
+		for i := 0; i < n; i++ {
+			a6 := int32((int64(sat(col[i][3]))*63 + 2048) >> 12) // A[7:2] only (L2628)
+			if !compare(p.afunc, int64(a6), int64(p.aref)) {
+				live[i] = false
+			}
+		}
+	}
+	e.outputSpan(sb, col, n, x0, y)
+}
+
+// operand returns the chunk array a stage-0 argument select reads (srcp's
+// choice); constants are spread into sb.konst[slot].
+func (sb *spanBuf) operand(cb *combiner, sel uint8, slot, n int) *[spanChunk][4]int32 {
+	var k [4]int32
+	switch sel & 31 {
+	case 0x01, 0x03, 0x05:
+		return &sb.col
+	case 0x04:
+		if cb.useSpc {
+			return &sb.spec
+		}
+	case 0x06:
+		return &sb.tex[0]
+	case 0x07:
+		return &sb.tex[1]
+	case 0x12:
+		k = cb.fact[0]
+	case 0x13:
+		k = cb.fact[1]
+	}
+	a := &sb.konst[slot]
+	for i := 0; i < n; i++ {
+		a[i] = k
+	}
+	return a
+}
+
+// modulate is combiner.run's one-stage MUL shape over a chunk.
+func (sb *spanBuf) modulate(cb *combiner, n int) {
+	c, a := &cb.col[0], &cb.alp[0]
+	a0, a1 := sb.operand(cb, c.arg[0], 0, n), sb.operand(cb, c.arg[1], 1, n)
+	b0, b1 := sb.operand(cb, a.arg[0], 2, n), sb.operand(cb, a.arg[1], 3, n)
+	for i := 0; i < n; i++ {
+		sb.out[i] = [4]int32{sat(mul12(a0[i][0], a1[i][0])), sat(mul12(a0[i][1], a1[i][1])),
+			sat(mul12(a0[i][2], a1[i][2])), sat(mul12(b0[i][3], b1[i][3]))}
+	}
+}
+
+// sampleSpan fills sb.tex[u] for the live fragments, dropping those the
+// unit's colour key rejects (key: the key test applies here, as in shade).
+func (t *texUnit) sampleSpan(sb *spanBuf, u, n int, key bool) {
+	uv, lod, out, live := &sb.uv[u], &sb.lod[u], &sb.tex[u], &sb.live
+	if key && t.key {
+		for i := 0; i < n; i++ {
+			if live[i] && t.keyCovered(uv[i][0], uv[i][1])*32 > int64(t.keyRatio)*256 {
+				live[i] = false
+			}
+		}
+	}
+	if t.needLOD || t.mag != 1 || t.lanes == nil || !spanAxisOK(t.levels[0].w, t.wrapU) || !spanAxisOK(t.levels[0].h, t.wrapV) {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				t.sampleTo(uv[i][0], uv[i][1], lod[i], &out[i])
+			}
+		}
+		return
+	}
+	t.bilinearSpan(sb, u, n)
+}
+
+// Texel lanes: a decoded texel packed as four 16-bit lanes, R | G<<16 |
+// B<<32 | A<<48 (12-bit channels, so 4096 fits). The bilinear filter
+// spreads R and B, then G and A, into two 32-bit lanes of a uint64 and
+// weighs both channels with one multiplication: a lane's sum is at most
+// 65536 * 4096 + 32768 < 2^32, so no lane carries into the next, and each
+// lane holds exactly the sum sampleLevelTo computes for its channel.
+const laneMask = 0x0000FFFF0000FFFF
+
+func packLanes(c [4]int32) uint64 {
+	return uint64(c[0]) | uint64(c[1])<<16 | uint64(c[2])<<32 | uint64(c[3])<<48
+}
+
+// laneTables caches the lanes of every raw texel of a non-paletted 8- or
+// 16-bit format (read-only once built).
+var laneTables = map[uint8][]uint64{}
+
+func formatLanes(code uint8) []uint64 {
+	lutMu.Lock()
+	defer lutMu.Unlock()
+	if t, ok := laneTables[code]; ok {
+		return t
+	}
+	l := texLayouts[code]
+	t := make([]uint64, 1<<l.bpp)
+	for i := range t {
+		t[i] = packLanes(decodeLayout(&l, uint32(i)))
+	}
+	laneTables[code] = t
+	return t
+}
+
+// bilinearSpan is sampleLevelTo's bilinear filter of level 0 of an 8- or
+// 16-bit format over a chunk, for the wrap modes that never read the
+// border colour: wrap of a power-of-two size (wrap2's modulo as a mask) and
+// clamp to edge. It runs in two loops that call nothing and keep few
+// values live, so that the compiler holds them in registers: footprints
+// (texCoordFixed, wrap2, the texel offsets and weights), then the texel
+// reads and the weighted sums. Pixels a colour key dropped read texel 0.
+func (t *texUnit) bilinearSpan(sb *spanBuf, u, n int) {
+	uv, out, live := &sb.uv[u], &sb.tex[u], &sb.live
+	l := &t.levels[0]
+	sw, sh := float64(l.w)*256, float64(l.h)*256
+	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)
+	base, pitch := l.base, l.pitch
+	xs := uint32(0) // log2 of the bytes per texel
+	if t.bpp == 16 {
+		xs = 1
+	}
+	fp, wt := &sb.foot, &sb.weight
+	for i := 0; i < n; i++ {
+		fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+		x0, x1 := au.pair(fu >> 8)
+		y0, y1 := av.pair(fv >> 8)
+		x0, x1 = x0<<xs, x1<<xs
+		r0, r1 := base+y0*pitch, base+y1*pitch
+		fp[i] = [4]uint32{r0 + x0, r0 + x1, r1 + x0, r1 + x1}
+		wt[i] = uint32(fu&255) | uint32(fv&255)<<8
+		if !live[i] {
+			fp[i] = [4]uint32{base, base, base, base}
+		}
+	}
+	// The lane tables as arrays, which a 16- or 8-bit texel indexes
+	// without a bounds check.
+	vr := t.vram
+	var l16 *[1 << 16]uint64
+	var l8 *[256]uint64
+	if xs == 1 {
+		l16 = (*[1 << 16]uint64)(t.lanes)
+	} else {
+		l8 = (*[256]uint64)(t.lanes)
+	}
+	for i := 0; i < n; i++ {
+		o := &fp[i]
+		var e00, e10, e01, e11 uint64
+		if xs == 1 {
+			e00 = l16[binary.LittleEndian.Uint16(vr[o[0]:])]
+			e10 = l16[binary.LittleEndian.Uint16(vr[o[1]:])]
+			e01 = l16[binary.LittleEndian.Uint16(vr[o[2]:])]
+			e11 = l16[binary.LittleEndian.Uint16(vr[o[3]:])]
+		} else {
+			e00, e10, e01, e11 = l8[vr[o[0]]], l8[vr[o[1]]], l8[vr[o[2]]], l8[vr[o[3]]]
+		}
+		wu, wv := uint64(wt[i]&255), uint64(wt[i]>>8)
+		w00 := (256 - wu) * (256 - wv)
+		w10 := wu * (256 - wv)
+		w01 := (256 - wu) * wv
+		w11 := wu * wv
+		const half = 0x0000800000008000
+		rb := w00*(e00&laneMask) + w10*(e10&laneMask) + w01*(e01&laneMask) + w11*(e11&laneMask) + half
+		ga := w00*(e00>>16&laneMask) + w10*(e10>>16&laneMask) + w01*(e01>>16&laneMask) + w11*(e11>>16&laneMask) + half
+		out[i] = [4]int32{int32(rb >> 16 & 0xFFFF), int32(ga >> 16 & 0xFFFF), int32(rb >> 48), int32(ga >> 48)}
+	}
+}
+
+// axis wraps one texel coordinate for bilinearSpan: with mask >= 0 the
+// size is a power of two that wraps, else the coordinate clamps to
+// [0, last].
+type axis struct{ mask, last int64 }
+
+func newAxis(n int, mode uint32) axis {
+	if mode == 1 {
+		return axis{mask: int64(n) - 1}
+	}
+	return axis{mask: -1, last: int64(n) - 1}
+}
+
+// spanAxisOK reports whether bilinearSpan handles a wrap mode and size.
+func spanAxisOK(n int, mode uint32) bool { return (mode == 1 && n&(n-1) == 0) || mode == 3 }
+
+// pair returns wrap2(x, n, mode) for the modes bilinearSpan handles.
+func (a axis) pair(x int64) (uint32, uint32) {
+	if a.mask >= 0 {
+		return uint32(x & a.mask), uint32((x + 1) & a.mask)
+	}
+	return uint32(min(max(x, 0), a.last)), uint32(min(max(x+1, 0), a.last))
+}
+
+// fixCoord is texCoordFixed's clamp and floor of a coordinate already
+// scaled to texels with 8 fraction bits, the floor taken by truncation
+// (exact below 2^28) so that no call stays in the loop.
+func fixCoord(v float64) int64 {
+	if !(v > -0x1p28) {
+		return -1 << 28
+	}
+	if v > 0x1p28 {
+		return 1 << 28
+	}
+	f := int64(v)
+	if float64(f) > v {
+		f--
+	}
+	return f
+}
+
+// z16 is hal/glamo.Z16 (Quant(z, 16)) without the library floor: inside
+// (0, 1), z*65535 + 0.5 is positive, where truncation is the floor.
+func z16(z float64) uint16 {
+	if !(z > 0) {
+		return 0
+	}
+	if z >= 1 {
+		return 0xFFFF
+	}
+	return uint16(uint32(z*65535 + 0.5))
+}
+
+// outputSpan is output for the live fragments of a chunk, colours from
+// cols. The common state (pixState.outFast: no stencil, Z16 or no Z, no
+// blending or SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask, colour
+// and Z buffers apart) runs here in two passes, Z then colour; any other
+// takes outputSpanAny.
+//
+// The blend and the quantisation work on lanes, two 12-bit channels in the
+// 32-bit halves of a uint64 (R|B<<32 and G|A<<32): mul12(x, k) of both
+// channels is one multiplication, since x*k + 2048 <= 4096*4096 + 2048 <
+// 2^32, and the shift that divides by 4096 moves the high lane's low bits
+// into the low lane's bits 20-31, which the 13-bit mask drops (a product
+// is at most 4096). The blend needs no saturation: with x, d <= 4096,
+// mul12(x, a) <= a and mul12(d, 4096-a) <= 4096-a, so the sum never
+// exceeds 4096. R and B share their bit count in every colour format, so
+// they also quantise together.
+func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int) {
+	p := &e.px
+	if !p.outFast {
+		e.outputSpanAny(sb, cols, n, x0, y)
+		return
+	}
+	vram, live := p.vram, &sb.live
+	if p.zt || p.zw {
+		// The Z pass: the colour and Z buffers are disjoint (outFast), so
+		// testing and writing the chunk's Z before its colours changes no
+		// byte.
+		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
+		zt, zw, zfunc := p.zt, p.zw, p.zfunc
+		zmask := uint16(0xFFFF)
+		if p.zmaskOn {
+			zmask = p.zmask
+		}
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			zAddr := zRow + 2*uint32(i)
+			zd := binary.LittleEndian.Uint16(vram[zAddr:])
+			zn := z16(sb.z[i])
+			if zt && !compare(zfunc, int64(zn), int64(zd)) {
+				live[i] = false
+				continue
+			}
+			if zw {
+				binary.LittleEndian.PutUint16(vram[zAddr:], zn&zmask|zd&^zmask)
+			}
+		}
+	}
+	// Channel k quantises to qm[k] levels at bit qs[k]; an absent channel
+	// has qm = 0 and quantises to 0 (the offset is below 4096).
+	var qm [4]int32
+	var qs [4]uint32
+	for k, ch := range p.clay.ch {
+		if ch.bits != 0 {
+			qm[k], qs[k] = int32(1)<<ch.bits-1, uint32(ch.shift)
+		}
+	}
+	qrb, qm1, qm3 := uint64(qm[0]), qm[1], qm[3]
+	qs0, qs1, qs2, qs3 := qs[0]&15, qs[1]&15, qs[2]&15, qs[3]&15
+	// The dither offsets of this row (quant's (2b+1)/32 of a step), or
+	// rounding to nearest.
+	adds := [4]int32{2048, 2048, 2048, 2048}
+	if p.dither {
+		for k := 0; k < 4; k++ {
+			d := bayer[y&3][k]
+			if p.invDither {
+				d = 15 - d
+			}
+			adds[k] = d*256 + 128
+		}
+	}
+	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
+	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
+	if sb.flat && !blend {
+		// One colour over the chunk: its pixel for each dither column.
+		c := &cols[0]
+		rb := uint64(sat(c[0])) | uint64(sat(c[2]))<<32
+		g, a := sat(c[1]), sat(c[3])
+		var pxs [4]uint16
+		for k, add := range adds {
+			q := (rb*qrb + uint64(add)*(1|1<<32)) >> 12
+			pxs[k] = uint16(q&0xFF)<<qs0 | uint16(q>>32&0xFF)<<qs2 |
+				uint16((g*qm1+add)>>12)<<qs1 | uint16((a*qm3+add)>>12)<<qs3
+		}
+		for i := 0; i < n; i++ {
+			if live[i] {
+				binary.LittleEndian.PutUint16(vram[cRow+2*uint32(i):], pxs[(x0+i)&3])
+				sb.count++
+			}
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		cAddr := cRow + 2*uint32(i)
+		c := &cols[i]
+		a := sat(c[3])
+		rb := uint64(sat(c[0])) | uint64(sat(c[2]))<<32
+		ga := uint64(sat(c[1])) | uint64(a)<<32
+		if blend {
+			d := dstLanes[binary.LittleEndian.Uint16(vram[cAddr:])] | aOr
+			ka, kd := uint64(a), uint64(one-a)
+			rb = mulLanes(rb, ka) + mulLanes(d&laneMask, kd)
+			ga = mulLanes(ga, ka) + mulLanes(d>>16&laneMask, kd)
+		}
+		add := adds[(x0+i)&3]
+		q := (rb*qrb + uint64(add)*(1|1<<32)) >> 12
+		px := uint16(q&0xFF)<<qs0 | uint16(q>>32&0xFF)<<qs2 |
+			uint16((int32(ga&0x1FFF)*qm1+add)>>12)<<qs1 | uint16((int32(ga>>32)*qm3+add)>>12)<<qs3
+		binary.LittleEndian.PutUint16(vram[cAddr:], px)
+		sb.count++
+	}
+}
+
+// mulLanes is mul12 of both lanes of x by k (k <= 4096).
+func mulLanes(x, k uint64) uint64 {
+	return (x*k + 2048*(1|1<<32)) >> 12 & (0x1FFF * (1 | 1<<32))
+}
+
+// dstLanesOf caches the lanes of every pixel of a colour format, with 0 in
+// the alpha lane of a format without alpha (read-only once built).
+var dstLaneTables = map[uint32]*[1 << 16]uint64{}
+
+func dstLanesOf(f uint32) *[1 << 16]uint64 {
+	lutMu.Lock()
+	defer lutMu.Unlock()
+	if t, ok := dstLaneTables[f]; ok {
+		return t
+	}
+	l := colorLayouts[f]
+	t := new([1 << 16]uint64)
+	for i := range t {
+		c := decodeLayout(&l, uint32(i))
+		if l.ch[3].bits == 0 {
+			c[3] = 0
+		}
+		t[i] = packLanes(c)
+	}
+	dstLaneTables[f] = t
+	return t
+}
+
+// outputSpanAny is output for the live fragments of a chunk in any state.
+func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int) {
+	var f frag
+	f.y = y
+	for i := 0; i < n; i++ {
+		if sb.live[i] {
+			f.x, f.z = x0+i, sb.z[i]
+			e.output(&f, cols[i])
+		}
+	}
+	sb.count += f.count
+}

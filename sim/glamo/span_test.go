@@ -1,0 +1,366 @@
+package glamo
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/hal"
+	hg "github.com/retrogl/retrogl/hal/glamo"
+	"github.com/retrogl/retrogl/sim/device"
+)
+
+// Memory map of the span-pipeline comparison: a 64x48 target.
+const (
+	cmpW, cmpH  = 64, 48
+	cmpFB       = 0x10000
+	cmpZ        = 0x20000
+	cmpSt       = 0x30000
+	cmpTex      = 0x40000 // unit u level i at cmpTex + u*0x20000 + i*0x2000
+	cmpMemSize  = 0x80000
+	cmpTexPitch = 128
+)
+
+// poke writes a register the way the queue does: both halves of a 32-bit
+// register, low half first.
+func poke(e *Engine, addr uint16, v uint32) {
+	switch e.kind[(addr-hg.BlockStart)/2] {
+	case kLow:
+		_ = e.write(addr, uint16(v))
+		_ = e.write(addr+2, uint16(v>>16))
+	case k16:
+		_ = e.write(addr, uint16(v))
+	}
+}
+
+// randomPixelState returns register writes for a random pixel pipeline
+// over the comparison's memory map: every field drawn from the values the
+// simulator accepts (a state it rejects is redrawn by the caller).
+func randomPixelState(r *rand.Rand) map[uint16]uint32 {
+	bit := func(p int) uint32 { // a bit set with probability p/100
+		if r.IntN(100) < p {
+			return 1
+		}
+		return 0
+	}
+	pick := func(vs ...uint32) uint32 { return vs[r.IntN(len(vs))] }
+	s := map[uint16]uint32{}
+	ntex := uint32(r.IntN(3))
+	en0 := r.Uint32()&^(7<<12) | ntex<<12 | bit(80)<<10
+	en0 = en0&^(1<<9) | bit(30)<<9 // perspective correction
+	en1 := r.Uint32() &^ (1 << 12)
+	for _, b := range []uint{2, 3, 5, 11, 13, 14, 15, 16, 17, 19, 22, 23, 24, 28, 29} {
+		en1 &^= 1 << b
+		en1 |= bit(25) << b
+	}
+	en1 |= bit(70) << 17 // texture blend
+	for _, b := range []uint{0, 1, 2, 3, 4, 5, 17, 19, 20, 22} {
+		en0 &^= 1 << b
+		en0 |= bit(40) << b
+	}
+	if bit(25) == 1 { // the plain pipeline of clears and untextured fills
+		en0 &^= 1<<10 | 7<<12 | 1<<3 | 1<<4 | 1<<17 | 1<<2
+		en1 &^= 1<<11 | 1<<15 | 1<<14 | 3<<28
+	}
+	s[0x2100], s[0x2104] = en0, en1
+	s[0x2108] = r.Uint32()&(7<<16) | pick(0, 0, 0, 0, 0, 0, 0, 8, 9, 10, 11, 12, 13, 14, 15, 0x10)<<20 | cmpW
+	s[0x210C] = r.Uint32()
+	s[0x2110] = cmpZ
+	s[0x2114] = r.Uint32()
+	s[0x2120] = r.Uint32()&(15<<24) | pick(0x10, 0x11, 0x12, 0x13, 0x50, 0x51, 0x52, 0x53)<<16 | cmpW
+	if bit(60) == 1 {
+		s[0x2120] = s[0x2120]&^(15<<24) | 12<<24 // COPY
+		en1 &^= 1 << 23                          // no colour write mask
+		s[0x2104] = en1
+	}
+	s[0x2124], s[0x2128] = r.Uint32(), cmpFB
+	s[0x2138] = r.Uint32()
+	s[0x213C] = r.Uint32()&^(7<<24) | pick(0, 4, 5, 6, 7)<<24
+	s[0x2140], s[0x2144], s[0x2148] = hg.F18(r.Float64()*2), hg.F18(r.Float64()*4), hg.F18(r.Float64()*3)
+	s[0x2150] = r.Uint32()
+	s[0x2154] = r.Uint32()&^0x3FF | cmpW/2
+	s[0x2158] = cmpSt
+	s[0x215C] = r.Uint32()&(1<<30|0x1FF<<12) | pick(0, 1, 2, 3, 5)<<24 | pick(0, 1, 2, 3, 5)<<27 |
+		uint32(r.IntN(17))<<4 | uint32(r.IntN(15))
+	if bit(50) == 1 {
+		s[0x215C] = s[0x215C]&^(1<<30|7<<24|0x1FF) | 4<<4 | 5 // SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
+	}
+	s[0x2160] = r.Uint32()
+	s[0x216C] = uint32(r.IntN(17))<<4 | uint32(r.IntN(15))
+	x0, y0 := uint32(r.IntN(8)), uint32(r.IntN(8))
+	x1, y1 := uint32(cmpW-1-r.IntN(8)), uint32(cmpH-1-r.IntN(8))
+	if bit(50) == 1 {
+		x0, y0, x1, y1 = 0, 0, cmpW-1, cmpH-1
+	}
+	s[0x2164], s[0x2168] = y0<<16|y1, x0<<16|x1
+	s[0x2330], s[0x2334] = r.Uint32(), r.Uint32()
+	for st := uint16(0); st < 2; st++ {
+		for _, base := range []uint16{0x2350, 0x2390} {
+			a := base + 8*st
+			mod := r.Uint32()&^(7<<13|7<<5) | uint32(r.IntN(6))<<13 | uint32(r.IntN(6))<<5
+			for _, sh := range []uint{8, 0} {
+				if mod>>(sh+1)&7 == 4 {
+					mod &^= 1 << (sh + 3)
+				}
+			}
+			arg := uint32(r.IntN(3))<<6 | uint32(r.IntN(3))<<14 | uint32(r.IntN(8))<<22
+			for _, sh := range []uint{25, 16, 8, 0} {
+				arg |= (pick(0x00, 0x01, 0x03, 0x04, 0x05, 0x06, 0x07, 0x12, 0x13) | bit(20)<<5) << sh
+			}
+			if bit(50) == 1 { // the MODULATE shape: Sat(Arg1 * Arg2) to C0
+				mod = 1<<13 | 1<<8
+				arg = pick(0x03, 0x06, 0x07, 0x12, 0x04)<<25 | pick(0x03, 0x06, 0x07, 0x13)<<16 | 2<<6
+			}
+			s[a], s[a+4] = mod, arg
+		}
+	}
+	codes := []uint32{0x60, 0x61, 0x62, 0x63, 0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0x13, 0x33, 0x38, 0x43, 0x50,
+		0x12, 0x42, 0x01, 0x09, 0x8C, 0x63, 0x61, 0xE3}
+	for u := 0; u < 2; u++ {
+		b := hg.TexUnitBase(u)
+		lv := uint32(r.IntN(7))
+		cfg := pick(codes...)<<24 | uint32(r.IntN(4))<<16 | uint32(r.IntN(4))<<19 | lv<<8
+		if bit(50) == 1 {
+			cfg = cfg&^(63<<16) | 1<<16 | 1<<19 // wrap both ways
+		}
+		if u == 0 {
+			cfg |= uint32(r.IntN(2)) // blend stage count
+		}
+		s[b] = cfg
+		s[b+4] = bit(70)<<18 | uint32(r.IntN(6))<<15 | r.Uint32()&(0x3FF<<5)
+		w, h := uint32(1)<<r.IntN(7), uint32(1)<<r.IntN(7)
+		if bit(20) == 1 {
+			w, h = uint32(1+r.IntN(64)), uint32(1+r.IntN(64))
+		}
+		s[b+8] = w<<12 | h
+		if u == 0 {
+			s[b+8] |= r.Uint32() & 0xFF000000 // the transparency mode and ratio of both units
+		}
+		s[b+0xC], s[b+0x10], s[b+0x14] = r.Uint32(), r.Uint32(), r.Uint32()
+		for i := uint16(0); i <= 8; i++ {
+			s[b+0x18+4*i] = cmpTex + uint32(u)*0x20000 + uint32(i)*0x2000
+		}
+		for i := uint16(0); i < 5; i++ {
+			s[b+0x48+4*i] = cmpTexPitch | cmpTexPitch<<16
+		}
+	}
+	s[0x260C] = pick(1, 2, 3, 4)<<11 | bit(20)<<15 | bit(50)<<16 | bit(20)<<19 | bit(20)<<10 | bit(50)<<9
+	s[0x2620], s[0x2624], s[0x2628] = hg.F24(r.Float64()*2-1), hg.F24(r.Float64()*0.01-0.005), hg.F24(r.Float64()*0.02-0.01)
+	s[0x2050] = 3 | 3<<12 | uint32(r.IntN(4))<<10 | uint32(r.IntN(4))<<8
+	return s
+}
+
+// randomVertex returns a window-space vertex inside (and a little around)
+// the target.
+func randomVertex(r *rand.Rand) vertex {
+	var v vertex
+	v.win = [4]float64{r.Float64()*(cmpW+16) - 8, r.Float64()*(cmpH+16) - 8, r.Float64()*1.2 - 0.1, 0.25 + r.Float64()*2}
+	for f := 0; f < 2; f++ {
+		for k := 0; k < 4; k++ {
+			v.col[f][k], v.spec[f][k] = uint8(r.UintN(256)), uint8(r.UintN(256))
+		}
+	}
+	for s := range v.tex {
+		v.tex[s] = [2]float64{r.Float64()*5 - 2, r.Float64()*5 - 2}
+	}
+	return v
+}
+
+// renderCmp runs one state and triangle list on a fresh engine over mem
+// (a copy is made) and returns the memory afterwards, or nil when the
+// state is rejected.
+func renderCmp(t *testing.T, mem []byte, state map[uint16]uint32, pal *[2][256]uint16, tris [][3]vertex, ref bool, workers int) []byte {
+	m := device.NewMemory([]hal.Region{{Name: "vram", Base: 0, Size: cmpMemSize}})
+	b, ok := m.Slice(0, cmpMemSize)
+	require.True(t, ok)
+	copy(b, mem)
+	e := NewEngine()
+	e.SetMemory(m)
+	e.refPath, e.workers = ref, workers
+	e.pal = *pal
+	// Registers in address order, so that every run writes the same way.
+	for a := hg.BlockStart; a < hg.BlockEnd; a += 2 {
+		if v, ok := state[uint16(a)]; ok {
+			poke(e, uint16(a), v)
+		}
+	}
+	if e.prepare() != nil {
+		return nil
+	}
+	for i := range tris {
+		require.NoError(t, e.setupTri(&tris[i][0], &tris[i][1], &tris[i][2]))
+	}
+	e.flushJobs()
+	return append([]byte(nil), b...)
+}
+
+// TestSpanPathMatchesReference draws random triangles in random pixel
+// states over random memory through the span pipeline and through the
+// per-pixel reference path (walkTriRef), with one and with three workers:
+// every byte of memory must agree.
+func TestSpanPathMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 33))
+	states := 400
+	if testing.Short() {
+		states = 100
+	}
+	mem := make([]byte, cmpMemSize)
+	spanRuns := 0
+	for n := 0; n < states; {
+		state := randomPixelState(r)
+		for i := range mem {
+			mem[i] = uint8(r.UintN(256))
+		}
+		var pal [2][256]uint16
+		for u := range pal {
+			for i := range pal[u] {
+				pal[u][i] = uint16(r.UintN(1 << 16))
+			}
+		}
+		tris := make([][3]vertex, 1+r.IntN(4))
+		for i := range tris {
+			tris[i] = [3]vertex{randomVertex(r), randomVertex(r), randomVertex(r)}
+			if r.IntN(3) == 0 { // one colour, as flat shading and clears give
+				for k := 1; k < 3; k++ {
+					tris[i][k].col, tris[i][k].spec = tris[i][0].col, tris[i][0].spec
+				}
+			}
+		}
+		want := renderCmp(t, mem, state, &pal, tris, true, 1)
+		if want == nil {
+			continue // a reserved combination: draw another state
+		}
+		n++
+		for _, workers := range []int{1, 3} {
+			got := renderCmp(t, mem, state, &pal, tris, false, workers)
+			if !bytes.Equal(want, got) {
+				for i := range want {
+					if want[i] != got[i] {
+						t.Fatalf("state %d (%d workers): first difference at %#x: %#02x, want %#02x\nstate %#x",
+							n, workers, i, got[i], want[i], state)
+					}
+				}
+			}
+		}
+		// Count the states the span pipeline really ran.
+		e := NewEngine()
+		e.SetMemory(device.NewMemory([]hal.Region{{Name: "vram", Base: 0, Size: cmpMemSize}}))
+		for a, v := range state {
+			poke(e, a, v)
+		}
+		if e.prepare() == nil && e.px.spanOK {
+			spanRuns++
+		}
+	}
+	require.Greater(t, spanRuns, states*3/4, "most random states must exercise the span pipeline")
+}
+
+// benchEngine returns an engine in the fill-tex-blend state: RGB565
+// target with Z16 LEQUAL, one ARGB4444 256x256 texture, bilinear, wrapped,
+// MODULATE, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, dither.
+func benchEngine(b *testing.B) *Engine {
+	m := device.NewMemory([]hal.Region{{Name: "vram", Base: 0, Size: VRAMSize}})
+	e := NewEngine()
+	e.SetMemory(m)
+	vr, _ := m.Slice(0, VRAMSize)
+	x := uint32(1)
+	for i := range vr {
+		x = x*1664525 + 1013904223
+		vr[i] = uint8(x >> 24)
+	}
+	s := map[uint16]uint32{
+		0x2100: 1<<10 | 1<<12 | 1<<1 | 1<<19 | 1<<20 | 1, // texture, 1 unit, blend, ZT, ZW, dither
+		0x2104: 1 << 17,                                  // texture blend
+		0x2108: 3<<16 | 512,                              // LEQUAL, Z16, pitch
+		0x2110: 0x200000,
+		0x2120: 12<<24 | 0x11<<16 | 512, // COPY, RGB565
+		0x2128: 0x100000,
+		0x215C: 4<<4 | 5,
+		0x2164: 479, 0x2168: 479,
+		0x21A0: 0x63<<24 | 1<<16 | 1<<19,
+		0x21A4: 1<<18 | 1<<15,
+		0x21A8: 256<<12 | 256,
+		0x21B8: 0x300000,
+		0x21E8: 0x200 | 1<<8,
+		0x2350: 1<<13 | 1<<8, 0x2354: 0x03<<25 | 0x06<<16 | 2<<6,
+		0x2390: 1<<13 | 1<<8, 0x2394: 0x03<<25 | 0x06<<16 | 2<<6,
+		0x260C: 2 << 11,
+		0x2050: 3 | 3<<12,
+	}
+	for a := hg.BlockStart; a < hg.BlockEnd; a += 2 {
+		if v, ok := s[uint16(a)]; ok {
+			poke(e, uint16(a), v)
+		}
+	}
+	require.NoError(b, e.prepare())
+	require.True(b, e.px.spanOK && e.px.blendOver && e.px.tex[0].mag == 1)
+	return e
+}
+
+// BenchmarkSpanStages times the span pipeline's stages on one chunk in
+// the fill-tex-blend state, per pixel.
+func BenchmarkSpanStages(b *testing.B) {
+	e := benchEngine(b)
+	var sb spanBuf
+	for i := 0; i < spanChunk; i++ {
+		sb.uv[0][i] = [2]float64{0.3 + float64(i)*2/480, 0.7}
+		sb.z[i] = 0.5 - float64(i)/1000
+		sb.col[i] = [4]int32{1000, 2000, 3000, 3277}
+		sb.live[i] = true
+	}
+	b.Run("bilinear", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e.px.tex[0].bilinearSpan(&sb, 0, spanChunk)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+	b.Run("modulate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			sb.modulate(&e.px.comb, spanChunk)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+	b.Run("output", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e.outputSpan(&sb, &sb.out, spanChunk, 100, 100+i%300)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+	b.Run("shade", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e.shadeSpan(&sb, spanChunk, 100, 100+i%300)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*spanChunk), "ns/pixel")
+	})
+}
+
+// BenchmarkSpanFill draws full-screen quads (two triangles, 480x480) in
+// the fill-tex-blend state with GOMAXPROCS workers: the span pipeline end
+// to end, per pixel.
+func BenchmarkSpanFill(b *testing.B) {
+	e := benchEngine(b)
+	e.workers = runtime.GOMAXPROCS(0)
+	zb, _ := e.mem.Slice(0x200000, 480*1024)
+	for i := range zb {
+		zb[i] = 0xFF
+	}
+	corner := func(x, y, u, v float64, z float64) vertex {
+		var c vertex
+		c.win = [4]float64{x, y, z, 1}
+		c.col[0] = [4]uint8{uint8(200 * x / 480), uint8(200 * y / 480), 90, 204}
+		c.tex[0] = [2]float64{u, v}
+		return c
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		z := 0.9 - float64(i%64)/100
+		a, c1, c2, d := corner(0, 0, 0, 0, z), corner(480, 0, 2, 0, z), corner(480, 480, 2, 2, z), corner(0, 480, 0, 2, z)
+		require.NoError(b, e.setupTri(&a, &c1, &c2))
+		require.NoError(b, e.setupTri(&a, &c2, &d))
+		e.flushJobs()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*480*480), "ns/pixel")
+}
