@@ -8,7 +8,7 @@
 //
 //	r300fp [-stats] [-noopt] [-dump pass] file.ir...
 //	r300fp < file.ir
-//	r300fp -shader-tests DIR -mesa mesa-r300-fs-builtins.txt
+//	r300fp -shader-tests DIR -mesa mesa-r300-fs-builtins.txt [-v] [-run regexp] [-dump pass]
 //
 // The last form compiles the fragment shader of every fs-*.shader_test in
 // DIR (piglit's generated built-in tests) as the r300 driver does, with
@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/retrogl/retrogl/compiler/ir"
@@ -36,6 +37,8 @@ func main() {
 	noopt := flag.Bool("noopt", false, "skip the optional passes")
 	dump := flag.String("dump", "", `print the program after this pass ("all" for every pass)`)
 	tests := flag.String("shader-tests", "", "compile every fs-*.shader_test in this directory and compare with -mesa")
+	verbose := flag.Bool("v", false, "with -shader-tests: one line per test (ALU, temps, consts against Mesa's)")
+	run := flag.String("run", "", "with -shader-tests: only the tests whose names match this regular expression")
 	mesa := flag.String("mesa", "", "Mesa r300 statistics file (shared/reference/mesa-r300-fs-builtins.txt) for -shader-tests")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: r300fp [-stats] [-noopt] [-dump pass] [file.ir...]")
@@ -43,7 +46,23 @@ func main() {
 	}
 	flag.Parse()
 	if *tests != "" {
-		if err := compareMesa(os.Stdout, *tests, *mesa); err != nil {
+		cfg := compareConfig{verbose: *verbose}
+		if *run != "" {
+			re, err := regexp.Compile(*run)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "r300fp: -run:", err)
+				os.Exit(2)
+			}
+			cfg.run = re
+		}
+		if *dump != "" {
+			cfg.dump = func(pass, text string) {
+				if *dump == "all" || *dump == pass {
+					fmt.Fprintf(os.Stdout, "; ---- after %s\n%s", pass, text)
+				}
+			}
+		}
+		if err := compareMesa(os.Stdout, *tests, *mesa, cfg); err != nil {
 			fmt.Fprintln(os.Stderr, "r300fp:", err)
 			os.Exit(1)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func mesaStats(path string) (map[string]map[string]int, error) {
 
 // compileTest compiles a .shader_test's fragment program as the r300
 // driver does, with or without the preshader, and returns its statistics.
-func compileTest(path string, preshader bool) (rc.Stats, error) {
+func compileTest(path string, preshader bool, opts rc.Options) (rc.Stats, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return rc.Stats{}, err
@@ -82,17 +83,28 @@ func compileTest(path string, preshader bool) (rc.Stats, error) {
 	if preshader {
 		_, frag = lower.Preshader(frag)
 	}
-	p, err := rc.Compile(frag, rc.Options{})
+	if opts.Dump != nil {
+		opts.Dump("ir", frag.String())
+	}
+	p, err := rc.Compile(frag, opts)
 	if err != nil {
 		return rc.Stats{}, err
 	}
 	return p.Stats, nil
 }
 
+// compareConfig selects what compareMesa prints: one line per test,
+// only the tests whose names match run, and the passes' output.
+type compareConfig struct {
+	verbose bool
+	run     *regexp.Regexp
+	dump    func(pass, text string)
+}
+
 // compareMesa compiles every fs-*.shader_test in dir and compares the
 // fragment programs with Mesa's r300 compiler's statistics for the same
 // tests, without and with the preshader.
-func compareMesa(w io.Writer, dir, mesaFile string) error {
+func compareMesa(w io.Writer, dir, mesaFile string, cfg compareConfig) error {
 	mesa, err := mesaStats(mesaFile)
 	if err != nil {
 		return err
@@ -110,18 +122,27 @@ func compareMesa(w io.Writer, dir, mesaFile string) error {
 	}
 	var aggs [2]agg
 	var mesaALU, mesaTemps, mesaConsts, mesaN int
+	var mesaALUs []int
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".shader_test")
+		if cfg.run != nil && !cfg.run.MatchString(name) {
+			continue
+		}
 		m, ok := mesa[name]
 		if ok {
 			mesaN++
 			mesaALU += m["alu"]
+			mesaALUs = append(mesaALUs, m["alu"])
 			mesaTemps += m["temps"]
 			mesaConsts += m["consts"]
 		}
 		for i, pre := range []bool{false, true} {
 			a := &aggs[i]
-			st, err := compileTest(path, pre)
+			var opts rc.Options
+			if !pre {
+				opts.Dump = cfg.dump
+			}
+			st, err := compileTest(path, pre, opts)
 			if err != nil {
 				a.failed++
 				fmt.Fprintf(w, "%s: %v\n", name, err)
@@ -132,6 +153,10 @@ func compareMesa(w io.Writer, dir, mesaFile string) error {
 			a.temps += st.Temps
 			a.consts += st.Consts
 			a.alus = append(a.alus, st.ALU)
+			if cfg.verbose && !pre {
+				fmt.Fprintf(w, "%-40s alu %3d mesa %3d %+3d temps %2d mesa %2d consts %2d mesa %2d\n", name, st.ALU, m["alu"], st.ALU-m["alu"],
+					st.Temps, m["temps"], st.Consts, m["consts"])
+			}
 			if ok {
 				switch {
 				case st.ALU < m["alu"]:
@@ -146,7 +171,12 @@ func compareMesa(w io.Writer, dir, mesaFile string) error {
 	}
 	avg := func(sum, n int) float64 { return float64(sum) / float64(max(n, 1)) }
 	fmt.Fprintf(w, "%-22s %8s %8s %8s %8s %8s %s\n", "fragment programs", "compiled", "ALU avg", "ALU med", "temps", "consts", "vs Mesa (ALU shorter/same/longer)")
-	fmt.Fprintf(w, "%-22s %8d %8.2f %8s %8.2f %8.2f\n", "Mesa 23.3.6 r300", mesaN, avg(mesaALU, mesaN), "7", avg(mesaTemps, mesaN), avg(mesaConsts, mesaN))
+	sort.Ints(mesaALUs)
+	mesaMed := 0
+	if len(mesaALUs) > 0 {
+		mesaMed = mesaALUs[len(mesaALUs)/2]
+	}
+	fmt.Fprintf(w, "%-22s %8d %8.2f %8d %8.2f %8.2f\n", "Mesa 23.3.6 r300", mesaN, avg(mesaALU, mesaN), mesaMed, avg(mesaTemps, mesaN), avg(mesaConsts, mesaN))
 	for i, label := range []string{"retrogl, FP24 only", "retrogl, preshader"} {
 		a := aggs[i]
 		sort.Ints(a.alus)

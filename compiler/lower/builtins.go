@@ -12,11 +12,12 @@ import (
 // unit: relative 2^-17 per operation after truncation; float32 on the CPU
 // vertex path):
 //
-//	sin, cos       native SIN/COS (compiler/r300: range reduction to one
-//	               period and a degree-13 polynomial, about 1e-5 absolute)
+//	sin, cos       native SIN/COS (compiler/r300: reduction to one period
+//	               and minimax polynomials, 5.0e-7 and 7.8e-7 absolute)
 //	tan            sin · rcp(cos): the relative error of both
 //	asin, acos     sqrt(1-|x|)·P6(|x|), least-squares fit on Chebyshev
 //	               nodes: 7.3e-7 absolute before rounding; asin = π/2 - acos
+//	               as ±(π/2 - sqrt(1-|x|)·P6(|x|))
 //	atan(x)        x·P6(x²) on [0, 1] (1.8e-6 absolute), 1/x reduction
 //	               above 1: π/2 - atan(1/|x|), sign restored
 //	atan(y, x)     atan(min/max) by the same polynomial, then octant
@@ -26,8 +27,10 @@ import (
 //	sqrt           rcp(rsq(x)): sqrt(0) = 0 exactly
 //	normalize      x·rsq(dot(x, x))
 //	mod            x - y·floor(x·rcp(y))
-//	smoothstep     t = clamp((x-e0)·rcp(e1-e0)), t·t·(3-2t)
+//	smoothstep     t = clamp((x-e0)·rcp(e1-e0)), t·t·(3-2t), the clamp a
+//	               saturation; clamp(x, 0, 1) too
 //	refract        as the specification's formula, k < 0 selecting 0
+//	any, all       the largest or smallest component (booleans are 0, 1)
 //	noise1-4       0 (the specification allows any value with the listed
 //	               properties; 0 is what Mesa returns)
 //
@@ -67,7 +70,7 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 		c := l.sop(ir.COS, n, a(0))
 		return fv(l.vop(ir.MUL, n, s, l.sop(ir.RCP, n, c)))
 	case glsl.OpAsin:
-		return fv(l.vop(ir.ADD, n, l.lit(math.Pi/2), neg(l.acos(n, a(0)))))
+		return fv(l.asin(n, a(0)))
 	case glsl.OpAcos:
 		return fv(l.acos(n, a(0)))
 	case glsl.OpAtan:
@@ -111,6 +114,11 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	case glsl.OpMax:
 		return fv(l.vop(ir.MAX, n, a(0), a(1)))
 	case glsl.OpClamp:
+		lo, okLo := l.litScalar(a(1))
+		hi, okHi := l.litScalar(a(2))
+		if okLo && okHi && lo == 0 && hi == 1 && l.replicated(n, a(1), a(2)) {
+			return fv(l.saturate(n, a(0)))
+		}
 		return fv(l.vop(ir.MIN, n, l.vop(ir.MAX, n, a(0), a(1)), a(2)))
 	case glsl.OpMix:
 		return fv(l.vop(ir.LRP, n, a(2), a(1), a(0)))
@@ -119,7 +127,7 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	case glsl.OpSmoothstep:
 		d := l.vop(ir.ADD, n, a(1), neg(a(0)))
 		t := l.vop(ir.MUL, n, l.vop(ir.ADD, n, a(2), neg(a(0))), l.sop(ir.RCP, n, d))
-		t = l.vop(ir.MIN, n, l.vop(ir.MAX, n, t, l.lit(0)), l.lit(1))
+		t = l.saturate(n, t)
 		k := l.vop(ir.MAD, n, t, l.lit(-2), l.lit(3))
 		return fv(l.vop(ir.MUL, n, l.vop(ir.MUL, n, t, t), k))
 	case glsl.OpLength:
@@ -202,12 +210,21 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	case glsl.OpNotEqual:
 		return fv(l.vop(ir.SNE, n, a(0), a(1)))
 	case glsl.OpAny, glsl.OpAll:
-		m := int(args[0].t.Rows)
-		s := l.dot(m, a(0), l.lit(1))
-		if e.Op == glsl.OpAny {
-			return one(l.vop(ir.SLT, 1, l.lit(0.5), s))
+		// Booleans are 0 or 1: any is the largest component, all the
+		// smallest (halves first for a bvec4).
+		op := ir.MAX
+		if e.Op == glsl.OpAll {
+			op = ir.MIN
 		}
-		return one(l.vop(ir.SGE, 1, s, l.lit(float32(m)-0.5)))
+		b := a(0)
+		x := splatX(l.vop(op, 1, comp(b, 0), comp(b, 1)))
+		switch int(args[0].t.Rows) {
+		case 4:
+			x = splatX(l.vop(op, 1, x, splatX(l.vop(op, 1, comp(b, 2), comp(b, 3)))))
+		case 3:
+			x = splatX(l.vop(op, 1, x, comp(b, 2)))
+		}
+		return one(x)
 	case glsl.OpNot:
 		return fv(l.vop(ir.ADD, n, l.lit(1), neg(a(0))))
 	case glsl.OpNoise1, glsl.OpNoise2, glsl.OpNoise3, glsl.OpNoise4:
@@ -219,6 +236,17 @@ func (l *lowerer) builtin(e *glsl.BuiltinCall) val {
 	}
 	l.failf(e.P, "built-in function %s is not supported", e.Op)
 	return val{}
+}
+
+// saturate clamps to [0, 1] with a saturating copy, which back ends fold
+// into the producer's clamp.
+func (l *lowerer) saturate(n int, x ir.Src) ir.Src {
+	if n > 1 && l.replicated(n, x) {
+		return splatX(l.saturate(1, splatX(x)))
+	}
+	r := l.temp()
+	l.emit(ir.Inst{Op: ir.MOV, Dst: ir.Dst{Reg: r, Mask: maskN(n)}, Src: [3]ir.Src{x}, Sat: true})
+	return ir.S(r)
 }
 
 // bcastTo returns a value's single slot, a scalar replicated.
@@ -272,6 +300,16 @@ func (l *lowerer) acos(n int, x ir.Src) ir.Src {
 	p := l.horner(n, ax, acosPoly)
 	r := l.vop(ir.MUL, n, p, l.sqrt(n, l.vop(ir.ADD, n, l.lit(1), neg(ax))))
 	return l.vop(ir.CMP, n, x, r, l.vop(ir.ADD, n, l.lit(math.Pi), neg(r)))
+}
+
+// asin = π/2 - acos: t = π/2 - sqrt(1-|x|)·P(|x|) for x >= 0, -t for
+// x < 0 (π/2 - (π - r) = -(π/2 - r)).
+func (l *lowerer) asin(n int, x ir.Src) ir.Src {
+	ax := x
+	ax.Abs, ax.Neg = true, false
+	p := l.horner(n, ax, acosPoly)
+	t := l.vop(ir.MAD, n, neg(p), l.sqrt(n, l.vop(ir.ADD, n, l.lit(1), neg(ax))), l.lit(math.Pi/2))
+	return l.vop(ir.CMP, n, x, t, neg(t))
 }
 
 // atanUnit is atan on [0, 1].

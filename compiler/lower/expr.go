@@ -411,28 +411,31 @@ func (l *lowerer) intDiv(n int, a, b ir.Src) ir.Src {
 }
 
 // equal compares whole values: 1 when every component matches (or, for
-// !=, when any differs).
+// !=, when any differs). The components' absolute differences are summed
+// (a dot product with 1 per slot) and the sum compared with 0: a sum of
+// values >= 0 is 0 exactly when each is (it is at least the largest, and
+// overflow saturates), so this is == per component without a comparison
+// per component. Each difference is taken in the order that cancels a
+// negation of an operand (|a - b| = |b - a|), leaving a plain sum a back
+// end can fold.
 func (l *lowerer) equal(x, y val, not bool) val {
 	types := slotTypes(x.t)
-	total := 0
 	var sum ir.Src
 	have := false
 	for i, t := range types {
 		n := int(t.Rows)
-		total += n
-		e := l.vop(ir.SEQ, n, x.s[i], y.s[i])
-		var s ir.Src
-		switch n {
-		case 1:
-			s = splatX(e)
-		case 2:
-			s = l.vop(ir.DP2, 1, e, l.lit(1))
-		case 3:
-			s = l.vop(ir.DP3, 1, e, l.lit(1))
-		default:
-			s = l.vop(ir.DP4, 1, e, l.lit(1))
+		a, b := x.s[i], y.s[i]
+		if a.Neg && !b.Neg {
+			a, b = b, a
 		}
-		s = splatX(s)
+		d := l.vop(ir.ADD, n, a, neg(b))
+		d.Abs, d.Neg = true, false
+		var s ir.Src
+		if n == 1 {
+			s = splatX(d)
+		} else {
+			s = splatX(l.dot(n, d, l.lit(1)))
+		}
 		if have {
 			sum = splatX(l.vop(ir.ADD, 1, sum, s))
 		} else {
@@ -443,7 +446,7 @@ func (l *lowerer) equal(x, y val, not bool) val {
 	if not {
 		op = ir.SNE
 	}
-	return val{t: glsl.TypeBool, s: []ir.Src{l.vop(op, 1, sum, l.lit(float32(total)))}}
+	return val{t: glsl.TypeBool, s: []ir.Src{l.vop(op, 1, sum, l.lit(0))}}
 }
 
 // matMul is the linear-algebra product of mat*mat, mat*vec and vec*mat.

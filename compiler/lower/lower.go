@@ -155,6 +155,7 @@ func Lower(prog *glsl.Program, opts Options) (res *Result, err error) {
 		l := newLowerer(prog, st, opts, res, samplers)
 		l.run()
 		ir.Optimize(l.p, nil)
+		optimize(l.p)
 		if err := l.p.Verify(); err != nil {
 			return nil, fmt.Errorf("lower: %s program: %w", st, err)
 		}
@@ -320,6 +321,9 @@ const (
 type pred struct {
 	src ir.Src
 	st  pstate
+	// neg says the predicate is 1 - src (an else branch): a select
+	// swaps its choices instead of computing the complement.
+	neg bool
 }
 
 // flag is an "execution continues" flag: cleared where a return, break

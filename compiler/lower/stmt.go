@@ -11,14 +11,14 @@ func (l *lowerer) predicate() pred {
 	if l.pcgen == l.pgen {
 		return l.pcache
 	}
-	var dyn []ir.Src
+	var dyn []pred
 	st := always
 	if n := len(l.cond); n > 0 {
 		switch l.cond[n-1].st {
 		case never:
 			st = never
 		case dynamic:
-			dyn = append(dyn, l.cond[n-1].src)
+			dyn = append(dyn, l.cond[n-1])
 		}
 	}
 	for _, f := range l.flags {
@@ -26,19 +26,29 @@ func (l *lowerer) predicate() pred {
 		case never:
 			st = never
 		case dynamic:
-			dyn = append(dyn, ir.Src{Reg: f.reg, Swz: ir.Splat(0)})
+			dyn = append(dyn, pred{src: ir.Src{Reg: f.reg, Swz: ir.Splat(0)}, st: dynamic})
 		}
 	}
 	p := pred{st: st}
-	if st == always && len(dyn) > 0 {
-		acc := dyn[0]
+	if st == always && len(dyn) == 1 {
+		p = dyn[0]
+	} else if st == always && len(dyn) > 1 {
+		acc := l.predValue(dyn[0])
 		for _, d := range dyn[1:] {
-			acc = l.vop(ir.MUL, 1, acc, d)
+			acc = l.vop(ir.MUL, 1, acc, l.predValue(d))
 		}
 		p = pred{src: splatX(acc), st: dynamic}
 	}
 	l.pcache, l.pcgen = p, l.pgen
 	return p
+}
+
+// predValue returns a dynamic predicate's 0/1 value.
+func (l *lowerer) predValue(p pred) ir.Src {
+	if p.neg {
+		return splatX(l.vop(ir.ADD, 1, l.lit(1), neg(p.src)))
+	}
+	return p.src
 }
 
 func splatX(s ir.Src) ir.Src { s.Swz = ir.Splat(s.Swz[0]); return s }
@@ -63,14 +73,14 @@ func (l *lowerer) pushCond(c ir.Src, negate bool) {
 		}
 	} else if parent.st == never {
 		p = parent
+	} else if parent.st != dynamic {
+		p = pred{src: c, st: dynamic, neg: negate}
 	} else {
 		src := c
 		if negate {
 			src = l.vop(ir.ADD, 1, l.lit(1), neg(c))
 		}
-		if parent.st == dynamic {
-			src = l.vop(ir.MUL, 1, parent.src, src)
-		}
+		src = l.vop(ir.MUL, 1, l.predValue(parent), src)
 		p = pred{src: splatX(src), st: dynamic}
 	}
 	l.cond = append(l.cond, p)
@@ -95,10 +105,10 @@ func (l *lowerer) clear(f *flag) {
 		// The predicate includes f, so f - p is f AND NOT p.
 		if f.st == always {
 			f.reg = l.temp()
-			l.emit(ir.Inst{Op: ir.ADD, Dst: ir.Dst{Reg: f.reg, Mask: 1}, Src: [3]ir.Src{l.lit(1), neg(p.src)}})
+			l.emit(ir.Inst{Op: ir.ADD, Dst: ir.Dst{Reg: f.reg, Mask: 1}, Src: [3]ir.Src{l.lit(1), neg(l.predValue(p))}})
 			f.st = dynamic
 		} else {
-			l.emit(ir.Inst{Op: ir.ADD, Dst: ir.Dst{Reg: f.reg, Mask: 1}, Src: [3]ir.Src{ir.Src{Reg: f.reg, Swz: ir.Splat(0)}, neg(p.src)}})
+			l.emit(ir.Inst{Op: ir.ADD, Dst: ir.Dst{Reg: f.reg, Mask: 1}, Src: [3]ir.Src{ir.Src{Reg: f.reg, Swz: ir.Splat(0)}, neg(l.predValue(p))}})
 		}
 	}
 	l.pgen++
@@ -170,7 +180,7 @@ func (l *lowerer) stmt(s glsl.Stmt) {
 			p := l.predicate()
 			src := l.lit(1)
 			if p.st == dynamic {
-				src = p.src
+				src = l.predValue(p)
 			}
 			l.emit(ir.Inst{Op: ir.KIL, Src: [3]ir.Src{neg(src)}})
 			// Later writes of a discarded fragment do not matter.

@@ -216,7 +216,7 @@ func (l *lowerer) store(lv lval, v val, plain bool) {
 					continue
 				}
 			} else if pa.st == dynamic {
-				pa = pred{src: splatX(l.vop(ir.MUL, 1, pa.src, c)), st: dynamic}
+				pa = pred{src: splatX(l.vop(ir.MUL, 1, l.predValue(pa), c)), st: dynamic}
 			} else {
 				pa = pred{src: c, st: dynamic}
 			}
@@ -241,7 +241,11 @@ func (l *lowerer) store(lv lval, v val, plain bool) {
 			if pa.st == always {
 				l.emit(ir.Inst{Op: ir.MOV, Dst: dst, Src: [3]ir.Src{src}})
 			} else {
-				l.emit(ir.Inst{Op: ir.CND, Dst: dst, Src: [3]ir.Src{pa.src, src, ir.S(s.reg)}})
+				if pa.neg {
+					l.emit(ir.Inst{Op: ir.CND, Dst: dst, Src: [3]ir.Src{pa.src, ir.S(s.reg), src}})
+				} else {
+					l.emit(ir.Inst{Op: ir.CND, Dst: dst, Src: [3]ir.Src{pa.src, src, ir.S(s.reg)}})
+				}
 			}
 		}
 	}
@@ -265,21 +269,58 @@ func (l *lowerer) snap(v val) val {
 // vop emits a component-wise or dot-product operation over the first n
 // components into a new temporary, folding literal operands.
 func (l *lowerer) vop(op ir.Op, n int, src ...ir.Src) ir.Src {
-	info := op.Info()
 	if v, ok := l.fold(op, n, src); ok {
 		return v
+	}
+	if n > 1 && op.Info().Kind == ir.CompWise && l.replicated(n, src...) {
+		// The same value in every component (scalars broadcast to a
+		// vector): compute it once.
+		one := make([]ir.Src, len(src))
+		for k, s := range src {
+			one[k] = splatX(s)
+		}
+		return splatX(l.vop(op, 1, one...))
 	}
 	r := l.temp()
 	in := ir.Inst{Op: op, Dst: ir.Dst{Reg: r, Mask: maskN(n)}}
 	copy(in.Src[:], src)
-	_ = info
 	l.emit(in)
 	return ir.S(r)
+}
+
+// replicated reports whether every operand has one value in its first n
+// components: a replicating swizzle, or a literal with equal components.
+func (l *lowerer) replicated(n int, src ...ir.Src) bool {
+	for _, s := range src {
+		same := true
+		for c := 1; c < n; c++ {
+			same = same && s.Swz[c] == s.Swz[0]
+		}
+		if same {
+			continue
+		}
+		x, ok := l.litComp(s, 0)
+		for c := 1; c < n && ok; c++ {
+			y, ok2 := l.litComp(s, c)
+			ok = ok2 && x == y
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // sop emits a scalar operation (RCP, RSQ, EX2, LG2, POW, SIN, COS) per
 // component.
 func (l *lowerer) sop(op ir.Op, n int, src ...ir.Src) ir.Src {
+	if n > 1 && l.replicated(n, src...) {
+		one := make([]ir.Src, len(src))
+		for k, s := range src {
+			one[k] = splatX(s)
+		}
+		return splatX(l.sop(op, 1, one...))
+	}
 	r := l.temp()
 	for i := 0; i < n; i++ {
 		var s [3]ir.Src

@@ -23,6 +23,7 @@
 package r300
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -109,10 +110,13 @@ var Passes = []pass{
 	{"copyprop", (*compilation).copyProp, false},
 	{"deadcode", (*compilation).deadCode, false},
 	{"lower", (*compilation).lower, true},
+	{"cse", (*compilation).cse, false},
+	{"select", (*compilation).selects, false},
 	{"presub", (*compilation).presub, false},
 	{"omod", (*compilation).omod, false},
 	{"fold", (*compilation).fold, false},
 	{"dce", (*compilation).dce, false},
+	{"transw", (*compilation).transW, false},
 	{"legalize", (*compilation).legalize, true},
 	{"schedule", (*compilation).schedule, true},
 	{"regalloc", (*compilation).regalloc, true},
@@ -123,11 +127,17 @@ var Passes = []pass{
 var Order = []struct{ Before, After, Why string }{
 	{"verify", "constfold", "passes assume a well-formed program"},
 	{"deadcode", "lower", "lowering expands what is left; dead code would cost registers"},
+	{"lower", "cse", "the expansions' repeated steps are found on native operations"},
+	{"cse", "select", "shared conditions make more selections match"},
+	{"lower", "select", "selections are simplified on native CMP and CND"},
+	{"select", "presub", "a pre-subtract would hide a comparison's condition"},
 	{"lower", "presub", "pre-subtract folding matches native MAD forms"},
 	{"presub", "omod", "an output modifier folds into the final producer after pre-subtracts are settled"},
 	{"omod", "fold", "a clamped copy folds into a producer that already has its output modifier"},
 	{"fold", "dce", "folding leaves dead copies"},
 	{"dce", "legalize", "legalisation splits instructions by their final swizzles"},
+	{"presub", "transw", "pre-subtract sources read registers in place and must stay put"},
+	{"transw", "legalize", "legalisation chooses the units by the final components"},
 	{"legalize", "schedule", "the scheduler pairs legal half-instructions"},
 	{"schedule", "regalloc", "live ranges follow the final instruction order"},
 	{"regalloc", "emit", "emission needs physical registers"},
@@ -147,8 +157,12 @@ type compilation struct {
 	phys      []int
 	inputTemp []int
 	consts    *constTable
-	highTemp  int
-	out       *Program
+	// movable marks temps the scheduler may move between units
+	// (hopsFit); readers lists per temp the ALU hops reading it (flip).
+	movable  map[vref]bool
+	readers  map[vref][]*hop
+	highTemp int
+	out      *Program
 }
 
 // Compile compiles an IR fragment program.
@@ -156,6 +170,22 @@ func Compile(p *ir.Program, opts Options) (*Program, error) {
 	if p.Stage != ir.Fragment {
 		return nil, fmt.Errorf("r300: compile: %s program, want fragment", p.Stage)
 	}
+	prog, err := compile(p, opts)
+	if errors.Is(err, errSlots) {
+		// A pre-subtract's sources and its consumer's other operands
+		// outran the source slots (legalize predicted otherwise): compile
+		// without pre-subtracts.
+		opts.Skip = append(opts.Skip[:len(opts.Skip):len(opts.Skip)], "presub")
+		prog, err = compile(p, opts)
+	}
+	return prog, err
+}
+
+// errSlots reports a half-instruction whose operands need more source
+// slots than an instruction has.
+var errSlots = errors.New("operands do not fit one instruction's source slots")
+
+func compile(p *ir.Program, opts Options) (*Program, error) {
 	c := &compilation{src: p, p: p.Clone(), opts: opts}
 	skip := map[string]bool{}
 	for _, s := range opts.Skip {

@@ -1,5 +1,7 @@
 package r300
 
+import "slices"
+
 // use names operand k of instruction inst: 0-2 the sources, 3-4 the
 // pre-subtract sources.
 type use struct{ inst, k int }
@@ -236,11 +238,22 @@ func (c *compilation) presub() error {
 		}
 		for k := 0; k < vopInfo[m.op].nsrc; k++ {
 			t := m.src[k]
-			if t.lit || t.ref.file != fTemp {
+			if t.lit || t.srcp || t.ref.file != fTemp || len(u[t.ref.idx].defs) != 1 {
 				continue
 			}
-			i := single(u, t.ref)
-			if i < 0 || i >= j {
+			i := u[t.ref.idx].defs[0]
+			// Every read of the value must be a source of this consumer
+			// (one value read twice, as by a dot product of a difference
+			// with itself, becomes srcp twice).
+			var ks []int
+			for _, us := range u[t.ref.idx].uses {
+				if us.inst != j || us.k >= 3 {
+					ks = nil
+					break
+				}
+				ks = append(ks, us.k)
+			}
+			if len(ks) == 0 || i >= j {
 				continue
 			}
 			p := &c.insts[i]
@@ -251,29 +264,41 @@ func (c *compilation) presub() error {
 			// srcp is computed per component from the raw slot
 			// registers: the consumer's swizzle must select components
 			// the sources hold in place, rgb from rgb and w from w.
-			rm := m.readMask(k)
 			good := true
 			var comps uint8
-			for ch := 0; ch < 4; ch++ {
-				if rm>>ch&1 == 0 {
-					continue
+			for _, kk := range ks {
+				rm := m.readMask(kk)
+				for ch := 0; ch < 4; ch++ {
+					if rm>>ch&1 == 0 {
+						continue
+					}
+					sel := m.src[kk].swz[ch]
+					if sel == selAny {
+						continue
+					}
+					if sel >= 4 || (ch < 3) != (sel < 3) || p.mask>>sel&1 == 0 {
+						good = false
+						break
+					}
+					comps |= 1 << sel
 				}
-				sel := t.swz[ch]
-				if sel >= 4 || (ch < 3) != (sel < 3) || p.mask>>sel&1 == 0 {
-					good = false
-					break
-				}
-				comps |= 1 << sel
 			}
 			if !good || !s0.identity(comps) || (op == 1 || op == 2) && !s1.identity(comps) {
 				continue
 			}
-			if !c.slotsOK(m, k, s0, s1, op) {
+			// The sources must still hold their values at the consumer.
+			if !c.unwrittenBetween(i, j, s0.ref, comps) || (op == 1 || op == 2) && !c.unwrittenBetween(i, j, s1.ref, comps) {
+				continue
+			}
+			if !c.slotsOK(m, ks, s0, s1, op) {
 				continue
 			}
 			m.pop = int8(op)
 			m.psrc = [2]vsrc{s0, s1}
-			m.src[k] = vsrc{srcp: true, swz: t.swz, neg: t.neg, abs: t.abs}
+			for _, kk := range ks {
+				t := m.src[kk]
+				m.src[kk] = vsrc{srcp: true, swz: t.swz, neg: t.neg, abs: t.abs}
+			}
 			p.dead = true
 			u = c.usages()
 			break
@@ -312,16 +337,30 @@ func presubForm(p *vinst) (op int, s0, s1 vsrc, ok bool) {
 // slotsOK is the conservative operand-slot check for a pre-subtract: the
 // consumer's other register operands and the pre-subtract sources must fit
 // the three slots of a half.
-func (c *compilation) slotsOK(m *vinst, k int, s0, s1 vsrc, op int) bool {
+func (c *compilation) slotsOK(m *vinst, ks []int, s0, s1 vsrc, op int) bool {
 	regs := map[vref]bool{s0.ref: true}
 	if op == 1 || op == 2 {
 		regs[s1.ref] = true
 	}
+	var lits []int
 	for n := 0; n < vopInfo[m.op].nsrc; n++ {
-		if n == k || m.src[n].lit || m.src[n].srcp || m.src[n].channels(m.readMask(n)) == 0 {
+		sn := m.src[n]
+		if slices.Contains(ks, n) || sn.lit || sn.srcp || sn.channels(m.readMask(n)) == 0 || regs[sn.ref] {
 			continue
 		}
-		regs[m.src[n].ref] = true
+		// Literal vectors read by value may share a register (see
+		// limitConsts): count one per group.
+		if sn.ref.file == fConst && c.p.Consts[sn.ref.idx].Uniform == "" {
+			shared := false
+			for _, o := range lits {
+				shared = shared || c.shares(m.src[o], m.readMask(o), sn, m.readMask(n))
+			}
+			if shared {
+				continue
+			}
+			lits = append(lits, n)
+		}
+		regs[sn.ref] = true
 	}
 	if len(regs) > 3 {
 		return false

@@ -31,12 +31,12 @@ func aluChain(n int) string {
 	return b.String()
 }
 
-// texFan is n lookups at one coordinate, summed.
+// texFan is n distinct lookups (16 units, a coordinate per 16), summed.
 func texFan(n int) string {
 	var b strings.Builder
-	b.WriteString("fragment\nin v0 tex0\nout o0 color\n")
+	b.WriteString("fragment\nin v0 tex0\nin v1 tex1\nin v2 tex2\nout o0 color\n")
 	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "tex r%d, v0, s%d\n", i, i%16)
+		fmt.Fprintf(&b, "tex r%d, v%d, s%d\n", i, i/16, i%16)
 	}
 	b.WriteString("mov r100, r0\n")
 	for i := 1; i < n; i++ {
@@ -129,7 +129,7 @@ in v0 tex0
 out o0 color
 const c0 0.5 0.25 0.125 1
 tex r0, v0, s0
-add r1, r0, c0
+mul r1, r0, c0
 mul r2, r1, r1
 tex r3, r2, s1
 mov o0, r3

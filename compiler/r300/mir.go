@@ -3,6 +3,7 @@ package r300
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/retrogl/retrogl/compiler/ir"
@@ -87,6 +88,9 @@ const (
 	selZero uint8 = 4
 	selOne  uint8 = 5
 	selHalf uint8 = 6
+	// selAny marks a position whose value does not matter: a selection's
+	// condition where both choices are equal. It reads nothing.
+	selAny uint8 = 7
 )
 
 // vsrc is an operand: a register read through a per-channel swizzle
@@ -125,7 +129,7 @@ func (s vsrc) String() string {
 }
 
 func swzString(s [4]uint8) string {
-	const letters = "xyzw01h"
+	const letters = "xyzw01h*"
 	b := make([]byte, 4)
 	for i, c := range s {
 		b[i] = letters[c]
@@ -296,13 +300,23 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 	x := x0
 	mask := m
 	n := 1
+	// Members may write different virtual registers (the front end's
+	// per-component results are separate values when no reader reads
+	// them together): the run then computes into a temporary and copies
+	// out, and the cse pass's copy propagation removes the copies.
+	type member struct {
+		d vref
+		m uint8
+	}
+	members := []member{{d, m}}
+	same := true
 	for j := i + 1; j < len(l.p.Insts); j++ {
 		in := &l.p.Insts[j]
 		if in.Op != first.Op || in.Sat != first.Sat {
 			break
 		}
 		dj, mj, err := l.dstOf(j)
-		if err != nil || dj != d || mj&mask != 0 {
+		if err != nil || dj.file != fTemp || mj&mask != 0 {
 			break
 		}
 		xj := scalarize(l.src(j, 0))
@@ -311,7 +325,11 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 		}
 		// Reading a channel an earlier member of the run writes would see
 		// the old value once merged.
-		if xj.ref == d && mask>>xj.swz[0]&1 != 0 {
+		clash := false
+		for _, mb := range members {
+			clash = clash || xj.ref == mb.d && mb.m>>xj.swz[0]&1 != 0
+		}
+		if clash {
 			break
 		}
 		for ch := 0; ch < 4; ch++ {
@@ -320,6 +338,8 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 			}
 		}
 		mask |= mj
+		members = append(members, member{dj, mj})
+		same = same && dj == d
 		n++
 	}
 	if n == 1 {
@@ -333,33 +353,66 @@ func (l *lowerer) sinCosGroup(i int) (int, error) {
 			x.swz[ch] = selZero
 		}
 	}
-	l.sinCosVec(first.Op == ir.COS, x, d, mask, first.Sat)
+	if same {
+		l.sinCosVec(first.Op == ir.COS, x, d, mask, first.Sat)
+		return n, nil
+	}
+	t := l.c.newVreg()
+	l.sinCosVec(first.Op == ir.COS, x, t, mask, first.Sat)
+	for _, mb := range members {
+		l.c.add(vinst{op: vMAD, dst: mb.d, mask: mb.m, src: [3]vsrc{{ref: t, swz: [4]uint8{0, 1, 2, 3}}, one(), zero()}})
+	}
 	return n, nil
 }
 
-// sinCosVec is sinCos over the channels of mask: channel c of d gets the
-// sine (or cosine) of channel c of x.
+// Minimax polynomials on v in [0, 1] (Remez exchange, float64; lowest
+// degree first): sin(πv) ≈ v·S(v²) within 5.0e-7 and cos(πv) ≈ C(v²)
+// within 7.8e-7 in exact arithmetic, odd and even so both hold on
+// [-1, 1].
+var (
+	sinPoly = []float64{3.1415926395225857, -5.167709307894794, 2.5500867897472133, -0.5987934350106445, 0.08101235088383263, -0.006189037248193154}
+	cosPoly = []float64{0.9999992215748293, -4.934745629253575, 4.0580454150336855, -1.3323812073855057, 0.2296642187762739, -0.02058279717087991}
+)
+
+// sinCosVec expands SIN or COS over the channels of mask: channel c of d
+// gets the sine (or cosine) of channel c of x. The range reduction is
+// t = frc(x/2π) in [0, 1) and v = 1 - 2t in (-1, 1], the pre-subtract
+// 1-2a (L1542), so that x = 2πt = π - πv (mod 2π) and
+//
+//	sin x = sin(πv) = v·S(v²)        cos x = -cos(πv) = -C(v²)
+//
+// t1 = x/2π, t = frc(t1) and w = v² (MAD srcp, srcp) are the same for
+// both functions, so SIN and COS of one operand (tan) share them after
+// the cse pass. Then S or C by Horner's rule in w, and for the sine the
+// final product with v (srcp again): 9 instructions for SIN, 8 for COS.
+// Near x = ±π, t is near 1/2, where FP24 keeps 2^-18 of absolute
+// precision; near 0, t or 1 - t is small.
 func (l *lowerer) sinCosVec(cos bool, x vsrc, d vref, mask uint8, sat bool) {
 	c := l.c
-	off := float32(0.5)
-	if cos {
-		off = 0.75
-	}
 	ident := func(t vref) vsrc { return vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}} }
-	w := func() vref { return c.newVreg() }
-	t1, t2, th, th2 := w(), w(), w(), w()
-	c.add(vinst{op: vMAD, dst: t1, mask: mask, src: [3]vsrc{x, lit(float32(1 / (2 * math.Pi))), lit(off)}})
-	c.add(vinst{op: vFRC, dst: t2, mask: mask, src: [3]vsrc{ident(t1)}})
-	c.add(vinst{op: vMAD, dst: th, mask: mask, src: [3]vsrc{ident(t2), lit(float32(2 * math.Pi)), lit(float32(-math.Pi))}})
-	c.add(vinst{op: vMAD, dst: th2, mask: mask, src: [3]vsrc{ident(th), ident(th), zero()}})
-	k := []float64{1, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800, 1.0 / 6227020800}
-	p := lit(float32(k[6]))
-	for n := 5; n >= 0; n-- {
-		t := w()
-		c.add(vinst{op: vMAD, dst: t, mask: mask, src: [3]vsrc{p, ident(th2), lit(float32(k[n]))}})
-		p = ident(t)
+	srcp := vsrc{srcp: true, swz: [4]uint8{0, 1, 2, 3}}
+	t1, t, w := c.newVreg(), c.newVreg(), c.newVreg()
+	c.add(vinst{op: vMAD, dst: t1, mask: mask, src: [3]vsrc{x, lit(float32(1 / (2 * math.Pi))), zero()}})
+	c.add(vinst{op: vFRC, dst: t, mask: mask, src: [3]vsrc{ident(t1)}})
+	c.add(vinst{op: vMAD, dst: w, mask: mask, src: [3]vsrc{srcp, srcp, zero()}, pop: 0, psrc: [2]vsrc{ident(t)}})
+	k := sinPoly
+	sign := float64(1)
+	if cos {
+		k, sign = cosPoly, -1
 	}
-	c.add(vinst{op: vMAD, dst: d, mask: mask, src: [3]vsrc{p, ident(th), zero()}, clamp: sat, pop: -1})
+	p := lit(float32(sign * k[len(k)-1]))
+	for n := len(k) - 2; n >= 0; n-- {
+		dst := c.newVreg()
+		last := cos && n == 0
+		if last {
+			dst = d
+		}
+		c.add(vinst{op: vMAD, dst: dst, mask: mask, src: [3]vsrc{p, ident(w), lit(float32(sign * k[n]))}, clamp: last && sat})
+		p = ident(dst)
+	}
+	if !cos {
+		c.add(vinst{op: vMAD, dst: d, mask: mask, src: [3]vsrc{p, srcp, zero()}, pop: 0, psrc: [2]vsrc{ident(t)}, clamp: sat})
+	}
 }
 
 // webs computes reaching definitions per temp channel and joins the defs
@@ -608,10 +661,19 @@ func (l *lowerer) inst(i int) error {
 	case ir.MAX:
 		emit(vinst{op: vMAX, dst: d, mask: m, src: s})
 	case ir.SLT, ir.SGE, ir.SEQ, ir.SNE:
-		// t = a - b; CMP picks A when C >= 0 (L1650).
-		t := c.newVreg()
-		c.add(vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s[0], one(), neg(s[1])}})
-		ts := vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		// t = a - b; CMP picks A when C >= 0 (L1650). A difference with
+		// a literal 0 is the other operand itself (or its negation).
+		var ts vsrc
+		switch {
+		case s[1].lit && s[1].val == 0:
+			ts = s[0]
+		case s[0].lit && s[0].val == 0:
+			ts = neg(s[1])
+		default:
+			t := c.newVreg()
+			c.add(vinst{op: vMAD, dst: t, mask: m, src: [3]vsrc{s[0], one(), neg(s[1])}})
+			ts = vsrc{ref: t, swz: [4]uint8{0, 1, 2, 3}}
+		}
 		a, b := zero(), one() // SLT: a-b >= 0 ? 0 : 1
 		switch in.Op {
 		case ir.SGE:
@@ -689,28 +751,23 @@ func (l *lowerer) inst(i int) error {
 	return nil
 }
 
-// sinCos expands SIN and COS: reduce to θ in [-π, π) with FRC, then the
-// degree-13 odd Taylor polynomial (error below 2.3e-5), all in the alpha
-// unit.
+// sinCos expands a scalar SIN or COS (of component 0 of x) into the
+// channels of m: computed in the lowest channel of m (so a scalar keeps
+// its component), then replicated when m has more.
 func (l *lowerer) sinCos(cos bool, x vsrc, d vref, m uint8, sat bool) {
-	c := l.c
-	off := float32(0.5)
-	if cos {
-		off = 0.75
+	ch := bits.TrailingZeros8(m)
+	from := x.swz[0]
+	x.swz = [4]uint8{selZero, selZero, selZero, selZero}
+	if !x.lit {
+		x.swz[ch] = from
 	}
-	w := func() vref { return c.newVreg() }
-	t1, t2, th, th2 := w(), w(), w(), w()
-	c.add(vinst{op: vMAD, dst: t1, mask: 8, src: [3]vsrc{x, lit(float32(1 / (2 * math.Pi))), lit(off)}})
-	c.add(vinst{op: vFRC, dst: t2, mask: 8, src: [3]vsrc{splatW(t1)}})
-	c.add(vinst{op: vMAD, dst: th, mask: 8, src: [3]vsrc{splatW(t2), lit(float32(2 * math.Pi)), lit(float32(-math.Pi))}})
-	c.add(vinst{op: vMAD, dst: th2, mask: 8, src: [3]vsrc{splatW(th), splatW(th), zero()}})
-	// sin θ = θ · Σ k_n θ^2n, k_n = (-1)^n / (2n+1)!
-	k := []float64{1, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800, 1.0 / 6227020800}
-	p := lit(float32(k[6]))
-	for n := 5; n >= 0; n-- {
-		t := w()
-		c.add(vinst{op: vMAD, dst: t, mask: 8, src: [3]vsrc{p, splatW(th2), lit(float32(k[n]))}})
-		p = splatW(t)
+	one := uint8(1) << ch
+	if m == one {
+		l.sinCosVec(cos, x, d, m, sat)
+		return
 	}
-	c.add(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{p, splatW(th), zero()}, clamp: sat, pop: -1})
+	t := l.c.newVreg()
+	l.sinCosVec(cos, x, t, one, false)
+	rep := uint8(ch)
+	l.c.add(vinst{op: vMAD, dst: d, mask: m, src: [3]vsrc{{ref: t, swz: [4]uint8{rep, rep, rep, rep}}, lit(1), zero()}, clamp: sat})
 }

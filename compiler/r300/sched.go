@@ -2,6 +2,7 @@ package r300
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
@@ -123,6 +124,7 @@ func depKind(i, j *hop) int {
 // instructions, first fit, pairing RGB and alpha halves (the "schedule"
 // pass).
 func (c *compilation) schedule() error {
+	c.markFlexible()
 	hops := c.hops
 	n := len(hops)
 	kind := make([][]int8, n)
@@ -173,6 +175,7 @@ func (c *compilation) schedule() error {
 	for i := range c.levels {
 		c.levels[i] = &level{}
 	}
+	groups := make([][][]*hop, len(c.levels))
 	for j, h := range hops {
 		lv := c.levels[h.level]
 		if h.tex {
@@ -182,7 +185,14 @@ func (c *compilation) schedule() error {
 		if h.partner != nil && h.partner.index < j {
 			continue // placed with its partner
 		}
-		if err := c.place(lv, h, kind); err != nil {
+		g := []*hop{h}
+		if h.partner != nil {
+			g = append(g, h.partner)
+		}
+		groups[h.level] = append(groups[h.level], g)
+	}
+	for l, lv := range c.levels {
+		if err := c.listSchedule(lv, groups[l], kind); err != nil {
 			return err
 		}
 	}
@@ -205,64 +215,144 @@ func (c *compilation) schedule() error {
 	return nil
 }
 
-// place puts an ALU hop (with its partner) into the first instruction of
-// the level where its dependencies, its half and its operand slots allow.
-func (c *compilation) place(lv *level, h *hop, kind [][]int8) error {
-	group := []*hop{h}
-	if h.partner != nil {
-		group = append(group, h.partner)
-	}
-	minIdx := 0
-	for _, g := range group {
-		for i := 0; i < g.index; i++ {
-			p := c.hops[i]
-			if p.tex || p.level != h.level || p.instr < 0 || kind[g.index][i] == depNone {
-				continue
-			}
-			if kind[g.index][i] == depAfter {
-				minIdx = max(minIdx, p.instr+1)
-			} else {
-				minIdx = max(minIdx, p.instr)
-			}
-		}
-	}
-	for idx := minIdx; idx <= len(lv.alu); idx++ {
-		var in *instr
-		if idx == len(lv.alu) {
-			in = &instr{}
-		} else {
-			in = lv.alu[idx]
-		}
-		trial := *in
-		ok := true
-		for _, g := range group {
-			if g.alpha && trial.alpha != nil || !g.alpha && trial.rgb != nil {
-				ok = false
-				break
-			}
-			if g.alpha {
-				trial.alpha = g
-			} else {
-				trial.rgb = g
-			}
-		}
-		if !ok || !trial.assignSlots() {
-			if idx == len(lv.alu) {
-				return fmt.Errorf("operands of %q do not fit one instruction's source slots", h.String())
-			}
-			continue
-		}
-		if idx == len(lv.alu) {
-			lv.alu = append(lv.alu, &trial)
-		} else {
-			*lv.alu[idx] = trial
-		}
-		for _, g := range group {
-			g.instr = idx
-		}
+// listSchedule packs a level's ALU hops into instructions, one
+// instruction at a time (list scheduling): of the hops whose dependencies
+// are met, those that must use a given unit go first, by the length of
+// the dependency chain they start (longest first), then the flexible
+// ones, which try the alpha unit first (the RGB unit is the only one
+// that takes vectors) and the RGB unit when the alpha unit is taken (by
+// a transcendental, say, that can go nowhere else).
+func (c *compilation) listSchedule(lv *level, groups [][]*hop, kind [][]int8) error {
+	n := len(groups)
+	if n == 0 {
 		return nil
 	}
+	of := map[*hop]int{}
+	for gi, g := range groups {
+		for _, h := range g {
+			of[h] = gi
+		}
+	}
+	// Dependencies between groups: after (strictly later instruction)
+	// or order (same instruction or later).
+	type edge struct {
+		to    int
+		after bool
+	}
+	preds := make([][]edge, n)
+	succs := make([][]edge, n)
+	for gi, g := range groups {
+		seen := map[int]int{}
+		for _, h := range g {
+			for i := 0; i < h.index; i++ {
+				k := kind[h.index][i]
+				pg, ok := of[c.hops[i]]
+				if k == depNone || !ok || pg == gi {
+					continue
+				}
+				if k == depAfter || seen[pg] == 0 {
+					seen[pg] = int(k)
+				}
+			}
+		}
+		for pg, k := range seen {
+			preds[gi] = append(preds[gi], edge{pg, k == depAfter})
+			succs[pg] = append(succs[pg], edge{gi, k == depAfter})
+		}
+	}
+	// Height: the instructions the chain from a group still needs.
+	height := make([]int, n)
+	for gi := n - 1; gi >= 0; gi-- {
+		height[gi] = 1
+		for _, e := range succs[gi] {
+			hgt := height[e.to]
+			if e.after {
+				hgt++
+			}
+			height[gi] = max(height[gi], hgt)
+		}
+	}
+	placed := make([]int, n)
+	for i := range placed {
+		placed[i] = -1
+	}
+	left := n
+	for idx := 0; left > 0; idx++ {
+		cur := &instr{}
+		for progress := true; progress; {
+			progress = false
+			var ready []int
+			for gi := range groups {
+				if placed[gi] >= 0 {
+					continue
+				}
+				ok := true
+				for _, e := range preds[gi] {
+					p := placed[e.to]
+					ok = ok && p >= 0 && (p < idx || !e.after && p == idx)
+				}
+				if ok {
+					ready = append(ready, gi)
+				}
+			}
+			sort.SliceStable(ready, func(a, b int) bool {
+				fa, fb := groups[ready[a]][0].flex, groups[ready[b]][0].flex
+				if fa != fb {
+					return !fa
+				}
+				return height[ready[a]] > height[ready[b]]
+			})
+			for _, gi := range ready {
+				g := groups[gi]
+				h := g[0]
+				if h.flex && !h.alpha {
+					c.flip(h)
+				}
+				trial, ok := fill(cur, g)
+				if !ok && h.flex {
+					c.flip(h)
+					trial, ok = fill(cur, g)
+				}
+				if !ok {
+					continue
+				}
+				*cur = trial
+				placed[gi] = idx
+				for _, x := range g {
+					x.instr = idx
+				}
+				left--
+				progress = true
+				break // readiness may have changed (order edges)
+			}
+		}
+		if cur.rgb == nil && cur.alpha == nil {
+			for gi := range groups {
+				if placed[gi] < 0 {
+					return fmt.Errorf("%q: %w", groups[gi][0].String(), errSlots)
+				}
+			}
+		}
+		lv.alu = append(lv.alu, cur)
+	}
 	return nil
+}
+
+// fill returns in with the hops of group added, if their halves are free
+// and the operands fit the source slots.
+func fill(in *instr, group []*hop) (instr, bool) {
+	trial := *in
+	for _, g := range group {
+		if g.alpha && trial.alpha != nil || !g.alpha && trial.rgb != nil {
+			return trial, false
+		}
+		if g.alpha {
+			trial.alpha = g
+		} else {
+			trial.rgb = g
+		}
+	}
+	return trial, trial.assignSlots()
 }
 
 // assignSlots chooses source slots for both halves (L1556-1569,

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	rc "github.com/retrogl/retrogl/compiler/r300"
+)
+
+// Code-quality floors of the fragment compiler (FP24 only, no preshader),
+// measured with `r300fp -shader-tests DIR`. A change that makes programs
+// longer on average fails here; one that makes them shorter should lower
+// the figure.
+const (
+	// committedALU is the average ALU count of the committed fs-*
+	// tests (testdata/conformance/tests) that fit the unit.
+	committedALU = 7.40
+	// piglitALU is the average over piglit's 549 generated GLSL 1.10
+	// fragment built-in tests (Mesa 23.3.6's r300 compiler: 8.62).
+	piglitALU = 5.91
+	// piglitDir is where Debian's piglit package installs them.
+	piglitDir = "/usr/lib/x86_64-linux-gnu/piglit/generated_tests/spec/glsl-1.10/execution/built-in-functions"
+)
+
+// tooLong lists the committed tests written to exceed the unit.
+var tooLong = map[string]bool{"fs-too-long": true}
+
+// averageALU compiles every fs-*.shader_test in dir and returns the
+// average ALU count and the tests that did not compile.
+func averageALU(t *testing.T, dir string) (float64, map[string]error) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "fs-*.shader_test"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	failed := map[string]error{}
+	sum, n := 0, 0
+	for _, f := range files {
+		st, err := compileTest(f, false, rc.Options{})
+		if err != nil {
+			failed[strings.TrimSuffix(filepath.Base(f), ".shader_test")] = err
+			continue
+		}
+		sum += st.ALU
+		n++
+	}
+	return float64(sum) / float64(n), failed
+}
+
+func TestCodeQualityCommitted(t *testing.T) {
+	avg, failed := averageALU(t, "../../testdata/conformance/tests")
+	for name, err := range failed {
+		var le *rc.LimitError
+		if assert.True(t, tooLong[name], "%s: %v", name, err) {
+			assert.True(t, errors.As(err, &le), "%s: %v", name, err)
+		}
+	}
+	assert.Len(t, failed, len(tooLong))
+	assert.LessOrEqual(t, avg, committedALU+0.005, "average ALU instructions")
+}
+
+func TestCodeQualityPiglit(t *testing.T) {
+	if _, err := os.Stat(piglitDir); err != nil {
+		t.Skip("piglit's generated tests are not installed")
+	}
+	if testing.Short() {
+		t.Skip("compiles 549 programs")
+	}
+	avg, failed := averageALU(t, piglitDir)
+	assert.Empty(t, failed, "every test compiles")
+	assert.LessOrEqual(t, avg, piglitALU+0.005, "average ALU instructions")
+	t.Logf("average ALU %.2f (committed %.2f)", avg, piglitALU)
+}
