@@ -15,7 +15,12 @@ const piglitDir = "/usr/lib/x86_64-linux-gnu/piglit"
 
 func expectations(t *testing.T) conform.Expectations {
 	t.Helper()
-	f, err := os.Open("../../testdata/conformance/r300-fails.txt")
+	return expectationsFrom(t, "../../testdata/conformance/r300-fails.txt")
+}
+
+func expectationsFrom(t *testing.T, path string) conform.Expectations {
+	t.Helper()
+	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
 	e, err := conform.ReadExpectations(f)
@@ -67,6 +72,22 @@ func TestPiglitBuiltins(t *testing.T) {
 	pass, _ := check(t, piglitDir, files, expectations(t))
 	t.Logf("%d of %d piglit built-in function tests pass", pass, len(files))
 	assert.GreaterOrEqual(t, pass*100, len(files)*95)
+}
+
+// TestPiglitBuiltinsFP24 runs the fs-* built-in tests with the preshader
+// off, so every fragment operation runs on the simulated FP24 unit, and
+// checks the failures against r300-fp24-fails.txt (all FP24 precision).
+func TestPiglitBuiltinsFP24(t *testing.T) {
+	dir := filepath.Join(piglitDir, "generated_tests/spec/glsl-1.10/execution/built-in-functions")
+	if _, err := os.Stat(dir); err != nil || testing.Short() {
+		t.Skip("piglit is not installed (apt-get install -y piglit), or -short")
+	}
+	t.Setenv("RETROGL_R300_NO_PRESHADER", "1")
+	files, err := conform.Find([]string{dir}, "fs-*")
+	require.NoError(t, err)
+	require.Len(t, files, 549)
+	pass, fail := check(t, piglitDir, files, expectationsFrom(t, "../../testdata/conformance/r300-fp24-fails.txt"))
+	t.Logf("FP24 only: %d passed, %d failed", pass, fail)
 }
 
 func TestRunExitStatus(t *testing.T) {

@@ -86,9 +86,10 @@ type linkedProgram struct {
 	pre *ir.Program
 }
 
-// noPreshader turns the preshader off (RETROGL_R300_NO_PRESHADER=1), to
-// measure what the fragment unit's FP24 arithmetic alone gives.
-var noPreshader = os.Getenv("RETROGL_R300_NO_PRESHADER") == "1"
+// noPreshader turns the preshader off (RETROGL_R300_NO_PRESHADER=1, read
+// at each link), to measure what the fragment unit's FP24 arithmetic alone
+// gives.
+func noPreshader() bool { return os.Getenv("RETROGL_R300_NO_PRESHADER") == "1" }
 
 // Attributes implements driver.LinkedProgram.
 func (p *linkedProgram) Attributes() []driver.ActiveVar { return p.attribs }
@@ -132,7 +133,7 @@ func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
 	}
 	frag := res.Fragment
 	var pre *ir.Program
-	if !noPreshader {
+	if !noPreshader() {
 		pre, frag = lower.Preshader(frag)
 	}
 	fp, err := rc.Compile(frag, rc.Options{})
