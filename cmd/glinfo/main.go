@@ -78,6 +78,9 @@ func printText(w io.Writer, c *driver.Caps) {
 	fmt.Fprintf(w, "  GL_VENDOR:     %s\n", c.Vendor)
 	fmt.Fprintf(w, "  GL_RENDERER:   %s\n", c.Renderer)
 	fmt.Fprintf(w, "  GL_VERSION:    %s\n", c.Version)
+	if c.ES2 {
+		fmt.Fprintf(w, "  GL_VERSION in GL ES 2.0 contexts: %s\n", c.VersionES2)
+	}
 	if c.GLSLVersion != "" {
 		fmt.Fprintf(w, "  GL_SHADING_LANGUAGE_VERSION: %s\n", c.GLSLVersion)
 	}
