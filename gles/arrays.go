@@ -101,27 +101,34 @@ func (c *Context) ClientActiveTexture(texture Enum) {
 	c.clientActiveTex = u
 }
 
-// GenBuffers returns n new buffer names.
-func (c *Context) GenBuffers(n int) []uint32 {
-	if !c.alive("GenBuffers") {
-		return nil
-	}
+// genNames reserves n unused, non-zero names in m (as nil entries, so an
+// object is created on first bind) and returns them; next remembers where
+// the search continues. It records INVALID_VALUE for a negative n.
+func genNames[T any](c *Context, fn string, m map[uint32]*T, next *uint32, n int) []uint32 {
 	if n < 0 {
-		c.record("GenBuffers", INVALID_VALUE, "n = %d", n)
+		c.record(fn, INVALID_VALUE, "n = %d", n)
 		return nil
 	}
 	out := make([]uint32, n)
 	for i := range out {
 		for {
-			c.nextBuffer++
-			if _, used := c.buffers[c.nextBuffer]; !used && c.nextBuffer != 0 {
+			*next++
+			if _, used := m[*next]; !used && *next != 0 {
 				break
 			}
 		}
-		out[i] = c.nextBuffer
-		c.buffers[c.nextBuffer] = nil // reserved, created on first bind
+		out[i] = *next
+		m[*next] = nil
 	}
 	return out
+}
+
+// GenBuffers returns n new buffer names.
+func (c *Context) GenBuffers(n int) []uint32 {
+	if !c.alive("GenBuffers") {
+		return nil
+	}
+	return genNames(c, "GenBuffers", c.buffers, &c.nextBuffer, n)
 }
 
 // DeleteBuffers deletes buffer objects; bindings to them revert to 0.

@@ -983,9 +983,9 @@ func (c *Context) UniformMatrix4fv(loc int, transpose bool, v []float32) {
 	c.uniformMatrix("UniformMatrix4fv", 4, loc, transpose, v)
 }
 
-// GetUniformfv returns a uniform's value as floats.
-func (c *Context) GetUniformfv(program uint32, loc int) []float32 {
-	const fn = "GetUniformfv"
+// uniformValue looks up a uniform location of a linked program for the
+// GetUniform calls.
+func (c *Context) uniformValue(fn string, program uint32, loc int) *driver.Uniform {
 	if !c.need2(fn) {
 		return nil
 	}
@@ -996,6 +996,15 @@ func (c *Context) GetUniformfv(program uint32, loc int) []float32 {
 	u := p.Uniform(loc)
 	if u == nil || p.locs[loc] == nil {
 		c.record(fn, INVALID_OPERATION, "location %d", loc)
+		return nil
+	}
+	return u
+}
+
+// GetUniformfv returns a uniform's value as floats.
+func (c *Context) GetUniformfv(program uint32, loc int) []float32 {
+	u := c.uniformValue("GetUniformfv", program, loc)
+	if u == nil {
 		return nil
 	}
 	if u.Float != nil {
@@ -1010,17 +1019,8 @@ func (c *Context) GetUniformfv(program uint32, loc int) []float32 {
 
 // GetUniformiv returns a uniform's value as integers.
 func (c *Context) GetUniformiv(program uint32, loc int) []int32 {
-	const fn = "GetUniformiv"
-	if !c.need2(fn) {
-		return nil
-	}
-	p := c.linkedProgram(fn, program)
-	if p == nil {
-		return nil
-	}
-	u := p.Uniform(loc)
-	if u == nil || p.locs[loc] == nil {
-		c.record(fn, INVALID_OPERATION, "location %d", loc)
+	u := c.uniformValue("GetUniformiv", program, loc)
+	if u == nil {
 		return nil
 	}
 	if u.Int != nil {

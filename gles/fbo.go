@@ -76,52 +76,20 @@ func (c *Context) fbos() *fboState {
 
 // GenFramebuffers returns n new framebuffer names.
 func (c *Context) GenFramebuffers(n int) []uint32 {
-	const fn = "GenFramebuffers"
-	if !c.need2(fn) {
-		return nil
-	}
-	if n < 0 {
-		c.record(fn, INVALID_VALUE, "n = %d", n)
+	if !c.need2("GenFramebuffers") {
 		return nil
 	}
 	f := c.fbos()
-	out := make([]uint32, n)
-	for i := range out {
-		for {
-			f.nextFB++
-			if _, used := f.framebuffers[f.nextFB]; !used {
-				break
-			}
-		}
-		out[i] = f.nextFB
-		f.framebuffers[f.nextFB] = nil
-	}
-	return out
+	return genNames(c, "GenFramebuffers", f.framebuffers, &f.nextFB, n)
 }
 
 // GenRenderbuffers returns n new renderbuffer names.
 func (c *Context) GenRenderbuffers(n int) []uint32 {
-	const fn = "GenRenderbuffers"
-	if !c.need2(fn) {
-		return nil
-	}
-	if n < 0 {
-		c.record(fn, INVALID_VALUE, "n = %d", n)
+	if !c.need2("GenRenderbuffers") {
 		return nil
 	}
 	f := c.fbos()
-	out := make([]uint32, n)
-	for i := range out {
-		for {
-			f.nextRB++
-			if _, used := f.renderbuffers[f.nextRB]; !used {
-				break
-			}
-		}
-		out[i] = f.nextRB
-		f.renderbuffers[f.nextRB] = nil
-	}
-	return out
+	return genNames(c, "GenRenderbuffers", f.renderbuffers, &f.nextRB, n)
 }
 
 // BindFramebuffer binds a framebuffer object (0: the surface).

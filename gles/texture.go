@@ -53,22 +53,7 @@ func (c *Context) GenTextures(n int) []uint32 {
 	if !c.alive("GenTextures") {
 		return nil
 	}
-	if n < 0 {
-		c.record("GenTextures", INVALID_VALUE, "n = %d", n)
-		return nil
-	}
-	out := make([]uint32, n)
-	for i := range out {
-		for {
-			c.nextTexture++
-			if _, used := c.textures[c.nextTexture]; !used && c.nextTexture != 0 {
-				break
-			}
-		}
-		out[i] = c.nextTexture
-		c.textures[c.nextTexture] = nil
-	}
-	return out
+	return genNames(c, "GenTextures", c.textures, &c.nextTexture, n)
 }
 
 // DeleteTextures deletes texture objects; units bound to them revert to the
