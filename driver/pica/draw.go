@@ -432,18 +432,29 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 		if outs != nil {
 			count, firstV = uint32(len(outs)), 0
 		}
-		c.set(p.NUMVERTICES, count)
-		c.set(p.INDEXBUFFER_CONFIG, 0x80000000)
-		c.set(p.VERTEX_OFFSET, firstV)
-		c.set(p.GEOSTAGE_CONFIG, 0)
-		c.set(p.GEOSTAGE_CONFIG2, 1)
-		c.kick(p.START_DRAW_FUNC0, 0)
-		c.kick(p.DRAWARRAYS, 1)
-		c.kick(p.GEOSTAGE_CONFIG2, 0)
+		c.drawArrays(count, firstV)
+		return nil
 	}
 	c.kick(p.START_DRAW_FUNC0, 1)
 	c.kick(p.VTX_FUNC, 1)
 	return nil
+}
+
+// drawArrays kicks a non-indexed draw of count vertices from firstV and
+// ends it: the geometry-stage config around DRAWARRAYS, then the draw
+// function and vertex cache resets. Draws, clears and OES_draw_texture
+// rectangles all end this way.
+func (c *Context) drawArrays(count, firstV uint32) {
+	c.set(p.NUMVERTICES, count)
+	c.set(p.INDEXBUFFER_CONFIG, 0x80000000)
+	c.set(p.VERTEX_OFFSET, firstV)
+	c.set(p.GEOSTAGE_CONFIG, 0)
+	c.set(p.GEOSTAGE_CONFIG2, 1)
+	c.kick(p.START_DRAW_FUNC0, 0)
+	c.kick(p.DRAWARRAYS, 1)
+	c.kick(p.GEOSTAGE_CONFIG2, 0)
+	c.kick(p.START_DRAW_FUNC0, 1)
+	c.kick(p.VTX_FUNC, 1)
 }
 
 // customUniformUpload sends the uniforms the app set for a custom program.
@@ -565,16 +576,7 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 	}
 	c.set(p.PRIMITIVE_CONFIG, 2<<8|uint32(len(pr.outmap)-1))
 	c.kick(p.RESTART_PRIMITIVE, 1)
-	c.set(p.NUMVERTICES, 4)
-	c.set(p.INDEXBUFFER_CONFIG, 0x80000000)
-	c.set(p.VERTEX_OFFSET, 0)
-	c.set(p.GEOSTAGE_CONFIG, 0)
-	c.set(p.GEOSTAGE_CONFIG2, 1)
-	c.kick(p.START_DRAW_FUNC0, 0)
-	c.kick(p.DRAWARRAYS, 1)
-	c.kick(p.GEOSTAGE_CONFIG2, 0)
-	c.kick(p.START_DRAW_FUNC0, 1)
-	c.kick(p.VTX_FUNC, 1)
+	c.drawArrays(4, 0)
 	return nil
 }
 

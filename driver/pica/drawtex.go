@@ -115,15 +115,6 @@ func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
 	}
 	c.set(p.PRIMITIVE_CONFIG, 2<<8|uint32(len(pr.outmap)-1))
 	c.kick(p.RESTART_PRIMITIVE, 1)
-	c.set(p.NUMVERTICES, 4)
-	c.set(p.INDEXBUFFER_CONFIG, 0x80000000)
-	c.set(p.VERTEX_OFFSET, 0)
-	c.set(p.GEOSTAGE_CONFIG, 0)
-	c.set(p.GEOSTAGE_CONFIG2, 1)
-	c.kick(p.START_DRAW_FUNC0, 0)
-	c.kick(p.DRAWARRAYS, 1)
-	c.kick(p.GEOSTAGE_CONFIG2, 0)
-	c.kick(p.START_DRAW_FUNC0, 1)
-	c.kick(p.VTX_FUNC, 1)
+	c.drawArrays(4, 0)
 	return nil
 }
