@@ -1,6 +1,11 @@
 package driver
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/retrogl/retrogl/internal/texblock"
+)
 
 // TexFormat is the layout of a texture object's level data as the
 // application supplied it (GL format and type, or a compressed format).
@@ -197,154 +202,31 @@ func CompressedSize(f TexFormat, w, h int) int {
 
 // DecodeBlockTexel decodes texel (x, y) of a block-compressed level of width
 // w. Blocks run left to right, then bottom to top, as glCompressedTexImage2D
-// supplies them.
+// supplies them; the block formats are decoded by internal/texblock.
 func DecodeBlockTexel(f TexFormat, data []byte, w, x, y int) [4]uint8 {
 	bw := (w + 3) / 4
 	bi := (y/4)*bw + x/4
 	px, py := x%4, y%4
+	i := py*4 + px
 	switch f {
 	case TexETC1:
-		return etc1Texel(data[bi*8:bi*8+8], px, py)
+		return texblock.ETC1(binary.BigEndian.Uint64(data[bi*8:]), px, py)
 	case TexDXT1, TexDXT1A:
-		return dxtColor(data[bi*8:bi*8+8], px, py, f == TexDXT1A, true)
+		c := texblock.S3TCColor(data[bi*8:bi*8+8], i, true)
+		if f == TexDXT1 {
+			c[3] = 255 // opaque DXT1: the fourth colour is black
+		}
+		return c
 	case TexDXT3:
 		b := data[bi*16 : bi*16+16]
-		c := dxtColor(b[8:], px, py, false, false)
-		nib := b[(py*4+px)/2] >> (4 * uint((py*4+px)%2)) & 15
-		c[3] = nib * 17
+		c := texblock.S3TCColor(b[8:], i, false)
+		c[3] = texblock.DXT3Alpha(b, i)
 		return c
 	case TexDXT5:
 		b := data[bi*16 : bi*16+16]
-		c := dxtColor(b[8:], px, py, false, false)
-		c[3] = dxt5Alpha(b[:8], py*4+px)
+		c := texblock.S3TCColor(b[8:], i, false)
+		c[3] = texblock.DXT5Alpha(b, i)
 		return c
 	}
 	return [4]uint8{}
-}
-
-// dxtColor decodes an S3TC colour block (c0, c1 little-endian RGB565 with red
-// in the high bits, then 2-bit indices, texel 0 in the low bits). fourColour
-// chooses DXT1 semantics (c0 <= c1 selects the three-colour mode).
-func dxtColor(b []byte, px, py int, punch, dxt1 bool) [4]uint8 {
-	c0 := uint16(b[0]) | uint16(b[1])<<8
-	c1 := uint16(b[2]) | uint16(b[3])<<8
-	bits := uint32(b[4]) | uint32(b[5])<<8 | uint32(b[6])<<16 | uint32(b[7])<<24
-	idx := bits >> (2 * uint(py*4+px)) & 3
-	rgb := func(c uint16) [3]int {
-		return [3]int{int(expand5(c >> 11)), int(expand6(c >> 5 & 63)), int(expand5(c & 31))}
-	}
-	a, bb := rgb(c0), rgb(c1)
-	var out [3]int
-	alpha := uint8(255)
-	switch {
-	case idx == 0:
-		out = a
-	case idx == 1:
-		out = bb
-	case c0 > c1 || !dxt1:
-		for k := range out {
-			if idx == 2 {
-				out[k] = (2*a[k] + bb[k]) / 3
-			} else {
-				out[k] = (a[k] + 2*bb[k]) / 3
-			}
-		}
-	case idx == 2:
-		for k := range out {
-			out[k] = (a[k] + bb[k]) / 2
-		}
-	default:
-		if punch {
-			alpha = 0
-		}
-	}
-	return [4]uint8{uint8(out[0]), uint8(out[1]), uint8(out[2]), alpha}
-}
-
-func dxt5Alpha(b []byte, i int) uint8 {
-	a0, a1 := int(b[0]), int(b[1])
-	var bits uint64
-	for k := 0; k < 6; k++ {
-		bits |= uint64(b[2+k]) << (8 * uint(k))
-	}
-	idx := int(bits >> (3 * uint(i)) & 7)
-	switch {
-	case idx == 0:
-		return uint8(a0)
-	case idx == 1:
-		return uint8(a1)
-	case a0 > a1:
-		return uint8(((8-idx)*a0 + (idx-1)*a1) / 7)
-	case idx == 6:
-		return 0
-	case idx == 7:
-		return 255
-	}
-	return uint8(((6-idx)*a0 + (idx-1)*a1) / 5)
-}
-
-// etc1Modifiers is the ETC1 intensity modifier table
-// (OES_compressed_ETC1_RGB8_texture, table 3.17.2).
-var etc1Modifiers = [8][4]int{
-	{2, 8, -2, -8}, {5, 17, -5, -17}, {9, 29, -9, -29}, {13, 42, -13, -42},
-	{18, 60, -18, -60}, {24, 80, -24, -80}, {33, 106, -33, -106}, {47, 183, -47, -183},
-}
-
-// etc1Texel decodes texel (px, py) of an ETC1 block. The block is a
-// big-endian 64-bit word; pixel indices run down columns (index = px*4+py),
-// with py counted from the block's first row.
-func etc1Texel(b []byte, px, py int) [4]uint8 {
-	var w uint64
-	for _, c := range b {
-		w = w<<8 | uint64(c)
-	}
-	hi := uint32(w >> 32)
-	diff := hi&2 != 0
-	flip := hi&1 != 0
-	var sub int
-	if flip {
-		if py >= 2 {
-			sub = 1
-		}
-	} else if px >= 2 {
-		sub = 1
-	}
-	var base [3]int
-	if diff {
-		for k := 0; k < 3; k++ {
-			c := int(hi >> (27 - 8*uint(k)) & 31)
-			if sub == 1 {
-				d := int(hi >> (24 - 8*uint(k)) & 7)
-				if d >= 4 {
-					d -= 8
-				}
-				c += d
-			}
-			c &= 31
-			base[k] = c<<3 | c>>2
-		}
-	} else {
-		for k := 0; k < 3; k++ {
-			c := int(hi >> (28 - 8*uint(k)) & 15)
-			if sub == 1 {
-				c = int(hi >> (24 - 8*uint(k)) & 15)
-			}
-			base[k] = c * 17
-		}
-	}
-	table := int(hi >> 5 & 7)
-	if sub == 1 {
-		table = int(hi >> 2 & 7)
-	}
-	lo := uint32(w)
-	i := uint(px*4 + py)
-	msb := lo >> (16 + i) & 1
-	lsb := lo >> i & 1
-	mod := etc1Modifiers[table][msb<<1|lsb]
-	var out [4]uint8
-	for k := 0; k < 3; k++ {
-		out[k] = uint8(max(0, min(255, base[k]+mod)))
-	}
-	out[3] = 255
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	p "github.com/retrogl/retrogl/hal/pica"
+	"github.com/retrogl/retrogl/internal/texblock"
 )
 
 // Texture sampling decisions (the seed gives formats and registers only;
@@ -92,59 +93,9 @@ func (t *texUnit) etcTexel(data []byte, width, s, row int) [4]uint8 {
 		alpha = p.Expand4(uint16(a >> (4 * uint(x*4+y)) & 15))
 		b = b[8:]
 	}
-	c := etc1(binary.LittleEndian.Uint64(b), x, y)
+	c := texblock.ETC1(binary.LittleEndian.Uint64(b), x, y) // the PICA stores the block word little-endian
 	c[3] = alpha
 	return c
-}
-
-var etcModifiers = [8][4]int{
-	{2, 8, -2, -8}, {5, 17, -5, -17}, {9, 29, -9, -29}, {13, 42, -13, -42},
-	{18, 60, -18, -60}, {24, 80, -24, -80}, {33, 106, -33, -106}, {47, 183, -47, -183},
-}
-
-// etc1 decodes pixel (x, y) of an ETC1 block word (OES_compressed_ETC1
-// layout: pixel index x*4+y).
-func etc1(w uint64, x, y int) [4]uint8 {
-	hi := uint32(w >> 32)
-	diff, flip := hi&2 != 0, hi&1 != 0
-	sub := 0
-	if (flip && y >= 2) || (!flip && x >= 2) {
-		sub = 1
-	}
-	var base [3]int
-	for k := 0; k < 3; k++ {
-		if diff {
-			c := int(hi >> (27 - 8*uint(k)) & 31)
-			if sub == 1 {
-				d := int(hi >> (24 - 8*uint(k)) & 7)
-				if d >= 4 {
-					d -= 8
-				}
-				c = (c + d) & 31
-			}
-			base[k] = c<<3 | c>>2
-		} else {
-			c := int(hi >> (28 - 8*uint(k)) & 15)
-			if sub == 1 {
-				c = int(hi >> (24 - 8*uint(k)) & 15)
-			}
-			base[k] = c * 17
-		}
-	}
-	table := int(hi >> 5 & 7)
-	if sub == 1 {
-		table = int(hi >> 2 & 7)
-	}
-	lo := uint32(w)
-	i := uint(x*4 + y)
-	idx := (lo>>(16+i)&1)<<1 | lo>>i&1
-	mod := etcModifiers[table][idx]
-	var out [4]uint8
-	for k := 0; k < 3; k++ {
-		out[k] = uint8(max(0, min(255, base[k]+mod)))
-	}
-	out[3] = 255
-	return out
 }
 
 // wrap maps an integer coordinate into [0, n) or reports a border texel.

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	uc "github.com/retrogl/retrogl/hal/unichrome"
+	"github.com/retrogl/retrogl/internal/texblock"
 )
 
 // texLevel is one mipmap level in memory.
@@ -277,66 +278,18 @@ func (u *texUnit) dxt(lv *texLevel, x, y int) [4]int {
 	}
 	b := lv.mem[(y/4)*lv.pitch+(x/4)*bs:]
 	px := (y%4)*4 + x%4
-	cb := b
-	alpha := 255
+	var c [4]uint8
 	switch u.info.Kind {
 	case uc.KindDXT3:
-		alpha = int(b[px/2]>>(4*uint(px%2))&15) * 17
-		cb = b[8:]
+		c = texblock.S3TCColor(b[8:16], px, false)
+		c[3] = texblock.DXT3Alpha(b, px)
 	case uc.KindDXT5:
-		alpha = dxt5Alpha(b[:8], px)
-		cb = b[8:]
+		c = texblock.S3TCColor(b[8:16], px, false)
+		c[3] = texblock.DXT5Alpha(b, px)
+	default:
+		c = texblock.S3TCColor(b[:8], px, true)
 	}
-	c0 := uint32(binary.LittleEndian.Uint16(cb))
-	c1 := uint32(binary.LittleEndian.Uint16(cb[2:]))
-	idx := binary.LittleEndian.Uint32(cb[4:]) >> (2 * uint(px)) & 3
-	e0 := [3]int{expand(c0>>11, 5, false), expand(c0>>5&63, 6, false), expand(c0&31, 5, false)}
-	e1 := [3]int{expand(c1>>11, 5, false), expand(c1>>5&63, 6, false), expand(c1&31, 5, false)}
-	var out [4]int
-	out[3] = alpha
-	four := c0 > c1 || u.info.Kind != uc.KindDXT1
-	for k := 0; k < 3; k++ {
-		switch {
-		case idx == 0:
-			out[k] = e0[k]
-		case idx == 1:
-			out[k] = e1[k]
-		case four && idx == 2:
-			out[k] = (2*e0[k] + e1[k]) / 3
-		case four:
-			out[k] = (e0[k] + 2*e1[k]) / 3
-		case idx == 2:
-			out[k] = (e0[k] + e1[k]) / 2
-		default:
-			out[k] = 0
-		}
-	}
-	if !four && idx == 3 {
-		out[3] = 0
-	}
-	return out
-}
-
-func dxt5Alpha(b []byte, i int) int {
-	a0, a1 := int(b[0]), int(b[1])
-	var bits uint64
-	for k := 0; k < 6; k++ {
-		bits |= uint64(b[2+k]) << (8 * uint(k))
-	}
-	idx := int(bits >> (3 * uint(i)) & 7)
-	switch {
-	case idx == 0:
-		return a0
-	case idx == 1:
-		return a1
-	case a0 > a1:
-		return ((8-idx)*a0 + (idx-1)*a1) / 7
-	case idx == 6:
-		return 0
-	case idx == 7:
-		return 255
-	}
-	return ((6-idx)*a0 + (idx-1)*a1) / 5
+	return [4]int{int(c[0]), int(c[1]), int(c[2]), int(c[3])}
 }
 
 // wrap maps texel index i of an axis of n texels; ok is false when a
