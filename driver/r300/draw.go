@@ -450,11 +450,7 @@ func (c *Context) emitFragment(st *driver.State, prog *rc.Program, l *layout, ke
 	if err != nil {
 		return err
 	}
-	for k, v := range vals {
-		for ch := 0; ch < 4; ch++ {
-			c.set(r3.US_ALU_CONST_R_0+16*uint32(k)+4*uint32(ch), r3.EncodeFP24(v[ch]))
-		}
-	}
+	c.setConsts(vals)
 
 	// Texture units.
 	enable := uint32(0)
@@ -466,23 +462,47 @@ func (c *Context) emitFragment(st *driver.State, prog *rc.Program, l *layout, ke
 		if t == nil {
 			continue
 		}
-		d, err := c.texture(t)
-		if err != nil {
+		if err := c.bindUnit(u, t); err != nil {
 			return err
 		}
 		enable |= 1 << u
-		regs := texRegs(d, t.Sampler)
-		o := 4 * uint32(u)
-		for k, a := range []uint32{r3.TX_FILTER0_0, r3.TX_FILTER1_0, r3.TX_FORMAT0_0, r3.TX_FORMAT1_0, r3.TX_FORMAT2_0, r3.TX_OFFSET_0} {
-			c.set(a+o, regs[k])
+	}
+	c.enableUnits(enable)
+	return nil
+}
+
+// setConsts writes the fragment program's constant registers in FP24.
+func (c *Context) setConsts(vals [][4]float32) {
+	for k, v := range vals {
+		for ch := 0; ch < 4; ch++ {
+			c.set(r3.US_ALU_CONST_R_0+16*uint32(k)+4*uint32(ch), r3.EncodeFP24(v[ch]))
 		}
 	}
+}
+
+// bindUnit uploads texture t (if its device copy is stale) and points
+// texture unit u at it.
+func (c *Context) bindUnit(u int, t *driver.Texture) error {
+	d, err := c.texture(t)
+	if err != nil {
+		return err
+	}
+	regs := texRegs(d, t.Sampler)
+	o := 4 * uint32(u)
+	for k, a := range []uint32{r3.TX_FILTER0_0, r3.TX_FILTER1_0, r3.TX_FORMAT0_0, r3.TX_FORMAT1_0, r3.TX_FORMAT2_0, r3.TX_OFFSET_0} {
+		c.set(a+o, regs[k])
+	}
+	return nil
+}
+
+// enableUnits writes TX_ENABLE and invalidates the texture cache when a
+// texture changed since the last draw.
+func (c *Context) enableUnits(enable uint32) {
 	c.set(r3.TX_ENABLE, enable)
 	if c.texDirty {
 		c.kick(r3.TX_INVALTAGS, 0)
 		c.texDirty = false
 	}
-	return nil
 }
 
 // emitPixelOps programs FG (fog, alpha test), ZB and RB3D.

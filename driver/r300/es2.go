@@ -403,11 +403,7 @@ func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string]
 	if err != nil {
 		return err
 	}
-	for k, v := range vals {
-		for ch := 0; ch < 4; ch++ {
-			c.set(r3.US_ALU_CONST_R_0+16*uint32(k)+4*uint32(ch), r3.EncodeFP24(v[ch]))
-		}
-	}
+	c.setConsts(vals)
 	if fp.Depth {
 		c.set(r3.US_W_FMT, 1)
 		c.set(r3.FG_DEPTH_SRC, 1)
@@ -426,21 +422,11 @@ func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string]
 		if t == nil {
 			continue // incomplete: a disabled unit samples (0, 0, 0, 1)
 		}
-		dt, err := c.texture(t)
-		if err != nil {
+		if err := c.bindUnit(k, t); err != nil {
 			return err
 		}
 		enable |= 1 << k
-		regs := texRegs(dt, t.Sampler)
-		o := 4 * uint32(k)
-		for i, a := range []uint32{r3.TX_FILTER0_0, r3.TX_FILTER1_0, r3.TX_FORMAT0_0, r3.TX_FORMAT1_0, r3.TX_FORMAT2_0, r3.TX_OFFSET_0} {
-			c.set(a+o, regs[i])
-		}
 	}
-	c.set(r3.TX_ENABLE, enable)
-	if c.texDirty {
-		c.kick(r3.TX_INVALTAGS, 0)
-		c.texDirty = false
-	}
+	c.enableUnits(enable)
 	return nil
 }
