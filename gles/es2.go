@@ -1232,7 +1232,7 @@ func (c *Context) BlendColor(r, g, b, a float32) {
 }
 
 // BlendEquation sets the RGB and alpha blend equations (GL ES 2.0: ADD,
-// SUBTRACT, REVERSE_SUBTRACT).
+// SUBTRACT, REVERSE_SUBTRACT; MIN and MAX with EXT_blend_minmax).
 func (c *Context) BlendEquation(mode Enum) { c.BlendEquationSeparate(mode, mode) }
 
 // BlendEquationSeparate sets separate RGB and alpha blend equations.
@@ -1241,24 +1241,7 @@ func (c *Context) BlendEquationSeparate(modeRGB, modeAlpha Enum) {
 	if !c.need2(fn) {
 		return
 	}
-	eq := func(e Enum) (driver.BlendEquation, bool) {
-		switch e {
-		case FUNC_ADD_OES:
-			return driver.BlendAdd, true
-		case FUNC_SUBTRACT_OES:
-			return driver.BlendSubtract, true
-		case FUNC_REVERSE_SUBTRACT_OES:
-			return driver.BlendReverseSubtract, true
-		}
-		return 0, false
-	}
-	er, ok1 := eq(modeRGB)
-	ea, ok2 := eq(modeAlpha)
-	if !ok1 || !ok2 {
-		c.record(fn, INVALID_ENUM, "modes %#x, %#x", modeRGB, modeAlpha)
-		return
-	}
-	c.st.Blend.EqRGB, c.st.Blend.EqAlpha = er, ea
+	c.blendEquationSeparate(fn, modeRGB, modeAlpha)
 }
 
 // BlendFuncSeparate sets separate RGB and alpha blend factors (GL ES 2.0).
@@ -1267,16 +1250,7 @@ func (c *Context) BlendFuncSeparate(srcRGB, dstRGB, srcAlpha, dstAlpha Enum) {
 	if !c.need2(fn) {
 		return
 	}
-	sr, ok1 := c.blendFactor(srcRGB, true)
-	dr, ok2 := c.blendFactor(dstRGB, false)
-	sa, ok3 := c.blendFactor(srcAlpha, true)
-	da, ok4 := c.blendFactor(dstAlpha, false)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
-		c.record(fn, INVALID_ENUM, "factors %#x, %#x, %#x, %#x", srcRGB, dstRGB, srcAlpha, dstAlpha)
-		return
-	}
-	b := &c.st.Blend
-	b.SrcRGB, b.DstRGB, b.SrcAlpha, b.DstAlpha = sr, dr, sa, da
+	c.blendFuncSeparate(fn, srcRGB, dstRGB, srcAlpha, dstAlpha)
 }
 
 func (c *Context) faces(fn string, face Enum) []int {

@@ -385,6 +385,12 @@ func (c *Context) BlendFuncSeparateOES(srcRGB, dstRGB, srcAlpha, dstAlpha Enum) 
 		c.record(fn, INVALID_OPERATION, "GL_OES_blend_func_separate is not supported by %s", c.caps.Name)
 		return
 	}
+	c.blendFuncSeparate(fn, srcRGB, dstRGB, srcAlpha, dstAlpha)
+}
+
+// blendFuncSeparate validates and sets the four blend factors for
+// BlendFuncSeparate and BlendFuncSeparateOES.
+func (c *Context) blendFuncSeparate(fn string, srcRGB, dstRGB, srcAlpha, dstAlpha Enum) {
 	sr, ok1 := c.blendFactor(srcRGB, true)
 	dr, ok2 := c.blendFactor(dstRGB, false)
 	sa, ok3 := c.blendFactor(srcAlpha, true)
@@ -443,6 +449,13 @@ func (c *Context) BlendEquationSeparateOES(modeRGB, modeAlpha Enum) {
 		c.record(fn, INVALID_OPERATION, "GL_OES_blend_equation_separate is not supported by %s", c.caps.Name)
 		return
 	}
+	c.blendEquationSeparate(fn, modeRGB, modeAlpha)
+}
+
+// blendEquationSeparate validates and sets the RGB and alpha blend
+// equations: add, subtract, reverse subtract, and min/max with
+// EXT_blend_minmax.
+func (c *Context) blendEquationSeparate(fn string, modeRGB, modeAlpha Enum) {
 	er, ok1 := c.blendEquation(modeRGB)
 	ea, ok2 := c.blendEquation(modeAlpha)
 	if !ok1 || !ok2 {
