@@ -224,6 +224,10 @@ type OpenOptions struct {
 	// Capture, when set, receives a capture of everything the driver does
 	// with its device (see hal.NewCapture). It is complete after Close.
 	Capture io.Writer
+	// Workers, when not zero, is passed to a device that implements
+	// hal.Parallel: the number of goroutines its simulator shades with
+	// (negative: one per CPU). Output does not depend on it.
+	Workers int
 }
 
 // Open creates a device and a driver for the named backend.
@@ -235,6 +239,9 @@ func Open(name string, opt OpenOptions) (Driver, error) {
 	dev, err := b.NewDevice()
 	if err != nil {
 		return nil, fmt.Errorf("%s: new device: %w", name, err)
+	}
+	if p, ok := dev.(hal.Parallel); ok && opt.Workers != 0 {
+		p.SetWorkers(opt.Workers)
 	}
 	if opt.Capture != nil {
 		c, err := hal.NewCapture(dev, opt.Capture)

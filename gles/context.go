@@ -42,6 +42,9 @@ type Config struct {
 	// ES2 asks for a GL ES 2.0 context (shaders instead of fixed
 	// function); the backend's Caps.ES2 must allow it.
 	ES2 bool
+	// Workers sets how many goroutines the simulated device shades with
+	// (0: its default, one per CPU). Output does not depend on it.
+	Workers int
 }
 
 // Error is one GL error, with the entry point that raised it.
@@ -135,7 +138,7 @@ type Context struct {
 // NewContext creates a context on the named backend. Import
 // github.com/retrogl/retrogl/backends to register the five chips.
 func NewContext(backend string, cfg Config) (*Context, error) {
-	drv, err := driver.Open(backend, driver.OpenOptions{Capture: cfg.Capture})
+	drv, err := driver.Open(backend, driver.OpenOptions{Capture: cfg.Capture, Workers: cfg.Workers})
 	if err != nil {
 		return nil, err
 	}

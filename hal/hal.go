@@ -149,6 +149,14 @@ type Appender interface {
 	Extend(f Fence, size uint32) error
 }
 
+// Parallel is implemented by simulated devices that share pixel work among
+// goroutines (sim/raster.Scheduler). SetWorkers fixes how many: n <= 0
+// means one per CPU the process may use. The bytes a device writes never
+// depend on it; only its speed does.
+type Parallel interface {
+	SetWorkers(n int)
+}
+
 // ErrOutOfMemory is wrapped by Alloc errors when a region is full.
 var ErrOutOfMemory = errors.New("out of device memory")
 
