@@ -1,3 +1,5 @@
+//go:build ignore
+
 /*
  * mesaref replays a retrogl GL trace (docs/examples.md) on Mesa through
  * OSMesa and writes the colour buffer as a PAM image (P7, RGBA, top row
