@@ -45,6 +45,7 @@ import (
 	"github.com/retrogl/retrogl/hal"
 	ge "github.com/retrogl/retrogl/hal/pspge"
 	"github.com/retrogl/retrogl/sim/device"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // Memory map of the simulated PSP (the PSP-1000's 2 MB of VRAM and 32 MB of
@@ -90,6 +91,13 @@ type GE struct {
 
 	clut [1024]byte
 
+	// Batching and the span pipeline (batch.go, span.go); refPath makes
+	// tests draw pixel by pixel through the reference path instead.
+	sched    raster.Scheduler
+	bat      batch
+	nworkers workers
+	refPath  bool
+
 	// Per-PRIM scratch state, reused to avoid allocation.
 	tgt      target
 	smp      sampler
@@ -103,6 +111,8 @@ type GE struct {
 	Signals  []uint16
 	// Prims counts primitives drawn, for tests and benchmarks.
 	Prims int
+	// spanDraws counts the draws that took the span pipeline (tests).
+	spanDraws int
 }
 
 // New returns a simulated PSP GE device with the default watchdog budget.

@@ -265,6 +265,7 @@ func (g *GE) patch(x *device.Exec, pc, w uint32, nu, nv int, us, vs [][]psample)
 			}
 		}
 	}
+	g.flush(d)
 	if err := x.Step(d.pixels / pixelsPerStep); err != nil {
 		return 0, false, x.Fault(pc, uint64(w), err.Error())
 	}

@@ -52,6 +52,8 @@ type target struct {
 	bpp     int
 	zb      []byte
 	zStride int
+	// fbAddr and zAddr are the device addresses of fb and zb.
+	fbAddr, zAddr uint64
 
 	clear                            bool
 	clearColor, clearStencil, clearZ bool
@@ -129,7 +131,7 @@ func (g *GE) target(x *device.Exec, pc, w uint32, through bool) (*target, error)
 	if !ok {
 		return nil, x.Fault(pc, uint64(w), fmt.Sprintf("colour buffer rows %d..%d at %#08x outside VRAM", t.clip.Y0, t.clip.Y1-1, fbAddr))
 	}
-	t.fb = fb
+	t.fb, t.fbAddr = fb, uint64(fbAddr)
 	clear := g.regs[ge.CLEAR]
 	t.clear = clear&1 != 0
 	nz, fz := int32(g.regs[ge.NEARZ]&0xFFFF), int32(g.regs[ge.FARZ]&0xFFFF)
@@ -207,11 +209,14 @@ func (g *GE) target(x *device.Exec, pc, w uint32, through bool) (*target, error)
 			return nil, x.Fault(pc, uint64(w), "depth buffer width (ZBW) is zero")
 		}
 		zAddr := uint32(VRAMBase) + g.regs[ge.ZBP]&0x1FFFF0 + uint32(t.clip.Y0*t.zStride*2)
-		zb, ok := g.mem.Slice(zAddr, uint32(rows*t.zStride*2))
+		// Rows narrower than the drawing rectangle (ZBW < its right edge)
+		// overlap, as linear addressing makes them; the last one still
+		// reaches the rectangle's right edge.
+		zb, ok := g.mem.Slice(zAddr, uint32(((rows-1)*t.zStride+max(t.zStride, t.clip.X1))*2))
 		if !ok {
 			return nil, x.Fault(pc, uint64(w), fmt.Sprintf("depth buffer rows %d..%d at %#08x outside VRAM", t.clip.Y0, t.clip.Y1-1, zAddr))
 		}
-		t.zb = zb
+		t.zb, t.zAddr = zb, uint64(zAddr)
 	}
 	return t, nil
 }

@@ -33,6 +33,11 @@ type draw struct {
 	cwFront  bool // FFACE 1: clockwise (y-down screen) triangles are visible
 	pixels   int
 	w0, h0   float32 // level-0 size, for through-mode texture coordinates
+	// fast is set when triangles and sprites go through the batch and the
+	// span pipeline (span.go) rather than pixel by pixel; parallel when the
+	// batch may be shaded by several workers.
+	fast, parallel bool
+	pipe           pipe
 }
 
 // readIndices returns the vertex indices of a PRIM (or patch) of count
@@ -139,6 +144,7 @@ func (g *GE) prim(x *device.Exec, pc, w uint32) (uint32, bool, error) {
 		return 0, false, err
 	}
 	g.assemble(d, ptype, verts)
+	g.flush(d)
 	if err := x.Step(d.pixels / pixelsPerStep); err != nil {
 		return 0, false, x.Fault(pc, uint64(w), err.Error())
 	}
@@ -165,7 +171,47 @@ func (g *GE) newDraw(x *device.Exec, pc, w uint32, through bool) (*draw, error) 
 		d.tex = &g.smp
 		d.w0, d.h0 = float32(g.smp.levels[0].w), float32(g.smp.levels[0].h)
 	}
+	if !g.refPath && d.spanOK() {
+		d.fast, d.parallel = true, true
+		d.choosePipe()
+		g.spanDraws++
+	}
 	return d, nil
+}
+
+// spanOK reports whether shading a pixel touches no other pixel's memory:
+// the depth rows are at least as long as the drawing rectangle is wide,
+// and the colour buffer, the depth buffer and the texture levels in use do
+// not overlap. Then the span pipeline may stage a chunk's reads before its
+// writes, and row bands may be shaded in parallel.
+func (d *draw) spanOK() bool {
+	t := d.t
+	if t.fb == nil {
+		return true // nothing can be drawn
+	}
+	type span struct{ lo, hi uint64 }
+	overlap := func(a, b span) bool { return a.lo < b.hi && b.lo < a.hi }
+	fb := span{t.fbAddr, t.fbAddr + uint64(len(t.fb))}
+	zb := span{}
+	if t.zb != nil {
+		if t.zStride < t.clip.X1 {
+			return false
+		}
+		zb = span{t.zAddr, t.zAddr + uint64(len(t.zb))}
+		if overlap(fb, zb) {
+			return false
+		}
+	}
+	if s := d.tex; s != nil {
+		for i := 0; i <= s.maxLevel; i++ {
+			l := &s.levels[i]
+			ts := span{l.addr, l.addr + uint64(len(l.data))}
+			if overlap(ts, fb) || overlap(ts, zb) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // assemble builds primitives of type ptype from the vertices and draws
@@ -225,6 +271,19 @@ func (d *draw) triangle(a, b, c *vertex) {
 	d.g.Prims++
 	if d.through {
 		d.raster(a, b, c, c)
+		return
+	}
+	if d.fast && inside(a) && inside(b) && inside(c) {
+		// The vertices are mapped to the screen in place, once each (a
+		// strip or an index list shares them): toScreen only writes the
+		// screen fields, which clipping never reads and recomputes.
+		for _, v := range [3]*vertex{a, b, c} {
+			if !v.screened {
+				d.g.toScreen(v)
+				v.screened = true
+			}
+		}
+		d.addTri(a, b, c, c)
 		return
 	}
 	flat := *c
@@ -346,6 +405,10 @@ func (l *ilerp) step() {
 // nearest); texture coordinates interpolate perspective-correctly (s/w, t/w,
 // q/w planes divided per pixel); the fog depth interpolates linearly.
 func (d *draw) raster(a, b, c, flat *vertex) {
+	if d.fast {
+		d.addTri(a, b, c, flat)
+		return
+	}
 	tri, ok := raster.Setup(raster.Point{X: a.sx, Y: a.sy}, raster.Point{X: b.sx, Y: b.sy}, raster.Point{X: c.sx, Y: c.sy}, subBits)
 	if !ok {
 		return
@@ -425,14 +488,7 @@ func (d *draw) raster(a, b, c, flat *vertex) {
 				}
 				var grad float32
 				if grads && Q != 0 {
-					q2 := float64(Q * Q)
-					dsx := (float64(sP.a*Q) - float64(S*qP.a)) / q2
-					dsy := (float64(sP.b*Q) - float64(S*qP.b)) / q2
-					dtx := (float64(tP.a*Q) - float64(T*qP.a)) / q2
-					dty := (float64(tP.b*Q) - float64(T*qP.b)) / q2
-					gs := math.Max(math.Abs(dsx), math.Abs(dsy)) * w0
-					gt := math.Max(math.Abs(dtx), math.Abs(dty)) * h0
-					grad = float32(math.Max(gs, gt))
+					grad = texGrad(&sP, &tP, &qP, S, T, Q, w0, h0)
 				}
 				col = d.tex.texFunc(col, d.tex.sample(st, tt, grad, float32(Q)))
 			}
@@ -465,6 +521,20 @@ func (d *draw) raster(a, b, c, flat *vertex) {
 		}
 		d.pixels += s.X1 - s.X0
 	})
+}
+
+// texGrad is the largest texel-space gradient of the texture coordinates
+// at a pixel where the s/w, t/w, q/w planes are S, T, Q: the derivatives
+// of S/Q and T/Q along x and y, scaled to level-0 texels (w0 x h0).
+func texGrad(sP, tP, qP *plane, S, T, Q, w0, h0 float64) float32 {
+	q2 := float64(Q * Q)
+	dsx := (float64(sP.a*Q) - float64(S*qP.a)) / q2
+	dsy := (float64(sP.b*Q) - float64(S*qP.b)) / q2
+	dtx := (float64(tP.a*Q) - float64(T*qP.a)) / q2
+	dty := (float64(tP.b*Q) - float64(T*qP.b)) / q2
+	gs := math.Max(math.Abs(dsx), math.Abs(dsy)) * w0
+	gt := math.Max(math.Abs(dtx), math.Abs(dty)) * h0
+	return float32(math.Max(gs, gt))
 }
 
 // fogFactor converts an interpolated fog depth to the 8-bit factor
@@ -658,6 +728,10 @@ func (d *draw) sprite(a, b *vertex) {
 	fog := d.fogOf(&vb)
 	z := int32(vb.sz)
 	t := d.t
+	if d.fast {
+		d.addSprite(&va, &vb, r, col, fog, z)
+		return
+	}
 	if d.tex == nil && !d.specular {
 		for y := r.Y0; y < r.Y1; y++ {
 			for x := r.X0; x < r.X1; x++ {
@@ -691,4 +765,73 @@ func (d *draw) sprite(a, b *vertex) {
 		}
 	}
 	d.pixels += (r.X1 - r.X0) * (r.Y1 - r.Y0)
+}
+
+// addTri sets up a screen-space triangle as raster does and adds it to
+// the batch.
+func (d *draw) addTri(a, b, c, flat *vertex) {
+	tri, ok := raster.Setup(raster.Point{X: a.sx, Y: a.sy}, raster.Point{X: b.sx, Y: b.sy}, raster.Point{X: c.sx, Y: c.sy}, subBits)
+	if !ok {
+		return
+	}
+	if d.cull && tri.CW != d.cwFront {
+		return // see raster
+	}
+	box := tri.Bounds().Intersect(d.t.clip)
+	if box.Empty() {
+		return
+	}
+	bt := &d.g.bat
+	bt.tris = append(bt.tris, triRec{tri: tri, box: box, aux: -1})
+	r := &bt.tris[len(bt.tris)-1]
+	r.z = [3]int64{a.sz, b.sz, c.sz}
+	if d.smooth {
+		r.c = [3][4]int64{a.c, b.c, c.c}
+	}
+	r.flat = [4]int32{int32(flat.c[0]), int32(flat.c[1]), int32(flat.c[2]), int32(flat.c[3])}
+	if d.tex == nil && !d.fog && !d.specular {
+		return
+	}
+	r.aux = int32(len(bt.aux))
+	bt.aux = append(bt.aux, triAux{})
+	x := &bt.aux[r.aux]
+	if d.tex != nil {
+		xs := [3]float64{float64(a.sx) / 16, float64(b.sx) / 16, float64(c.sx) / 16}
+		ys := [3]float64{float64(a.sy) / 16, float64(b.sy) / 16, float64(c.sy) / 16}
+		x.sP = setupPlane(xs, ys, [3]float64{float64(a.s) * a.invW, float64(b.s) * b.invW, float64(c.s) * c.invW})
+		x.tP = setupPlane(xs, ys, [3]float64{float64(a.t) * a.invW, float64(b.t) * b.invW, float64(c.t) * c.invW})
+		x.qP = setupPlane(xs, ys, [3]float64{float64(a.q) * a.invW, float64(b.q) * b.invW, float64(c.q) * c.invW})
+	}
+	if d.fog {
+		x.fog = [3]float64{float64(a.fogd), float64(b.fogd), float64(c.fogd)}
+	}
+	if d.specular {
+		x.c2 = [3][3]int64{a.c2, b.c2, c.c2}
+		x.flat2 = [3]int32{int32(flat.c2[0]), int32(flat.c2[1]), int32(flat.c2[2])}
+	}
+}
+
+// addSprite adds a screen-space sprite covering r (within the drawing
+// rectangle) to the batch, with the values sprite computes.
+func (d *draw) addSprite(va, vb *vertex, r raster.Rect, col [4]int32, fog, z int32) {
+	sr := spriteRec{box: r, col: col, fog: fog, z: z}
+	if d.specular {
+		sr.spec = [3]int32{int32(vb.c2[0]), int32(vb.c2[1]), int32(vb.c2[2])}
+	}
+	if d.tex != nil {
+		sa, ta := texST(va)
+		sb, tb := texST(vb)
+		fx := float64(vb.sx-va.sx) / 16
+		fy := float64(vb.sy-va.sy) / 16
+		if fx != 0 {
+			sr.dsx = float64(sb-sa) / fx
+		}
+		if fy != 0 {
+			sr.dty = float64(tb-ta) / fy
+		}
+		sr.sa, sr.ta = sa, ta
+		sr.ax, sr.ay = float64(va.sx)/16, float64(va.sy)/16
+		sr.grad = float32(math.Max(math.Abs(sr.dsx)*float64(d.tex.levels[0].w), math.Abs(sr.dty)*float64(d.tex.levels[0].h)))
+	}
+	d.g.bat.sprites = append(d.g.bat.sprites, sr)
 }

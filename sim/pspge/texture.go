@@ -30,6 +30,7 @@ var texBits = [11]int{16, 16, 16, 32, 4, 8, 16, 32, 4, 8, 8}
 // texLevel is one mipmap level as the sampler reads it.
 type texLevel struct {
 	data   []byte
+	addr   uint64 // device address of data
 	w, h   int
 	bufw   int
 	pitch  int // bytes per row (linear) or per 8-row block band / 8 (swizzled)
@@ -153,7 +154,7 @@ func (g *GE) setupSampler(s *sampler) string {
 		if !ok {
 			return fmt.Sprintf("texture level %d at %#08x+%d outside memory", i, addr, n)
 		}
-		l.data = b
+		l.data, l.addr = b, uint64(addr)
 	}
 	s.fetch = fetchFuncs[s.format]
 	if s.swizzle && s.format < texDXT1 {

@@ -31,6 +31,9 @@ type vertex struct {
 	// invW is 1/clip w (1 in through mode), for perspective-correct texture
 	// coordinates.
 	invW float64
+	// screened is set once toScreen has filled the screen fields in place
+	// (draw.triangle's batched path).
+	screened bool
 }
 
 func expand5(v uint32) float32 { return float32(v<<3 | v>>2) }
