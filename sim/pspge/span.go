@@ -33,9 +33,20 @@ type spanBuf struct {
 	grad   [spanChunk]float32
 	q      [spanChunk]float32
 	tex    [spanChunk]uint32
-	flat   bool // every colour of the chunk is col[0]
-	pixels int  // pixels rasterised, for the watchdog
+	tu, tv [spanChunk]int32    // coord's fixed-point texel coordinates (pipe.fixed)
+	pc     [spanChunk][4]uint8 // packed colour (packed.go): R, G, B, A, clamped
+	idx    [spanChunk]uint8    // the chunk's pixels still alive (packed path)
+	flat   bool                // every colour of the chunk is col[0] (or pc[0])
+	pixels int                 // pixels rasterised, for the watchdog
 }
+
+// identity lists every pixel of a chunk.
+var identity = func() (a [spanChunk]uint8) {
+	for i := range a {
+		a[i] = uint8(i)
+	}
+	return a
+}()
 
 // texPath is how the texture stage fetches texels.
 type texPath uint8
@@ -68,6 +79,14 @@ type pipe struct {
 	fillOK  bool   // clear-mode sprites may fill rows (clearRect)
 	clearV  uint32 // clear mode: the bits kept from the old pixel
 	clearFl uint32 // clear mode: all bits of a pixel
+	// packed is set for outSimple and outBlend, whose only kills are the
+	// depth range and depth tests: the packed path (shadeTriPacked) runs
+	// them first and shades only the pixels that pass.
+	packed bool
+	ztest  bool // a depth test that can fail
+	over   bool // 8888, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, no dither
+	repeat bool // texBilinear8888 wraps on both axes
+	fixed  bool // the packed path fetches level 0 from tu, tv
 }
 
 // zcmpMask turns a GE comparison (a OP b) into a 3-bit mask of the
@@ -123,7 +142,11 @@ func (d *draw) choosePipe() {
 	case !t.alphaTest && !t.fog && !t.colorTest && !t.stencil && !t.logic && t.writeMask == 0:
 		p.out = outBlend
 	}
+	p.packed = p.out == outSimple || p.out == outBlend
+	p.ztest = t.ztest && t.zfunc != 1
+	p.over = p.out == outBlend && t.psm == psm8888 && t.srcOver && !t.dither
 	if s := d.tex; s != nil {
+		p.repeat = !s.clampS && !s.clampT
 		p.modul = s.fn == 0 && !s.double
 		p.grads = s.needLOD && s.lodMode == 0
 		if !s.needLOD && s.linear8888 {
@@ -131,6 +154,7 @@ func (d *draw) choosePipe() {
 			if s.magLinear {
 				p.tex = texBilinear8888
 			}
+			p.fixed = p.packed
 		}
 	}
 }
@@ -138,6 +162,10 @@ func (d *draw) choosePipe() {
 // shadeTri shades the pixels of a batched triangle inside clip: raster's
 // pixel loop, a chunk at a time.
 func (d *draw) shadeTri(sb *spanBuf, r *triRec, clip raster.Rect) {
+	if d.pipe.packed {
+		d.shadeTriPacked(sb, r, clip)
+		return
+	}
 	t := d.t
 	var ax *triAux
 	if r.aux >= 0 {
@@ -573,6 +601,10 @@ func (d *draw) shadeSprite(sb *spanBuf, r *spriteRec, clip raster.Rect) {
 	sb.pixels += (box.X1 - box.X0) * (box.Y1 - box.Y0)
 	if d.pipe.out == outClear && d.pipe.fillOK {
 		d.t.clearRect(&d.pipe, box, r.z, clamp4(r.col))
+		return
+	}
+	if d.pipe.packed {
+		d.shadeSpritePacked(sb, r, box)
 		return
 	}
 	tex, spec := d.tex, d.specular

@@ -1,0 +1,614 @@
+package pspge
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/retrogl/retrogl/sim/raster"
+)
+
+// The packed path: the span pipeline of the states whose output stage is
+// outSimple or outBlend. Their only per-fragment kills are the depth range
+// and depth tests, and nothing before those has a side effect, so the
+// chunk's depths are tested (and written) first and the colour stages run
+// only for the pixels that pass, listed in spanBuf.idx: early depth
+// rejection that cannot change a byte (the colour and depth buffers do not
+// overlap, draw.spanOK). Colours travel packed, one RGBA8 word per pixel:
+// target.pixel clamps every channel to 0..255 before it uses it, and the
+// texture function and the specular sum only add non-negative amounts, so
+// clamping after each stage gives the same bytes.
+
+// step advances an interpolator by one pixel without a branch: r stays in
+// [0, area), so at most one carry moves into q.
+func step(q, r, dq, dr, a int64) (int64, int64) {
+	q += dq
+	r += dr
+	k := (a - 1 - r) >> 63 // -1 when r >= a
+	return q - k, r - a&k
+}
+
+// packRGBA packs four channels known to lie in 0..255.
+func packRGBA(r, g, b, a int64) uint32 {
+	return uint32(r) | uint32(g)<<8 | uint32(b)<<16 | uint32(a)<<24
+}
+
+// pack4 clamps and packs a colour.
+func pack4(c [4]int32) uint32 {
+	return uint32(min(max(c[0], 0), 255)) | uint32(min(max(c[1], 0), 255))<<8 |
+		uint32(min(max(c[2], 0), 255))<<16 | uint32(min(max(c[3], 0), 255))<<24
+}
+
+// pcol and setPC read and write a packed colour as one RGBA8 word (R in
+// the low byte).
+func (sb *spanBuf) pcol(i int) uint32 { return binary.LittleEndian.Uint32(sb.pc[i&(spanChunk-1)][:]) }
+
+func (sb *spanBuf) setPC(i int, v uint32) {
+	binary.LittleEndian.PutUint32(sb.pc[i&(spanChunk-1)][:], v)
+}
+
+// fillPC sets the first n packed colours to v.
+func (sb *spanBuf) fillPC(n int, v uint32) {
+	for i := range sb.pc[:n] {
+		binary.LittleEndian.PutUint32(sb.pc[i][:], v)
+	}
+}
+
+func unpack4(v uint32) [4]int32 {
+	return [4]int32{int32(v & 0xFF), int32(v >> 8 & 0xFF), int32(v >> 16 & 0xFF), int32(v >> 24)}
+}
+
+// depthStage steps the depth interpolator over the chunk, runs the depth
+// range test and the depth test and write, and lists the pixels that pass
+// in sb.idx. It returns their number.
+func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int {
+	if !t.needZ {
+		copy(sb.idx[:n], identity[:n])
+		return n
+	}
+	zr := t.depthRow(row, x0, n)
+	q, r, dq, dr, a := zl.q, zl.r, zl.dq, zl.dr, zl.area
+	m := 0
+	idx := &sb.idx
+	if zr != nil && !t.depthRange && p.ztest {
+		// The usual state: a depth test, maybe a write; the depths are
+		// interpolated first, in a loop of their own.
+		zs := sb.z[:n]
+		for i := range zs {
+			zs[i] = int32(q)
+			q, r = step(q, r, dq, dr, a)
+		}
+		zl.q, zl.r = q, r
+		zm, zwrite := p.zcmp, t.zwrite
+		for i, z := range zs {
+			zp := zr[2*i : 2*i+2]
+			if !cmpOK(zm, z, int32(binary.LittleEndian.Uint16(zp))) {
+				continue
+			}
+			if zwrite {
+				binary.LittleEndian.PutUint16(zp, uint16(z))
+			}
+			idx[m&(spanChunk-1)] = uint8(i)
+			m++
+		}
+		return m
+	}
+	rng, zmin, zmax := t.depthRange, t.zmin, t.zmax
+	ztest, zwrite, zm := p.ztest, t.zwrite, p.zcmp
+	for i := 0; i < n; i++ {
+		z := int32(q)
+		q, r = step(q, r, dq, dr, a)
+		if rng && (z < zmin || z > zmax) {
+			continue
+		}
+		if zr != nil {
+			zp := zr[2*i : 2*i+2]
+			if ztest && !cmpOK(zm, z, int32(binary.LittleEndian.Uint16(zp))) {
+				continue
+			}
+			if zwrite {
+				binary.LittleEndian.PutUint16(zp, uint16(z))
+			}
+		}
+		idx[m&(spanChunk-1)] = uint8(i)
+		m++
+	}
+	zl.q, zl.r = q, r
+	return m
+}
+
+// colorStage fills sb.pc with the chunk's interpolated colours and
+// reports whether they are all the same.
+func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bool {
+	if !smooth {
+		sb.fillPC(n, pack4(flat))
+		return true
+	}
+	if cl[0].dq|cl[0].dr|cl[1].dq|cl[1].dr|cl[2].dq|cl[2].dr|cl[3].dq|cl[3].dr == 0 {
+		sb.fillPC(n, packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
+		return true
+	}
+	// One channel at a time, so that the loop keeps its few values in
+	// registers.
+	a := cl[0].area
+	pc := sb.pc[:n]
+	if a < 1<<31 {
+		// Four channels at once. The packed word Q = sum of q_k<<8k is
+		// stepped as one integer: each step adds every dq_k and carry
+		// c_k, and since every channel ends the step in 0..255 the sum's
+		// bytes are the channels whatever the intermediate borrows. The
+		// remainders run in 32-bit lanes, two to a word: r < a < 2^31,
+		// so r + dr < 2^32, and bit 31 of r + 2^31 - a is the carry.
+		Q := uint64(packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
+		DQ := uint64(cl[0].dq + cl[1].dq<<8 + cl[2].dq<<16 + cl[3].dq<<24)
+		R01, R23 := uint64(cl[0].r)|uint64(cl[1].r)<<32, uint64(cl[2].r)|uint64(cl[3].r)<<32
+		D01, D23 := uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
+		const ones = 1 | 1<<32
+		bias, A := uint64(1<<31-a)*ones, uint64(a)
+		for i := range pc {
+			binary.LittleEndian.PutUint32(pc[i][:], uint32(Q))
+			R01 += D01
+			R23 += D23
+			K01 := (R01 + bias) >> 31 & ones
+			K23 := (R23 + bias) >> 31 & ones
+			R01 -= K01 * A
+			R23 -= K23 * A
+			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		}
+		for k := range cl {
+			cl[k].q = int64(Q >> (8 * k) & 0xFF)
+		}
+		cl[0].r, cl[1].r = int64(R01&0xFFFFFFFF), int64(R01>>32)
+		cl[2].r, cl[3].r = int64(R23&0xFFFFFFFF), int64(R23>>32)
+		return false
+	}
+	// One channel at a time, so that the loop keeps its few values in
+	// registers.
+	for k := range cl {
+		q, r, dq, dr := cl[k].q, cl[k].r, cl[k].dq, cl[k].dr
+		for i := range pc {
+			pc[i][k] = uint8(q)
+			q, r = step(q, r, dq, dr, a)
+		}
+		cl[k].q, cl[k].r = q, r
+	}
+	return false
+}
+
+// shadeTriPacked is shadeTri for the packed states.
+func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
+	t := d.t
+	var ax *triAux
+	if r.aux >= 0 {
+		ax = &d.g.bat.aux[r.aux]
+	}
+	area := r.tri.Area
+	half := area / 2
+	needZ, smooth, spec, tex := t.needZ, d.smooth, d.specular, d.tex
+	r.tri.Walk(clip, func(s *raster.Span) {
+		e0, e1, e2 := s.E[0], s.E[1], s.E[2]
+		dx0, dx1, dx2 := s.DX[0], s.DX[1], s.DX[2]
+		var zl ilerp
+		if needZ {
+			zl = newIlerp(e0*r.z[0]+e1*r.z[1]+e2*r.z[2]+half, dx0*r.z[0]+dx1*r.z[1]+dx2*r.z[2], area)
+		}
+		var cl [4]ilerp
+		if smooth {
+			for k := 0; k < 4; k++ {
+				cl[k] = newIlerp(e0*r.c[0][k]+e1*r.c[1][k]+e2*r.c[2][k]+half, dx0*r.c[0][k]+dx1*r.c[1][k]+dx2*r.c[2][k], area)
+			}
+		}
+		var sl [3]ilerp
+		if spec && smooth {
+			for k := 0; k < 3; k++ {
+				sl[k] = newIlerp(e0*ax.c2[0][k]+e1*ax.c2[1][k]+e2*ax.c2[2][k]+half, dx0*ax.c2[0][k]+dx1*ax.c2[1][k]+dx2*ax.c2[2][k], area)
+			}
+		}
+		row := s.Y - t.clip.Y0
+		py := float64(s.Y) + 0.5
+		for x0 := s.X0; x0 < s.X1; x0 += spanChunk {
+			n := min(spanChunk, s.X1-x0)
+			m := t.depthStage(&d.pipe, sb, &zl, n, x0, row)
+			sb.flat = colorStage(sb, n, &cl, smooth, r.flat) && tex == nil && !spec && m == n
+			if spec {
+				var s2 [spanChunk][3]int32
+				if smooth {
+					for i := 0; i < n; i++ {
+						s2[i] = [3]int32{int32(sl[0].q), int32(sl[1].q), int32(sl[2].q)}
+						sl[0].step()
+						sl[1].step()
+						sl[2].step()
+					}
+				} else {
+					for i := 0; i < n; i++ {
+						s2[i] = ax.flat2
+					}
+				}
+				if tex != nil && m > 0 {
+					d.triTexCoordsLive(sb, ax, m, x0, py)
+					d.texturePacked(sb, m)
+				}
+				addSpecPacked(sb, m, &s2)
+			} else if tex != nil && m > 0 {
+				d.triTexCoordsLive(sb, ax, m, x0, py)
+				d.texturePacked(sb, m)
+			}
+			d.writePacked(sb, m, n, x0, row)
+		}
+		sb.pixels += s.X1 - s.X0
+	})
+}
+
+// shadeSpritePacked is shadeSprite for the packed states.
+func (d *draw) shadeSpritePacked(sb *spanBuf, r *spriteRec, box raster.Rect) {
+	t := d.t
+	tex := d.tex
+	v := pack4(r.col)
+	for y := box.Y0; y < box.Y1; y++ {
+		row := y - t.clip.Y0
+		tt := float32(float64(r.ta) + float64((float64(y)+0.5-r.ay)*r.dty))
+		for x0 := box.X0; x0 < box.X1; x0 += spanChunk {
+			n := min(spanChunk, box.X1-x0)
+			zl := ilerp{q: int64(r.z), area: 1}
+			m := t.depthStage(&d.pipe, sb, &zl, n, x0, row)
+			sb.fillPC(n, v)
+			sb.flat = tex == nil && !d.specular && m == n
+			if tex != nil && m > 0 {
+				for j := 0; j < m; j++ {
+					sb.st[j] = float32(float64(r.sa) + float64((float64(x0+int(sb.idx[j]))+0.5-r.ax)*r.dsx))
+					sb.tt[j], sb.grad[j], sb.q[j] = tt, r.grad, 1
+				}
+				d.fixCoords(sb, m)
+				d.texturePacked(sb, m)
+			}
+			if d.specular {
+				var s2 [spanChunk][3]int32
+				for i := 0; i < n; i++ {
+					s2[i] = r.spec
+				}
+				addSpecPacked(sb, m, &s2)
+			}
+			d.writePacked(sb, m, n, x0, row)
+		}
+	}
+}
+
+func addSpecPacked(sb *spanBuf, m int, s2 *[spanChunk][3]int32) {
+	for j := 0; j < m; j++ {
+		i := int(sb.idx[j]) & (spanChunk - 1)
+		c, s := unpack4(sb.pcol(i)), &s2[i]
+		sb.setPC(i, pack4([4]int32{c[0] + s[0], c[1] + s[1], c[2] + s[2], c[3]}))
+	}
+}
+
+// triTexCoordsLive is triTexCoords for the pixels listed in sb.idx: their
+// coordinates go to st, tt, grad and q in list order, or, for the fetches
+// of level 0 (pipe.fixed), straight to coord's fixed-point texel
+// coordinates in tu and tv.
+func (d *draw) triTexCoordsLive(sb *spanBuf, ax *triAux, m, x0 int, py float64) {
+	sP, tP, qP := &ax.sP, &ax.tP, &ax.qP
+	sRow, tRow, qRow := float64(sP.b*py)+sP.c, float64(tP.b*py)+tP.c, float64(qP.b*py)+qP.c
+	if !d.pipe.grads && qP.a == 0 {
+		// See triTexCoords.
+		if qRow == 1 && d.pipe.fixed {
+			l := &d.tex.levels[0]
+			fw, fh := float32(16*l.w), float32(16*l.h)
+			for j := 0; j < m; j++ {
+				px := float64(x0+int(sb.idx[j])) + 0.5
+				sb.tu[j] = coordF(float32(float64(sP.a*px)+sRow) * fw)
+				sb.tv[j] = coordF(float32(float64(tP.a*px)+tRow) * fh)
+			}
+			return
+		}
+		q := float32(qRow)
+		switch {
+		case qRow == 1:
+			for j := 0; j < m; j++ {
+				px := float64(x0+int(sb.idx[j])) + 0.5
+				sb.st[j] = float32(float64(sP.a*px) + sRow)
+				sb.tt[j] = float32(float64(tP.a*px) + tRow)
+			}
+		case qRow != 0:
+			rq := 1 / qRow
+			for j := 0; j < m; j++ {
+				px := float64(x0+int(sb.idx[j])) + 0.5
+				S, T := float64(sP.a*px)+sRow, float64(tP.a*px)+tRow
+				sb.st[j], sb.tt[j] = float32(S*rq), float32(T*rq)
+			}
+		default:
+			clear(sb.st[:m])
+			clear(sb.tt[:m])
+		}
+		for j := 0; j < m; j++ {
+			sb.q[j] = q
+		}
+		clear(sb.grad[:m])
+		d.fixCoords(sb, m)
+		return
+	}
+	var w0, h0 float64
+	if d.pipe.grads {
+		w0, h0 = float64(d.tex.levels[0].w), float64(d.tex.levels[0].h)
+	}
+	for j := 0; j < m; j++ {
+		px := float64(x0+int(sb.idx[j])) + 0.5
+		S, T, Q := float64(sP.a*px)+sRow, float64(tP.a*px)+tRow, float64(qP.a*px)+qRow
+		var st, tt float32
+		if Q != 0 {
+			rq := 1 / Q
+			st, tt = float32(S*rq), float32(T*rq)
+		}
+		var grad float32
+		if d.pipe.grads && Q != 0 {
+			grad = texGrad(sP, tP, qP, S, T, Q, w0, h0)
+		}
+		sb.st[j], sb.tt[j], sb.grad[j], sb.q[j] = st, tt, grad, float32(Q)
+	}
+	d.fixCoords(sb, m)
+}
+
+// coordF is coord of a coordinate already scaled by 16 times the size
+// (st*size*16 in float32 equals (st*size)*16: both products are by
+// powers of two, exact or infinite alike).
+func coordF(f float32) int32 {
+	if f >= -2147483648 && f < 2147483648 {
+		return int32(f)
+	}
+	return math.MinInt32
+}
+
+// fixCoords turns st, tt into tu, tv for the fetches of level 0.
+func (d *draw) fixCoords(sb *spanBuf, m int) {
+	if !d.pipe.fixed {
+		return
+	}
+	l := &d.tex.levels[0]
+	fw, fh := float32(16*l.w), float32(16*l.h)
+	for j := 0; j < m; j++ {
+		sb.tu[j] = coordF(sb.st[j] * fw)
+		sb.tv[j] = coordF(sb.tt[j] * fh)
+	}
+}
+
+// texturePacked samples the texels of the m listed pixels and applies the
+// texture function to their packed colours.
+func (d *draw) texturePacked(sb *spanBuf, m int) {
+	s := d.tex
+	switch d.pipe.tex {
+	case texBilinear8888:
+		if d.pipe.repeat && d.pipe.modul {
+			s.bilinearRepeatModulate(sb, m)
+			return
+		}
+		if d.pipe.repeat {
+			s.bilinear8888Repeat(sb, m)
+		} else {
+			s.bilinear8888Fixed(sb, m)
+		}
+	case texNearest8888:
+		l := &s.levels[0]
+		for j := 0; j < m; j++ {
+			u := s.wrapU(l, int(sb.tu[j])>>4)
+			v := s.wrapV(l, int(sb.tv[j])>>4)
+			sb.tex[j] = binary.LittleEndian.Uint32(l.data[v*l.pitch+u*4:])
+		}
+	default:
+		for j := 0; j < m; j++ {
+			sb.tex[j] = s.sample(sb.st[j], sb.tt[j], sb.grad[j], sb.q[j])
+		}
+	}
+	if !d.pipe.modul {
+		for j := 0; j < m; j++ {
+			i := int(sb.idx[j])
+			sb.setPC(i, pack4(s.texFunc(unpack4(sb.pcol(i)), sb.tex[j])))
+		}
+		return
+	}
+	// texFunc's MODULATE without doubling: (c+1)*t >> 8 per channel,
+	// alpha only for RGBA textures.
+	amask := uint32(0xFF000000)
+	if s.rgba {
+		amask = 0
+	}
+	for j := 0; j < m; j++ {
+		i := int(sb.idx[j])
+		sb.setPC(i, modulate(sb.pcol(i), sb.tex[j], amask))
+	}
+}
+
+// modulate is texFunc's MODULATE without doubling on packed colours:
+// (c+1)*t >> 8 per channel; the alpha bits in keep stay c's.
+func modulate(c, x, keep uint32) uint32 {
+	v := ((c&0xFF)+1)*(x&0xFF)>>8 | ((c>>8&0xFF)+1)*(x>>8&0xFF)>>8<<8 |
+		((c>>16&0xFF)+1)*(x>>16&0xFF)>>8<<16 | ((c>>24)+1)*(x>>24)>>8<<24
+	return v&^keep | c&keep
+}
+
+// bilinear8888Fixed is bilinear8888Span from the fixed-point coordinates.
+func (s *sampler) bilinear8888Fixed(sb *spanBuf, m int) {
+	l := &s.levels[0]
+	data, pitch := l.data, l.pitch
+	for j := 0; j < m; j++ {
+		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
+		fu, fv := uint32(bu&15), uint32(bv&15)
+		u0, u1 := s.wrapU(l, bu>>4)*4, s.wrapU(l, bu>>4+1)*4
+		v0, v1 := s.wrapV(l, bv>>4)*pitch, s.wrapV(l, bv>>4+1)*pitch
+		tl, tr := ld32(data, v0+u0), ld32(data, v0+u1)
+		bl, br := ld32(data, v1+u0), ld32(data, v1+u1)
+		sb.tex[j] = lerp4(lerp4(tl, tr, fu), lerp4(bl, br, fu), fv)
+	}
+}
+
+// bilinear8888Repeat is bilinear8888Fixed for a texture that wraps on
+// both axes, the colour channels weighted in 16-bit lanes of a uint64 (R,
+// B, G, A): a lane's sum is at most 255*16, so no lane carries into the
+// next, and each holds exactly lerp4's sum for its channel.
+func (s *sampler) bilinear8888Repeat(sb *spanBuf, m int) {
+	l := &s.levels[0]
+	data, pitch := l.data, l.pitch
+	mu, mv := l.wrapU, l.wrapV
+	for j := 0; j < m; j++ {
+		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
+		fu, fv := uint64(bu&15), uint64(bv&15)
+		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
+		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
+		top := (spread(ld32(data, r0+u0))*(16-fu) + spread(ld32(data, r0+u1))*fu) >> 4 & lanes16
+		bot := (spread(ld32(data, r1+u0))*(16-fu) + spread(ld32(data, r1+u1))*fu) >> 4 & lanes16
+		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
+		sb.tex[j] = uint32(v) | uint32(v>>24)
+	}
+}
+
+// lanes16 masks the low byte of each 16-bit lane.
+const lanes16 = 0x00FF00FF00FF00FF
+
+// bilinearRepeatModulate is bilinear8888Repeat followed by MODULATE
+// without doubling, in one loop.
+func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
+	l := &s.levels[0]
+	data, pitch := l.data, l.pitch
+	mu, mv := l.wrapU, l.wrapV
+	keep := uint32(0xFF000000)
+	if s.rgba {
+		keep = 0
+	}
+	for j := 0; j < m; j++ {
+		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
+		fu, fv := uint64(bu&15), uint64(bv&15)
+		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
+		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
+		top := (spread(ld32(data, r0+u0))*(16-fu) + spread(ld32(data, r0+u1))*fu) >> 4 & lanes16
+		bot := (spread(ld32(data, r1+u0))*(16-fu) + spread(ld32(data, r1+u1))*fu) >> 4 & lanes16
+		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
+		i := int(sb.idx[j])
+		sb.setPC(i, modulate(sb.pcol(i), uint32(v)|uint32(v>>24), keep))
+	}
+}
+
+// spread moves the bytes of an RGBA8 word into 16-bit lanes: R, B at bits
+// 0 and 16, G, A at bits 32 and 48 (so that v | v>>24 packs them back).
+func spread(c uint32) uint64 {
+	return uint64(c&0x00FF00FF) | uint64(c&0xFF00FF00)<<24
+}
+
+// writePacked runs the m listed pixels' colours through the output stage
+// (the depth tests already passed) and writes them.
+func (d *draw) writePacked(sb *spanBuf, m, n, x0, row int) {
+	t := d.t
+	p := &d.pipe
+	o := (row*t.stride + x0) * t.bpp
+	fb := t.fb[o : o+n*t.bpp]
+	if p.out == outSimple {
+		if t.psm == psm8888 {
+			if sb.flat {
+				v := sb.pcol(0) & 0xFFFFFF
+				if t.stencil {
+					fill32(fb, v|p.aconst)
+					return
+				}
+				for i := 0; i < n; i++ {
+					q := fb[4*i : 4*i+4]
+					binary.LittleEndian.PutUint32(q, v|binary.LittleEndian.Uint32(q)&0xFF000000)
+				}
+				return
+			}
+			if t.stencil {
+				a := p.aconst
+				for j := 0; j < m; j++ {
+					i := int(sb.idx[j])
+					binary.LittleEndian.PutUint32(fb[4*i:4*i+4], sb.pcol(i)&0xFFFFFF|a)
+				}
+				return
+			}
+			for j := 0; j < m; j++ {
+				i := int(sb.idx[j])
+				q := fb[4*i : 4*i+4]
+				binary.LittleEndian.PutUint32(q, sb.pcol(i)&0xFFFFFF|binary.LittleEndian.Uint32(q)&0xFF000000)
+			}
+			return
+		}
+		for j := 0; j < m; j++ {
+			i := int(sb.idx[j])
+			q := fb[2*i : 2*i+2]
+			a := p.aconst
+			if !t.stencil {
+				a = uint32(binary.LittleEndian.Uint16(q)) & p.amask
+			}
+			binary.LittleEndian.PutUint16(q, uint16(pack(t.psm, sb.pcol(i)&0xFFFFFF)|a))
+		}
+		return
+	}
+	if p.over {
+		if m == n {
+			for o := 0; o+4 <= len(fb); o += 4 {
+				q := fb[o : o+4]
+				binary.LittleEndian.PutUint32(q, over8888(sb.pcol(o>>2), binary.LittleEndian.Uint32(q)))
+			}
+			return
+		}
+		for j := 0; j < m; j++ {
+			i := int(sb.idx[j])
+			q := fb[4*i : 4*i+4]
+			binary.LittleEndian.PutUint32(q, over8888(sb.pcol(i), binary.LittleEndian.Uint32(q)))
+		}
+		return
+	}
+	dy := (row + t.clip.Y0) & 3 * 4
+	for j := 0; j < m; j++ {
+		i := int(sb.idx[j])
+		var oldRaw uint32
+		if t.bpp == 4 {
+			oldRaw = binary.LittleEndian.Uint32(fb[4*i:])
+		} else {
+			oldRaw = uint32(binary.LittleEndian.Uint16(fb[2*i:]))
+		}
+		c := unpack4(sb.pcol(i))
+		var r, g, b int32
+		switch {
+		case t.srcOver:
+			old := unpack(t.psm, oldRaw)
+			fa, fd := 2*c[3]+1, 2*(255-c[3])+1
+			r = (2*c[0]+1)*fa>>10 + (2*int32(old&0xFF)+1)*fd>>10
+			g = (2*c[1]+1)*fa>>10 + (2*int32(old>>8&0xFF)+1)*fd>>10
+			b = (2*c[2]+1)*fa>>10 + (2*int32(old>>16&0xFF)+1)*fd>>10
+		case t.blend:
+			rgb := t.blendColor(c, unpack(t.psm, oldRaw))
+			r, g, b = rgb[0], rgb[1], rgb[2]
+		default:
+			r, g, b = c[0], c[1], c[2]
+		}
+		if t.dither {
+			dd := t.dith[dy+(x0+i)&3]
+			r, g, b = r+dd, g+dd, b+dd
+		}
+		v := pack(t.psm, clamp255(r)|clamp255(g)<<8|clamp255(b)<<16) | oldRaw&p.amask
+		if t.bpp == 4 {
+			binary.LittleEndian.PutUint32(fb[4*i:], v)
+		} else {
+			binary.LittleEndian.PutUint16(fb[2*i:], uint16(v))
+		}
+	}
+}
+
+// over8888 blends colour c over the 8888 pixel old with SRC_ALPHA,
+// ONE_MINUS_SRC_ALPHA, ADD, keeping the old stencil: per channel
+// (2s+1)(2a+1)>>10 + (2d+1)(511-2a)>>10, whose sum never exceeds 255
+// (blendColor). Red and blue share one multiplication in the 32-bit
+// lanes of a uint64: a product is below 2^18, and each lane's shifted
+// result below 2^8, so the lanes stay apart.
+func over8888(c, old uint32) uint32 {
+	const ones = 1 | 1<<32
+	const lo8 = 0xFF | 0xFF<<32
+	a := uint64(c >> 24)
+	fa, fd := 2*a+1, 511-2*a
+	s := uint64(c&0xFF) | uint64(c&0xFF0000)<<16
+	d := uint64(old&0xFF) | uint64(old&0xFF0000)<<16
+	rb := (s*2+ones)*fa>>10&lo8 + (d*2+ones)*fd>>10&lo8
+	g := (2*uint64(c>>8&0xFF)+1)*fa>>10 + (2*uint64(old>>8&0xFF)+1)*fd>>10
+	return uint32(rb) | uint32(rb>>16) | uint32(g)<<8 | old&0xFF000000
+}
+
+// ld32 reads the little-endian word at b[o:] (one bounds check for the
+// four bytes).
+func ld32(b []byte, o int) uint32 {
+	return binary.LittleEndian.Uint32(b[o : o+4])
+}
