@@ -15,6 +15,14 @@ func (a *Attrib) Fetch(i int, def [4]float32, out *[4]float32) int {
 		return 0
 	}
 	b := a.Data[i*a.Stride:]
+	if a.Type == TypeFloat && a.Size <= 4 {
+		// The common case, without the per-component switch.
+		_ = b[4*a.Size-1]
+		for k := 0; k < a.Size; k++ {
+			out[k] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*k:]))
+		}
+		return a.Size
+	}
 	sz := a.Type.Size()
 	for k := 0; k < a.Size; k++ {
 		c := b[k*sz:]

@@ -366,9 +366,24 @@ func (c *Context) throughSprite(x0, y0, x1, y1 int, z uint16, col [4]uint8) erro
 	return nil
 }
 
-func clampf(v float32) float32 { return float32(math.Max(0, math.Min(1, float64(v)))) }
+// clampf is float32(math.Max(0, math.Min(1, float64(v)))) without the
+// calls: +0 for v <= 0, math.NaN() for NaN.
+func clampf(v float32) float32 {
+	switch {
+	case v > 1:
+		return 1
+	case v > 0:
+		return v
+	case v != v:
+		return float32(math.NaN())
+	}
+	return 0
+}
 
-func q8(v float32) uint8 { return uint8(math.Round(float64(clampf(v)) * 255)) }
+// q8 is uint8(math.Round(float64(clampf(v)) * 255)): for v in [0, 1] the
+// product has at most 32 significant bits, so adding 0.5 is exact and
+// truncation rounds half away from zero as math.Round does.
+func q8(v float32) uint8 { return uint8(float64(clampf(v))*255 + 0.5) }
 
 // upload copies transient data (vertices, indices, texture levels) into RAM
 // for the list being built.

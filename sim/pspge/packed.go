@@ -183,24 +183,26 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 	}
 	area := r.tri.Area
 	half := area / 2
+	dv := newDivider(area)
 	needZ, smooth, spec, tex := t.needZ, d.smooth, d.specular, d.tex
 	r.tri.Walk(clip, func(s *raster.Span) {
 		e0, e1, e2 := s.E[0], s.E[1], s.E[2]
 		dx0, dx1, dx2 := s.DX[0], s.DX[1], s.DX[2]
+		one := s.X1-s.X0 == 1 // no step follows the first pixel
 		var zl ilerp
 		if needZ {
-			zl = newIlerp(e0*r.z[0]+e1*r.z[1]+e2*r.z[2]+half, dx0*r.z[0]+dx1*r.z[1]+dx2*r.z[2], area)
+			zl = dv.ilerp(e0*r.z[0]+e1*r.z[1]+e2*r.z[2]+half, dx0*r.z[0]+dx1*r.z[1]+dx2*r.z[2], one)
 		}
 		var cl [4]ilerp
 		if smooth {
 			for k := 0; k < 4; k++ {
-				cl[k] = newIlerp(e0*r.c[0][k]+e1*r.c[1][k]+e2*r.c[2][k]+half, dx0*r.c[0][k]+dx1*r.c[1][k]+dx2*r.c[2][k], area)
+				cl[k] = dv.ilerp(e0*r.c[0][k]+e1*r.c[1][k]+e2*r.c[2][k]+half, dx0*r.c[0][k]+dx1*r.c[1][k]+dx2*r.c[2][k], one)
 			}
 		}
 		var sl [3]ilerp
 		if spec && smooth {
 			for k := 0; k < 3; k++ {
-				sl[k] = newIlerp(e0*ax.c2[0][k]+e1*ax.c2[1][k]+e2*ax.c2[2][k]+half, dx0*ax.c2[0][k]+dx1*ax.c2[1][k]+dx2*ax.c2[2][k], area)
+				sl[k] = dv.ilerp(e0*ax.c2[0][k]+e1*ax.c2[1][k]+e2*ax.c2[2][k]+half, dx0*ax.c2[0][k]+dx1*ax.c2[1][k]+dx2*ax.c2[2][k], one)
 			}
 		}
 		row := s.Y - t.clip.Y0
@@ -611,4 +613,56 @@ func over8888(c, old uint32) uint32 {
 // four bytes).
 func ld32(b []byte, o int) uint32 {
 	return binary.LittleEndian.Uint32(b[o : o+4])
+}
+
+// divider divides by a triangle's area without a division instruction: a
+// float64 reciprocal estimate of the quotient, corrected until the
+// remainder is in range, so the results are Go's n/d and n%d exactly.
+type divider struct {
+	d   int64
+	inv float64
+}
+
+func newDivider(d int64) divider { return divider{d, 1 / float64(d)} }
+
+// div returns n/d and n%d (truncated, as Go's operators).
+func (v divider) div(n int64) (q, r int64) {
+	const lim = 1 << 52 // float64(n) exact, the estimate within a few units
+	if n > lim || n < -lim || v.d > lim {
+		return n / v.d, n % v.d
+	}
+	q = int64(float64(n) * v.inv)
+	r = n - q*v.d
+	if n >= 0 {
+		for r < 0 {
+			q, r = q-1, r+v.d
+		}
+		for r >= v.d {
+			q, r = q+1, r-v.d
+		}
+		return q, r
+	}
+	for r > 0 {
+		q, r = q+1, r-v.d
+	}
+	for r <= -v.d {
+		q, r = q-1, r+v.d
+	}
+	return q, r
+}
+
+// ilerp is newIlerp(n, dn, d); with one set the interpolator serves a
+// single pixel and its step is left zero.
+func (v divider) ilerp(n, dn int64, one bool) ilerp {
+	l := ilerp{area: v.d}
+	l.q, l.r = v.div(n)
+	if one {
+		return l
+	}
+	l.dq, l.dr = v.div(dn)
+	if l.dr < 0 {
+		l.dr += v.d
+		l.dq--
+	}
+	return l
 }

@@ -777,7 +777,7 @@ func (d *draw) addTri(a, b, c, flat *vertex) {
 	if d.cull && tri.CW != d.cwFront {
 		return // see raster
 	}
-	box := tri.Bounds().Intersect(d.t.clip)
+	box := triBounds(a, b, c).Intersect(d.t.clip)
 	if box.Empty() {
 		return
 	}
@@ -834,4 +834,16 @@ func (d *draw) addSprite(va, vb *vertex, r raster.Rect, col [4]int32, fog, z int
 		sr.grad = float32(math.Max(math.Abs(sr.dsx)*float64(d.tex.levels[0].w), math.Abs(sr.dty)*float64(d.tex.levels[0].h)))
 	}
 	d.g.bat.sprites = append(d.g.bat.sprites, sr)
+}
+
+// triBounds is raster.Triangle.Bounds for the GE's 12.4 positions: the
+// divisions by 16 that floor are arithmetic shifts.
+func triBounds(a, b, c *vertex) raster.Rect {
+	minX, maxX := min(a.sx, b.sx, c.sx), max(a.sx, b.sx, c.sx)
+	minY, maxY := min(a.sy, b.sy, c.sy), max(a.sy, b.sy, c.sy)
+	const half = 1 << (subBits - 1)
+	return raster.Rect{
+		X0: int((minX - half) >> subBits), Y0: int((minY - half) >> subBits),
+		X1: int((maxX-half)>>subBits) + 2, Y1: int((maxY-half)>>subBits) + 2,
+	}
 }

@@ -382,3 +382,24 @@ func listText(ws []uint32) string {
 	}
 	return b.String()
 }
+
+// TestDividerExact checks the reciprocal division against Go's / and %
+// over random and edge-case numerators and divisors.
+func TestDividerExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ds := []int64{1, 2, 3, 7, 255, 1 << 20, 1<<31 - 1, 1 << 40, 1<<52 + 1, 1<<62 + 3}
+	for range 200 {
+		ds = append(ds, 1+r.Int64N(1<<uint(1+r.IntN(50))))
+	}
+	for _, d := range ds {
+		v := newDivider(d)
+		ns := []int64{0, 1, -1, d, -d, d - 1, 1 - d, 2 * d, 1 << 52, -1 << 52, 1<<52 + 1, math.MaxInt64, math.MinInt64 + 1}
+		for range 200 {
+			ns = append(ns, r.Int64N(1<<uint(1+r.IntN(62)))*int64(1-2*r.IntN(2)))
+		}
+		for _, n := range ns {
+			q, m := v.div(n)
+			require.Equal(t, [2]int64{n / d, n % d}, [2]int64{q, m}, "%d / %d", n, d)
+		}
+	}
+}

@@ -43,6 +43,10 @@ func expand4(v uint32) float32 { return float32(v * 17) }
 // decodeVertex reads vertex data at b (one vertex, all morph targets),
 // blending morph targets with MW0-7 (seed L196-218).
 func (g *GE) decodeVertex(vt ge.VType, l *ge.Layout, b []byte, v *vertex) {
+	if vt.Morphs <= 1 && vt.Weight == ge.FmtNone {
+		g.decodeVertex1(vt, l, b, v)
+		return
+	}
 	morphs := max(vt.Morphs, 1)
 	var mw [8]float32
 	if morphs == 1 {
@@ -94,6 +98,47 @@ func (g *GE) decodeVertex(vt ge.VType, l *ge.Layout, b []byte, v *vertex) {
 		// colour and alpha (pspsdk sceGuColor writes AMC/AMA).
 		amc, ama := g.regs[ge.AMC], g.regs[ge.AMA]
 		v.color = [4]float32{float32(amc & 0xFF), float32(amc >> 8 & 0xFF), float32(amc >> 16 & 0xFF), float32(ama & 0xFF)}
+	}
+}
+
+// decodeVertex1 is decodeVertex for one morph target and no weights: the
+// same sums (0 + 1*value, which turns -0 into +0) without the blending
+// loop.
+func (g *GE) decodeVertex1(vt ge.VType, l *ge.Layout, b []byte, v *vertex) {
+	through := vt.Through
+	*v = vertex{q: 1, fogd: 1, invW: 1}
+	const w = float32(1)
+	if vt.TexCoord != ge.FmtNone {
+		v.uv[0] = 0 + float32(w*readNum(b[l.TexOff:], vt.TexCoord, true, through))
+		v.uv[1] = 0 + float32(w*readNum(b[l.TexOff+l.TexSize:], vt.TexCoord, true, through))
+	}
+	if vt.Color != ge.FmtNone {
+		c := readColor(b[l.ColorOff:], vt.Color)
+		v.color = [4]float32{0 + float32(w*c[0]), 0 + float32(w*c[1]), 0 + float32(w*c[2]), 0 + float32(w*c[3])}
+	} else {
+		amc, ama := g.regs[ge.AMC], g.regs[ge.AMA]
+		v.color = [4]float32{float32(amc & 0xFF), float32(amc >> 8 & 0xFF), float32(amc >> 16 & 0xFF), float32(ama & 0xFF)}
+	}
+	if vt.Normal != ge.FmtNone {
+		for k := 0; k < 3; k++ {
+			v.nrm[k] = 0 + float32(w*readNum(b[l.NormalOff+k*l.NrmSize:], vt.Normal, false, through))
+		}
+	}
+	if vt.Pos == ge.FmtFloat {
+		p := b[l.PosOff : l.PosOff+12]
+		v.pos = [3]float32{
+			0 + float32(w*math.Float32frombits(binary.LittleEndian.Uint32(p))),
+			0 + float32(w*math.Float32frombits(binary.LittleEndian.Uint32(p[4:]))),
+			0 + float32(w*math.Float32frombits(binary.LittleEndian.Uint32(p[8:]))),
+		}
+	} else if vt.Pos != ge.FmtNone {
+		for k := 0; k < 3; k++ {
+			p := readNum(b[l.PosOff+k*l.PosSize:], vt.Pos, false, through)
+			if through && k == 2 && vt.Pos == ge.Fmt16 {
+				p = float32(binary.LittleEndian.Uint16(b[l.PosOff+4:]))
+			}
+			v.pos[k] = 0 + float32(w*p)
+		}
 	}
 }
 
@@ -549,11 +594,17 @@ func (g *GE) roundColor(v *vertex) {
 	}
 }
 
+// clampF clamps v to [lo, hi], NaN to lo. (It differs from
+// math.Max(lo, math.Min(hi, v)) only in the sign of a zero, which no
+// caller can see: each adds 0.5 or rounds.)
 func clampF(v, lo, hi float64) float64 {
-	if v != v {
+	if !(v > lo) {
 		return lo
 	}
-	return math.Max(lo, math.Min(hi, v))
+	if v > hi {
+		return hi
+	}
+	return v
 }
 
 // fixed converts screen pixels to 12.4 fixed point, rounding to nearest.
