@@ -18,6 +18,7 @@ import (
 	"github.com/retrogl/retrogl/hal"
 	hg "github.com/retrogl/retrogl/hal/glamo"
 	"github.com/retrogl/retrogl/sim/device"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // VRAMSize is the board's memory: the seed's addresses are A22..A1, 8 MiB.
@@ -71,6 +72,8 @@ type Engine struct {
 	pos int // byte offset of the word being executed
 
 	jobs      []triJob
+	sched     raster.Scheduler
+	batch     jobBatch
 	workers   int
 	rw        []*rasterWorker
 	refPath   bool // tests: shade triangles pixel by pixel (walkTriRef)

@@ -1,75 +1,51 @@
 package glamo
 
 import (
-	"runtime"
-	"sync"
-
 	"github.com/retrogl/retrogl/sim/raster"
 )
 
-// bandRows is the height of the row bands the workers share out: band k
-// goes to worker k mod n.
-const bandRows = 16
-
-// flushJobs walks the pending triangles. Every pixel belongs to one row
-// band and every band to one worker, which runs the jobs in submission
-// order; so each pixel sees the same sequence of fragments as in a serial
-// walk, and the result is the same for any worker count. Workers are used
-// only when the pixel state allows it (pixState.parallel: no two rows or
-// buffers share memory, and no texture aliases a target).
+// flushJobs walks the pending triangles through sim/raster's Scheduler:
+// the screen is cut into row bands, each shaded by one worker running the
+// jobs in submission order, so each pixel sees the same sequence of
+// fragments as in a serial walk and the result is the same for any worker
+// count. Several workers are used only when the pixel state allows it
+// (pixState.parallel: no two rows or buffers share memory, and no texture
+// aliases a target).
 func (e *Engine) flushJobs() {
 	if len(e.jobs) == 0 {
 		return
 	}
-	jobs := e.jobs
-	e.jobs = e.jobs[:0]
+	e.sched.SetWorkers(e.workers)
+	for w := range e.sched.Workers() {
+		e.worker(w)
+	}
+	b := &e.batch
+	b.e, b.jobs = e, e.jobs
 	clip := e.clipRect()
-	n := e.workers
-	if n == 0 {
-		n = min(runtime.GOMAXPROCS(0), 8)
+	if e.px.parallel {
+		// Shade never fails: nothing in the pixel pipeline faults.
+		_ = e.sched.Run(clip, b)
+	} else {
+		_ = e.sched.RunSerial(clip, b)
 	}
-	area := 0
-	for i := range jobs {
-		b := jobs[i].box.Intersect(clip)
-		if !b.Empty() {
-			area += (b.X1 - b.X0) * (b.Y1 - b.Y0)
-		}
+	b.e, b.jobs = nil, nil
+	e.jobs = e.jobs[:0]
+	for w := range e.sched.Workers() {
+		e.stats.Pixels += e.rw[w].count()
 	}
-	if n <= 1 || area < 16384 || !e.px.parallel || clip.Y1-clip.Y0 <= bandRows {
-		f := e.worker(0)
-		for i := range jobs {
-			e.walkTri(&jobs[i], clip, f)
-		}
-		e.stats.Pixels += f.count()
-		return
-	}
-	counts := make([]int64, n)
-	var wg sync.WaitGroup
-	for w := 0; w < n; w++ {
-		f := e.worker(w)
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := range jobs {
-				b := jobs[i].box.Intersect(clip)
-				if b.Empty() {
-					continue
-				}
-				for y0 := b.Y0 - b.Y0%bandRows; y0 < b.Y1; y0 += bandRows {
-					if (y0/bandRows)%n != w {
-						continue
-					}
-					band := clip.Intersect(raster.Rect{X0: clip.X0, Y0: y0, X1: clip.X1, Y1: y0 + bandRows})
-					e.walkTri(&jobs[i], band, f)
-				}
-			}
-			counts[w] = f.count()
-		}(w)
-	}
-	wg.Wait()
-	for _, c := range counts {
-		e.stats.Pixels += c
-	}
+}
+
+// jobBatch is the Scheduler's view of the pending triangles.
+type jobBatch struct {
+	e    *Engine
+	jobs []triJob
+}
+
+func (b *jobBatch) Len() int                 { return len(b.jobs) }
+func (b *jobBatch) Bounds(i int) raster.Rect { return b.jobs[i].box }
+func (b *jobBatch) Shade(w, i int, clip raster.Rect) error {
+	b.e.walkTri(&b.jobs[i], clip, b.e.rw[w])
+	return nil
 }
 
 // rasterWorker is one raster worker's scratch state, kept by the engine
@@ -104,10 +80,10 @@ func (e *Engine) walkTri(j *triJob, clip raster.Rect, r *rasterWorker) {
 	e.walkTriRef(j, clip, &r.f)
 }
 
-// SetWorkers fixes the number of raster workers (0: GOMAXPROCS, at most
-// 8). The output does not depend on it; tests check that.
+// SetWorkers implements hal.Parallel: the number of raster workers (n <= 0:
+// one per CPU). The output does not depend on it; tests check that.
 func (d *Device) SetWorkers(n int) {
 	d.eng.mu.Lock()
 	defer d.eng.mu.Unlock()
-	d.eng.workers = n
+	d.eng.workers = max(n, 0)
 }

@@ -199,7 +199,7 @@ func renderCmp(t *testing.T, mem []byte, state map[uint16]uint32, pal *[2][256]u
 
 // TestSpanPathMatchesReference draws random triangles in random pixel
 // states over random memory through the span pipeline and through the
-// per-pixel reference path (walkTriRef), with one and with three workers:
+// per-pixel reference path (walkTriRef), with 1, 2, 3 and 8 workers:
 // every byte of memory must agree.
 func TestSpanPathMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 33))
@@ -220,7 +220,11 @@ func TestSpanPathMatchesReference(t *testing.T) {
 				pal[u][i] = uint16(r.UintN(1 << 16))
 			}
 		}
-		tris := make([][3]vertex, 1+r.IntN(4))
+		ntris := 1 + r.IntN(4)
+		if n%2 == 1 {
+			ntris = 10 + r.IntN(6) // enough area for the Scheduler to share bands
+		}
+		tris := make([][3]vertex, ntris)
 		for i := range tris {
 			tris[i] = [3]vertex{randomVertex(r), randomVertex(r), randomVertex(r)}
 			if r.IntN(3) == 0 { // one colour, as flat shading and clears give
@@ -234,7 +238,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 			continue // a reserved combination: draw another state
 		}
 		n++
-		for _, workers := range []int{1, 3} {
+		for _, workers := range []int{1, 2, 3, 8} {
 			got := renderCmp(t, mem, state, &pal, tris, false, workers)
 			if !bytes.Equal(want, got) {
 				for i := range want {
