@@ -106,6 +106,7 @@ type pixState struct {
 	dstLanes          *[1 << 16]uint64 // the colour format's pixels as lanes (span.go)
 	dstAOr            uint64           // the alpha lane of a format without alpha
 	outFast           bool             // outputSpan's common state (span.go)
+	plainFast         bool             // plain, outFast and no blending: plainChunk (span.go)
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -387,6 +388,7 @@ func (e *Engine) buildPixel() error {
 	zOn := p.zt || p.zw
 	p.outFast = p.spanOK && p.buffersApart && !p.stOn && !(zOn && p.zfmt != 0) && !(p.blend && !p.blendOver) &&
 		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
+	p.plainFast = p.plain && p.outFast && !p.blend
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
 		span := func(base, pitch uint32, bpp int, what string) error {
@@ -874,6 +876,12 @@ func init() {
 	}
 	mk(lut5_8[:], 5)
 	mk(lut6_8[:], 6)
+	for i := range lut5p {
+		lut5p[i] = lut5_8[min(i, len(lut5_8)-1)]
+	}
+	for i := range lut6p {
+		lut6p[i] = lut6_8[min(i, len(lut6_8)-1)]
+	}
 }
 
 // parallelSafe reports whether row bands of the clip rectangle touch

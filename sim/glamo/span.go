@@ -68,6 +68,10 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 		}
 		for x0 := s.X0; x0 < s.X1; x0 += spanChunk {
 			n := min(spanChunk, s.X1-x0)
+			if p.plainFast {
+				z = e.plainChunk(sb, n, x0, s.Y, &acc, &dx, z, zp.dx, off)
+				continue
+			}
 			// Interpolation, in walkTriRef's order and rounding (q(a+b)
 			// is qadd written out so that it inlines).
 			sb.flat = interpColor(&sb.col, n, &acc, &dx, 0)
@@ -76,12 +80,23 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 			}
 			if needZ {
 				dz := zp.dx
-				for i := 0; i < n; i++ {
-					sb.z[i] = z
+				if dz == 0 {
+					// q(z + 0) is z: one depth for the chunk.
+					zi := z
 					if off != 0 {
-						sb.z[i] = q(z + off)
+						zi = q(z + off)
 					}
-					z = q(z + dz)
+					for i := 0; i < n; i++ {
+						sb.z[i] = zi
+					}
+				} else {
+					for i := 0; i < n; i++ {
+						sb.z[i] = z
+						if off != 0 {
+							sb.z[i] = q(z + off)
+						}
+						z = q(z + dz)
+					}
 				}
 			}
 			if needW {
@@ -597,4 +612,222 @@ func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y 
 		}
 	}
 	sb.count += f.count
+}
+
+// plainChunk is the chunk pipeline of the plain states that outputSpan
+// writes without blending (pixState.plainFast): interpolation, shadeSpan
+// and outputSpan fused into two loops, the depths interpolated, tested and
+// written first, then the colours interpolated and quantised, in the same
+// order and rounding as the staged pipeline. It returns the depth for the
+// next chunk.
+func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz, off float64) float64 {
+	p := &e.px
+	vram, live := p.vram, &sb.live
+	if p.needZ {
+		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
+		zb := vram[zRow : zRow+2*uint32(n)]
+		zt, zw, zfunc := p.zt, p.zw, p.zfunc
+		zmask := uint16(0xFFFF)
+		if p.zmaskOn {
+			zmask = p.zmask
+		}
+		if dz == 0 {
+			// A plane parallel to the screen: q(z + 0) is z (z is
+			// already rounded), so every pixel has the same depth.
+			zi := z
+			if off != 0 {
+				zi = q(z + off)
+			}
+			zn := z16(zi)
+			zf := zfunc
+			if !zt {
+				zf = 7 // always
+			}
+			for i := 0; i < n; i++ {
+				zq := zb[2*i : 2*i+2]
+				zd := binary.LittleEndian.Uint16(zq)
+				ok := cmpMask(zf, int32(zn), int32(zd))
+				live[i] = ok
+				if ok && zw {
+					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+				}
+			}
+		} else {
+			for i := 0; i < n; i++ {
+				zi := z
+				if off != 0 {
+					zi = q(z + off)
+				}
+				z = q(z + dz)
+				zq := zb[2*i : 2*i+2]
+				zd, zn := binary.LittleEndian.Uint16(zq), z16(zi)
+				live[i] = !zt || compare(zfunc, int64(zn), int64(zd))
+				if live[i] && zw {
+					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+				}
+			}
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			live[i] = true
+		}
+	}
+	qz := e.quantizer(y)
+	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
+	cb := vram[cRow : cRow+2*uint32(n)]
+	a0, a1, a2, a3 := acc[0], acc[1], acc[2], acc[3]
+	d0, d1, d2, d3 := dx[0], dx[1], dx[2], dx[3]
+	if d0|d1|d2|d3 == 0 {
+		var pxs [4]uint16
+		for k := range pxs {
+			pxs[k] = qz.pixel(c5(a0>>4), c6(a1>>4), c5(a2>>4), c6(a3>>4), k)
+		}
+		for i := 0; i < n; i++ {
+			if live[i] {
+				binary.LittleEndian.PutUint16(cb[2*i:2*i+2], pxs[(x0+i)&3])
+				sb.count++
+			}
+		}
+		return z
+	}
+	if f := p.cfmt; f == 0x11 || f == 0x51 {
+		// RGB565, red high or low: no alpha to interpolate, constant
+		// shifts. The alpha plane still advances by n steps.
+		plain565(cb, live, n, x0, a0, a1, a2, d0, d1, d2, &qz.adds, f == 0x11)
+		for i := 0; i < n; i++ {
+			if live[i] {
+				sb.count++
+			}
+		}
+		acc[0], acc[1], acc[2], acc[3] = a0+d0*int64(n), a1+d1*int64(n), a2+d2*int64(n), a3+d3*int64(n)
+		return z
+	}
+	for i := 0; i < n; i++ {
+		r, g, b, a := c5(a0>>4), c6(a1>>4), c5(a2>>4), c6(a3>>4)
+		a0 += d0
+		a1 += d1
+		a2 += d2
+		a3 += d3
+		if live[i] {
+			binary.LittleEndian.PutUint16(cb[2*i:2*i+2], qz.pixel(r, g, b, a, (x0+i)&3))
+			sb.count++
+		}
+	}
+	acc[0], acc[1], acc[2], acc[3] = a0, a1, a2, a3
+	return z
+}
+
+// plain565 is plainChunk's colour loop for the RGB565 targets (quantizer
+// with 31, 63 and 31 levels), writing the live pixels.
+func plain565(cb []byte, live *[spanChunk]bool, n, x0 int, a0, a1, a2, d0, d1, d2 int64, adds *[4]int32, rHigh bool) {
+	var ph [4]int32 // the dither offsets by pixel index within the chunk
+	for k := range ph {
+		ph[k] = adds[(x0+k)&3]
+	}
+	last := int64(n - 1)
+	inRange := func(a, d, hi int64) bool {
+		lo, end := a>>4, (a+d*last)>>4
+		return lo >= 0 && lo <= hi && end >= 0 && end <= hi
+	}
+	if !rHigh || !inRange(a0, d0, 31*256) || !inRange(a1, d1, 63*256) || !inRange(a2, d2, 31*256) {
+		plain565Any(cb, live, n, a0, a1, a2, d0, d1, d2, &ph, rHigh)
+		return
+	}
+	// Every channel stays inside its table, so c5 and c6 need no clamp.
+	// Red and blue step together in the 32-bit halves of one integer:
+	// both stay in 0..2^21 over the chunk, so the halves never mix.
+	rb, drb := a0+a2<<32, d0+d2<<32
+	cb = cb[:2*n]
+	for i := 0; i < n; i++ {
+		r, b := lut5p[(rb>>4)&8191], lut5p[(rb>>36)&8191]
+		g := lut6p[(a1>>4)&16383]
+		rb += drb
+		a1 += d1
+		if live[i&(spanChunk-1)] {
+			add := ph[i&3]
+			px := uint16((r*31+add)>>12)<<11 | uint16((g*63+add)>>12)<<5 | uint16((b*31+add)>>12)
+			binary.LittleEndian.PutUint16(cb[2*i:], px)
+		}
+	}
+}
+
+// lut5p and lut6p are lut5_8 and lut6_8 padded to powers of two (the
+// padding repeats the last entry), for indexes known in range. They are
+// filled by pixel.go's init, after the tables they copy.
+var (
+	lut5p [8192]int32
+	lut6p [16384]int32
+)
+
+// plain565Any is plain565 with the channels clamped.
+func plain565Any(cb []byte, live *[spanChunk]bool, n int, a0, a1, a2, d0, d1, d2 int64, ph *[4]int32, rHigh bool) {
+	sr, sb := uint16(11), uint16(0)
+	if !rHigh {
+		sr, sb = 0, 11
+	}
+	for i := 0; i < n; i++ {
+		r, g, b := c5(a0>>4), c6(a1>>4), c5(a2>>4)
+		a0 += d0
+		a1 += d1
+		a2 += d2
+		if !live[i] {
+			continue
+		}
+		add := ph[i&3]
+		px := uint16((r*31+add)>>12)<<(sr&15) | uint16((g*63+add)>>12)<<5 | uint16((b*31+add)>>12)<<(sb&15)
+		binary.LittleEndian.PutUint16(cb[2*i:2*i+2], px)
+	}
+}
+
+// quantizer is outputSpan's conversion of a 12-bit colour to the target's
+// pixel on one row: channel k quantises to qm[k] levels at bit qs[k] (an
+// absent channel has qm = 0 and quantises to 0), adding the dither offset
+// of the pixel's column, or rounding to nearest.
+type quantizer struct {
+	qrb                uint64
+	qm1, qm3           int32
+	qs0, qs1, qs2, qs3 uint32
+	adds               [4]int32
+}
+
+func (e *Engine) quantizer(y int) quantizer {
+	p := &e.px
+	var qm [4]int32
+	var qs [4]uint32
+	for k, ch := range p.clay.ch {
+		if ch.bits != 0 {
+			qm[k], qs[k] = int32(1)<<ch.bits-1, uint32(ch.shift)
+		}
+	}
+	qz := quantizer{qrb: uint64(qm[0]), qm1: qm[1], qm3: qm[3],
+		qs0: qs[0] & 15, qs1: qs[1] & 15, qs2: qs[2] & 15, qs3: qs[3] & 15,
+		adds: [4]int32{2048, 2048, 2048, 2048}}
+	if p.dither {
+		for k := 0; k < 4; k++ {
+			d := bayer[y&3][k]
+			if p.invDither {
+				d = 15 - d
+			}
+			qz.adds[k] = d*256 + 128
+		}
+	}
+	return qz
+}
+
+// pixel quantises channels 0..4096 for dither column k (R and B in the
+// two 32-bit lanes of one multiplication, as outputSpan does).
+func (qz *quantizer) pixel(r, g, b, a int32, k int) uint16 {
+	add := qz.adds[k&3]
+	rb := uint64(r) | uint64(b)<<32
+	q := (rb*qz.qrb + uint64(add)*(1|1<<32)) >> 12
+	return uint16(q&0xFF)<<qz.qs0 | uint16(q>>32&0xFF)<<qz.qs2 |
+		uint16((g*qz.qm1+add)>>12)<<qz.qs1 | uint16((a*qz.qm3+add)>>12)<<qz.qs3
+}
+
+// cmpMask is compare for codes 0..7, which are themselves the mask of the
+// outcomes they accept (bit 0 a < b, bit 1 a == b, bit 2 a > b), without
+// a branch; a and b lie in 0..65535.
+func cmpMask(f uint32, a, b int32) bool {
+	s := (a-b)>>31 | int32(uint32(b-a)>>31) // -1, 0 or 1
+	return f>>uint32(s+1)&1 != 0
 }
