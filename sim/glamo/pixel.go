@@ -107,6 +107,7 @@ type pixState struct {
 	dstAOr            uint64           // the alpha lane of a format without alpha
 	outFast           bool             // outputSpan's common state (span.go)
 	plainFast         bool             // plain, outFast and no blending: plainChunk (span.go)
+	texMod            bool             // one bilinear texture times the diffuse colour: bilinearModulate
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -389,6 +390,7 @@ func (e *Engine) buildPixel() error {
 	p.outFast = p.spanOK && p.buffersApart && !p.stOn && !(zOn && p.zfmt != 0) && !(p.blend && !p.blendOver) &&
 		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
 	p.plainFast = p.plain && p.outFast && !p.blend
+	p.texMod = p.spanOK && p.texModState()
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
 		span := func(base, pitch uint32, bpp int, what string) error {
@@ -937,4 +939,30 @@ func (e *Engine) parallelSafe() bool {
 		}
 	}
 	return rowsOK && p.buffersApart
+}
+
+// texModState reports whether the fragment stages are one bilinear
+// texture of level 0 (bilinearSpan's case) multiplied by the diffuse
+// colour in colour and alpha (modulate's one-stage MUL of Cdif and Ctex0),
+// with no colour key, specular sum, fog, stipple, anti-aliasing or alpha
+// test after it.
+func (p *pixState) texModState() bool {
+	if p.ntex != 1 || !p.txbl || p.keyBlend || p.specAdd || p.fog || p.aaLine || p.aaPoint ||
+		p.lineStipple || p.polyStipple || p.atest {
+		return false
+	}
+	t := &p.tex[0]
+	if t.key || t.needLOD || t.mag != 1 || t.lanes == nil || !spanAxisOK(t.levels[0].w, t.wrapU) || !spanAxisOK(t.levels[0].h, t.wrapV) {
+		return false
+	}
+	cb := &p.comb
+	if cb.stages != 1 || !cb.col[0].simple || !cb.alp[0].simple {
+		return false
+	}
+	difTex := func(u *cunit) bool {
+		a, b := u.arg[0]&31, u.arg[1]&31
+		dif := func(s uint8) bool { return s == 0x01 || s == 0x03 || s == 0x05 }
+		return (dif(a) && b == 0x06) || (a == 0x06 && dif(b))
+	}
+	return difTex(&cb.col[0]) && difTex(&cb.alp[0])
 }

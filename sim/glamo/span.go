@@ -38,6 +38,7 @@ type spanBuf struct {
 	foot      [spanChunk][4]uint32   // bilinearSpan's texel offsets
 	weight    [spanChunk]uint32      // and weights
 	flat      bool                   // every colour of the chunk is the same
+	zconst    bool                   // every depth of the chunk is z[0]
 	count     int64                  // pixels written
 }
 
@@ -80,6 +81,7 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 			}
 			if needZ {
 				dz := zp.dx
+				sb.zconst = dz == 0
 				if dz == 0 {
 					// q(z + 0) is z: one depth for the chunk.
 					zi := z
@@ -154,6 +156,27 @@ func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) boo
 		}
 		return true
 	}
+	last := int64(n - 1)
+	inRange := func(a, d, hi int64) bool {
+		lo, end := a>>4, (a+d*last)>>4
+		return lo >= 0 && lo <= hi && end >= 0 && end <= hi
+	}
+	if inRange(a0, d0, 31*256) && inRange(a1, d1, 63*256) && inRange(a2, d2, 31*256) && inRange(a3, d3, 63*256) {
+		// No channel leaves its table over the chunk: no clamps, and the
+		// planes step in pairs in the 32-bit halves of one integer (each
+		// stays in 0..2^21, so the halves never mix).
+		rb, drb := a0+a2<<32, d0+d2<<32
+		ga, dga := a1+a3<<32, d1+d3<<32
+		o := out[:n]
+		for i := range o {
+			o[i] = [4]int32{lut5p[(rb>>4)&8191], lut6p[(ga>>4)&16383], lut5p[(rb>>36)&8191], lut6p[(ga>>36)&16383]}
+			rb += drb
+			ga += dga
+		}
+		n64 := int64(n)
+		acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0+d0*n64, a1+d1*n64, a2+d2*n64, a3+d3*n64
+		return false
+	}
 	for i := 0; i < n; i++ {
 		out[i] = [4]int32{c5(a0 >> 4), c6(a1 >> 4), c5(a2 >> 4), c6(a3 >> 4)}
 		a0 += d0
@@ -178,6 +201,12 @@ func (e *Engine) shadeSpan(sb *spanBuf, n, x0, y int) {
 		return
 	}
 	sb.flat = false // the stages below may vary the colour
+	if p.texMod {
+		// One bilinear texture times the diffuse colour, nothing after.
+		p.tex[0].bilinearModulate(sb, n)
+		e.outputSpan(sb, &sb.out, n, x0, y)
+		return
+	}
 	for u := 0; u < p.ntex; u++ {
 		p.tex[u].sampleSpan(sb, u, n, !p.keyBlend)
 	}
@@ -489,6 +518,29 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 		if p.zmaskOn {
 			zmask = p.zmask
 		}
+		if sb.zconst {
+			// One depth for the chunk (walkTriSpan).
+			zb := vram[zRow : zRow+2*uint32(n)]
+			zn, zf := z16(sb.z[0]), zfunc
+			if !zt {
+				zf = 7 // always
+			}
+			for i := 0; i < n; i++ {
+				if !live[i] {
+					continue
+				}
+				zq := zb[2*i : 2*i+2]
+				zd := binary.LittleEndian.Uint16(zq)
+				if !cmpMask(zf, int32(zn), int32(zd)) {
+					live[i] = false
+					continue
+				}
+				if zw {
+					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+				}
+			}
+			goto colour
+		}
 		for i := 0; i < n; i++ {
 			if !live[i] {
 				continue
@@ -505,6 +557,7 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 			}
 		}
 	}
+colour:
 	// Channel k quantises to qm[k] levels at bit qs[k]; an absent channel
 	// has qm = 0 and quantises to 0 (the offset is below 4096).
 	var qm [4]int32
@@ -530,6 +583,10 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 	}
 	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
 	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
+	if blend && p.cfmt == 0x11 {
+		sb.count += over565(vram[cRow:cRow+2*uint32(n)], cols, live, n, &adds, x0, dstLanes, aOr)
+		return
+	}
 	if sb.flat && !blend {
 		// One colour over the chunk: its pixel for each dither column.
 		c := &cols[0]
@@ -830,4 +887,113 @@ func (qz *quantizer) pixel(r, g, b, a int32, k int) uint16 {
 func cmpMask(f uint32, a, b int32) bool {
 	s := (a-b)>>31 | int32(uint32(b-a)>>31) // -1, 0 or 1
 	return f>>uint32(s+1)&1 != 0
+}
+
+// bilinearModulate is sampleSpan's bilinearSpan of unit 0 followed by
+// modulate for pixState.texMod (the one-stage MUL of the diffuse colour
+// and texture 0, in colour and alpha), in one loop: each texel is
+// filtered in bilinearSpan's lanes and multiplied into sb.out at once.
+func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
+	uv, col, out := &sb.uv[0], &sb.col, &sb.out
+	l := &t.levels[0]
+	sw, sh := float64(l.w)*256, float64(l.h)*256
+	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)
+	base, pitch := l.base, l.pitch
+	vr := t.vram
+	if t.bpp == 16 && au.mask >= 0 && av.mask >= 0 {
+		// Both axes wrap: pair's masks without its test.
+		lt := (*[1 << 16]uint64)(t.lanes)
+		mu, mv := uint32(au.mask), uint32(av.mask)
+		for i := 0; i < n; i++ {
+			fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+			u, v := uint32(fu>>8), uint32(fv>>8)
+			x0, x1 := 2*(u&mu), 2*((u+1)&mu)
+			r0, r1 := base+(v&mv)*pitch, base+((v+1)&mv)*pitch
+			e00 := lt[binary.LittleEndian.Uint16(vr[r0+x0:r0+x0+2])]
+			e10 := lt[binary.LittleEndian.Uint16(vr[r0+x1:r0+x1+2])]
+			e01 := lt[binary.LittleEndian.Uint16(vr[r1+x0:r1+x0+2])]
+			e11 := lt[binary.LittleEndian.Uint16(vr[r1+x1:r1+x1+2])]
+			// modulateTexel, written out.
+			wu, wv := uint64(fu&255), uint64(fv&255)
+			w00, w10 := (256-wu)*(256-wv), wu*(256-wv)
+			w01, w11 := (256-wu)*wv, wu*wv
+			const half = 0x0000800000008000
+			rb := w00*(e00&laneMask) + w10*(e10&laneMask) + w01*(e01&laneMask) + w11*(e11&laneMask) + half
+			ga := w00*(e00>>16&laneMask) + w10*(e10>>16&laneMask) + w01*(e01>>16&laneMask) + w11*(e11>>16&laneMask) + half
+			c := &col[i&(spanChunk-1)]
+			o := &out[i&(spanChunk-1)]
+			o[0] = sat(mul12(c[0], int32(rb>>16&0xFFFF)))
+			o[1] = sat(mul12(c[1], int32(ga>>16&0xFFFF)))
+			o[2] = sat(mul12(c[2], int32(rb>>48)))
+			o[3] = sat(mul12(c[3], int32(ga>>48)))
+		}
+		return
+	}
+	if t.bpp == 16 {
+		lt := (*[1 << 16]uint64)(t.lanes)
+		for i := 0; i < n; i++ {
+			fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+			x0, x1 := au.pair(fu >> 8)
+			y0, y1 := av.pair(fv >> 8)
+			r0, r1 := base+y0*pitch, base+y1*pitch
+			e00 := lt[binary.LittleEndian.Uint16(vr[r0+2*x0:r0+2*x0+2])]
+			e10 := lt[binary.LittleEndian.Uint16(vr[r0+2*x1:r0+2*x1+2])]
+			e01 := lt[binary.LittleEndian.Uint16(vr[r1+2*x0:r1+2*x0+2])]
+			e11 := lt[binary.LittleEndian.Uint16(vr[r1+2*x1:r1+2*x1+2])]
+			out[i] = modulateTexel(&col[i], e00, e10, e01, e11, uint64(fu&255), uint64(fv&255))
+		}
+		return
+	}
+	lt := (*[256]uint64)(t.lanes)
+	for i := 0; i < n; i++ {
+		fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+		x0, x1 := au.pair(fu >> 8)
+		y0, y1 := av.pair(fv >> 8)
+		r0, r1 := base+y0*pitch, base+y1*pitch
+		e00, e10, e01, e11 := lt[vr[r0+x0]], lt[vr[r0+x1]], lt[vr[r1+x0]], lt[vr[r1+x1]]
+		out[i] = modulateTexel(&col[i], e00, e10, e01, e11, uint64(fu&255), uint64(fv&255))
+	}
+}
+
+// modulateTexel weighs four texels' lanes as bilinearSpan does and
+// multiplies the result by colour c as modulate does.
+func modulateTexel(c *[4]int32, e00, e10, e01, e11, wu, wv uint64) [4]int32 {
+	w00, w10 := (256-wu)*(256-wv), wu*(256-wv)
+	w01, w11 := (256-wu)*wv, wu*wv
+	const half = 0x0000800000008000
+	rb := w00*(e00&laneMask) + w10*(e10&laneMask) + w01*(e01&laneMask) + w11*(e11&laneMask) + half
+	ga := w00*(e00>>16&laneMask) + w10*(e10>>16&laneMask) + w01*(e01>>16&laneMask) + w11*(e11>>16&laneMask) + half
+	return [4]int32{sat(mul12(c[0], int32(rb>>16&0xFFFF))), sat(mul12(c[1], int32(ga>>16&0xFFFF))),
+		sat(mul12(c[2], int32(rb>>48))), sat(mul12(c[3], int32(ga>>48)))}
+}
+
+// over565 is outputSpan's colour pass for SRC_ALPHA/ONE_MINUS_SRC_ALPHA
+// into RGB565 with red high (0x11): the same lanes, blend and
+// quantisation with its shifts and level counts as constants; the alpha
+// lane's result has no bits to go to. It returns the pixels written.
+func over565(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64, aOr uint64) int64 {
+	var ph [4]uint64 // the dither offsets by pixel index, in both lanes
+	for k := range ph {
+		ph[k] = uint64(adds[(x0+k)&3]) * (1 | 1<<32)
+	}
+	count := int64(0)
+	cb = cb[:2*n]
+	for i := 0; i < n; i++ {
+		if !live[i&(spanChunk-1)] {
+			continue
+		}
+		c := &cols[i&(spanChunk-1)]
+		a := sat(c[3])
+		q := cb[2*i : 2*i+2]
+		d := dstLanes[binary.LittleEndian.Uint16(q)] | aOr
+		ka, kd := uint64(a), uint64(one-a)
+		rb := mulLanes(uint64(sat(c[0]))|uint64(sat(c[2]))<<32, ka) + mulLanes(d&laneMask, kd)
+		g := mulLanes(uint64(sat(c[1])), ka) + mulLanes(d>>16&0xFFFF, kd)
+		add := ph[i&3]
+		rbq := (rb*31 + add) >> 12
+		gq := (g*63 + add) >> 12 & 0xFF
+		binary.LittleEndian.PutUint16(q, uint16(rbq&0xFF)<<11|uint16(gq)<<5|uint16(rbq>>32&0xFF))
+		count++
+	}
+	return count
 }
