@@ -1029,6 +1029,7 @@ static int replay(FILE *in, FILE *pam)
 				stencil = 8;
 			ctx = OSMesaCreateContextExt(OSMESA_RGBA, depth, stencil, 0, NULL);
 			fb = xmalloc((size_t)w * h * 4);
+			memset(fb, 0, (size_t)w * h * 4); /* a trace without a Clear reads zeros */
 			if (!ctx || !OSMesaMakeCurrent(ctx, fb, GL_UNSIGNED_BYTE, w, h))
 				die("cannot create an OSMesa context");
 			fprintf(info, "%s\n%s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));

@@ -270,12 +270,15 @@ func (s *Server) Replay(trace []byte) (*Result, error) {
 	if s.dead != nil {
 		return nil, s.dead
 	}
-	if _, err := fmt.Fprintf(s.in, "T %d\n", len(trace)); err == nil {
+	_, err := fmt.Fprintf(s.in, "T %d\n", len(trace))
+	if err == nil {
 		_, err = s.in.Write(trace)
 	}
-	var status string
+	var status, line string
 	var ninfo, nimg int
-	line, err := s.out.ReadString('\n')
+	if err == nil {
+		line, err = s.out.ReadString('\n')
+	}
 	if err == nil {
 		_, err = fmt.Sscanf(line, "R %s %d %d", &status, &ninfo, &nimg)
 	}
