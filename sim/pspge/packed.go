@@ -72,13 +72,30 @@ func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int
 	if zr != nil && !t.depthRange && p.ztest {
 		// The usual state: a depth test, maybe a write; the depths are
 		// interpolated first, in a loop of their own.
+		zm, zwrite := p.zcmp, t.zwrite
+		if dq == 0 && dr == 0 {
+			// One depth for the row (a plane parallel to the screen).
+			z := int32(q)
+			lo, span, inv := zRange(t.zfunc, z)
+			for i := 0; i < n; i++ {
+				zp := zr[2*i : 2*i+2]
+				if uint32(binary.LittleEndian.Uint16(zp))-lo <= span == inv {
+					continue
+				}
+				if zwrite {
+					binary.LittleEndian.PutUint16(zp, uint16(z))
+				}
+				idx[m&(spanChunk-1)] = uint8(i)
+				m++
+			}
+			return m
+		}
 		zs := sb.z[:n]
 		for i := range zs {
 			zs[i] = int32(q)
 			q, r = step(q, r, dq, dr, a)
 		}
 		zl.q, zl.r = q, r
-		zm, zwrite := p.zcmp, t.zwrite
 		for i, z := range zs {
 			zp := zr[2*i : 2*i+2]
 			if !cmpOK(zm, z, int32(binary.LittleEndian.Uint16(zp))) {
@@ -210,6 +227,10 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 		for x0 := s.X0; x0 < s.X1; x0 += spanChunk {
 			n := min(spanChunk, s.X1-x0)
 			m := t.depthStage(&d.pipe, sb, &zl, n, x0, row)
+			if m == n && d.pipe.direct && area < 1<<31 && !flatRow(&cl) {
+				t.colorWrite8888(&d.pipe, &cl, n, x0, row)
+				continue
+			}
 			sb.flat = colorStage(sb, n, &cl, smooth, r.flat) && tex == nil && !spec && m == n
 			if spec {
 				var s2 [spanChunk][3]int32
@@ -665,4 +686,86 @@ func (v divider) ilerp(n, dn int64, one bool) ilerp {
 		l.dq--
 	}
 	return l
+}
+
+// zRange returns the stored depths d for which the test "z OP d" passes,
+// for z in 0..65535: the range [lo, lo+span], or its complement when inv
+// is set (d - lo is taken in uint32, so a d below lo falls outside).
+func zRange(f uint32, z int32) (lo, span uint32, inv bool) {
+	const all = 0xFFFF
+	switch f & 7 {
+	case 0: // never
+		return 0, all, true
+	case 1: // always
+		return 0, all, false
+	case 2: // equal
+		return uint32(z), 0, false
+	case 3: // not equal
+		return uint32(z), 0, true
+	case 4: // z < d
+		if z >= all {
+			return 0, all, true
+		}
+		return uint32(z + 1), uint32(all - z - 1), false
+	case 5: // z <= d
+		return uint32(z), uint32(all - z), false
+	case 6: // z > d
+		if z <= 0 {
+			return 0, all, true
+		}
+		return 0, uint32(z - 1), false
+	}
+	return 0, uint32(z), false // z >= d
+}
+
+// colorWrite8888 is colorStage followed by writePacked for a chunk whose
+// pixels all passed the depth test, in the simple 8888 state with smooth
+// colours and no texture or specular colour (pipe.direct): each colour is
+// written as it is stepped (colorStage's four-channel stepping, for a
+// triangle whose area is below 2^31).
+func (t *target) colorWrite8888(p *pipe, cl *[4]ilerp, n, x0, row int) {
+	o := (row*t.stride + x0) * 4
+	fb := t.fb[o : o+4*n]
+	a := cl[0].area
+	Q := uint64(packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
+	DQ := uint64(cl[0].dq + cl[1].dq<<8 + cl[2].dq<<16 + cl[3].dq<<24)
+	R01, R23 := uint64(cl[0].r)|uint64(cl[1].r)<<32, uint64(cl[2].r)|uint64(cl[3].r)<<32
+	D01, D23 := uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
+	const ones = 1 | 1<<32
+	bias, A := uint64(1<<31-a)*ones, uint64(a)
+	if t.stencil {
+		ac := p.aconst
+		for o := 0; o+4 <= len(fb); o += 4 {
+			binary.LittleEndian.PutUint32(fb[o:o+4], uint32(Q)&0xFFFFFF|ac)
+			R01 += D01
+			R23 += D23
+			K01 := (R01 + bias) >> 31 & ones
+			K23 := (R23 + bias) >> 31 & ones
+			R01 -= K01 * A
+			R23 -= K23 * A
+			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		}
+	} else {
+		for o := 0; o+4 <= len(fb); o += 4 {
+			q := fb[o : o+4]
+			binary.LittleEndian.PutUint32(q, uint32(Q)&0xFFFFFF|binary.LittleEndian.Uint32(q)&0xFF000000)
+			R01 += D01
+			R23 += D23
+			K01 := (R01 + bias) >> 31 & ones
+			K23 := (R23 + bias) >> 31 & ones
+			R01 -= K01 * A
+			R23 -= K23 * A
+			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		}
+	}
+	for k := range cl {
+		cl[k].q = int64(Q >> (8 * k) & 0xFF)
+	}
+	cl[0].r, cl[1].r = int64(R01&0xFFFFFFFF), int64(R01>>32)
+	cl[2].r, cl[3].r = int64(R23&0xFFFFFFFF), int64(R23>>32)
+}
+
+// flatRow reports whether four colour interpolators stay constant.
+func flatRow(cl *[4]ilerp) bool {
+	return cl[0].dq|cl[0].dr|cl[1].dq|cl[1].dr|cl[2].dq|cl[2].dr|cl[3].dq|cl[3].dr == 0
 }

@@ -87,6 +87,9 @@ type pipe struct {
 	over   bool // 8888, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, no dither
 	repeat bool // texBilinear8888 wraps on both axes
 	fixed  bool // the packed path fetches level 0 from tu, tv
+	// direct is set for outSimple into 8888 with smooth colours and no
+	// texture or specular colour: colorWrite8888.
+	direct bool
 }
 
 // zcmpMask turns a GE comparison (a OP b) into a 3-bit mask of the
@@ -145,6 +148,7 @@ func (d *draw) choosePipe() {
 	p.packed = p.out == outSimple || p.out == outBlend
 	p.ztest = t.ztest && t.zfunc != 1
 	p.over = p.out == outBlend && t.psm == psm8888 && t.srcOver && !t.dither
+	p.direct = p.out == outSimple && t.psm == psm8888 && d.tex == nil && !d.specular && d.smooth
 	if s := d.tex; s != nil {
 		p.repeat = !s.clampS && !s.clampT
 		p.modul = s.fn == 0 && !s.double

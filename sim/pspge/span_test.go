@@ -403,3 +403,20 @@ func TestDividerExact(t *testing.T) {
 		}
 	}
 }
+
+// TestZRange checks zRange against compare for every function and a
+// spread of depths.
+func TestZRange(t *testing.T) {
+	ds := []int32{0, 1, 2, 100, 32767, 32768, 65534, 65535}
+	for f := uint32(0); f < 8; f++ {
+		for _, z := range ds {
+			lo, span, inv := zRange(f, z)
+			for d := int32(0); d <= 0xFFFF; d++ {
+				got := uint32(d)-lo <= span != inv
+				if got != compare(f, z, d) {
+					t.Fatalf("zRange(%d, %d) at %d: %v", f, z, d, got)
+				}
+			}
+		}
+	}
+}
