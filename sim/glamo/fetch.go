@@ -106,6 +106,7 @@ func (e *Engine) modeFire(v uint16) error {
 	}
 	var in input
 	var out vertex
+	di := e.newDrawInput(streams)
 	for i := 0; i < count; i++ {
 		if err := e.step(1); err != nil {
 			return err
@@ -132,7 +133,7 @@ func (e *Engine) modeFire(v uint16) error {
 				continue
 			}
 		}
-		if err := e.fetch(streams, mode, index, bpv, cfg&1 != 0, &in); err != nil {
+		if err := e.fetchWith(streams, mode, index, bpv, cfg&1 != 0, &in, di); err != nil {
 			return err
 		}
 		e.stats.Vertices++
@@ -176,6 +177,37 @@ var typeSize = [5]uint32{4, 2, 4, 1, 1}
 
 // fetch reads one vertex from the streams and applies the defaults.
 func (e *Engine) fetch(streams []stream, mode, index, bpv uint32, abgr bool, in *input) error {
+	return e.fetchWith(streams, mode, index, bpv, abgr, in, nil)
+}
+
+// drawInput is what every vertex of a draw shares: the components each
+// array type's streams provide (the last stream of a type wins, as in
+// fetch) and the input fields of the types no stream provides.
+type drawInput struct {
+	have    [9]uint8
+	present []int // the array types some stream provides
+	tmpl    input
+}
+
+// newDrawInput computes a draw's drawInput.
+func (e *Engine) newDrawInput(streams []stream) *drawInput {
+	d := &drawInput{}
+	for si := range streams {
+		d.have[streams[si].arr] = uint8(streams[si].dim)
+	}
+	for arr, n := range d.have {
+		if n > 0 {
+			d.present = append(d.present, arr)
+		}
+	}
+	var raw [9][4]float64
+	e.applyDefaults(&raw, &d.have, &d.tmpl)
+	return d
+}
+
+// fetchWith is fetch; with d set, the fields of the array types no stream
+// provides come from d.tmpl (they do not depend on the vertex).
+func (e *Engine) fetchWith(streams []stream, mode, index, bpv uint32, abgr bool, in *input, d *drawInput) error {
 	var have [9]uint8 // components provided, per array type
 	var raw [9][4]float64
 	for si := range streams {
@@ -213,6 +245,13 @@ func (e *Engine) fetch(streams []stream, mode, index, bpv uint32, abgr bool, in 
 		raw[s.arr] = v
 		have[s.arr] = uint8(s.dim)
 	}
+	if d != nil {
+		*in = d.tmpl
+		for _, arr := range d.present {
+			e.applyArray(arr, &raw, &have, in)
+		}
+		return nil
+	}
 	e.applyDefaults(&raw, &have, in)
 	return nil
 }
@@ -243,21 +282,44 @@ func convert(b []byte, typ, k, arr uint32) float64 {
 // component a stream does not provide, and every component whose
 // use-default bit (2600h) is set, takes its default (L1244-1260).
 func (e *Engine) applyDefaults(raw *[9][4]float64, have *[9]uint8, in *input) {
+	for arr := range raw {
+		e.applyArray(arr, raw, have, in)
+	}
+}
+
+// applyArray is applyDefaults for the input fields of one array type: an
+// array no stream provides (have 0) takes values that depend on the state
+// alone, which fetchDraw computes once per draw.
+func (e *Engine) applyArray(arr int, raw *[9][4]float64, have *[9]uint8, in *input) {
 	g := &e.gl
 	f := &g.force
-	in.pos = pickDef(&raw[arrPos], &g.defPos, have[arrPos], f[arrPos])
-	n := pickDef(&raw[arrNormal], &[4]float64{g.defNorm[0], g.defNorm[1], g.defNorm[2]}, have[arrNormal], f[arrNormal])
-	in.norm = [3]float64{n[0], n[1], n[2]}
-	in.diff = pickDef(&raw[arrDiffuse], &g.defDiff, have[arrDiffuse], f[arrDiffuse])
-	in.spec = pickDef(&raw[arrSpecular], &g.defSpec, have[arrSpecular], f[arrSpecular])
-	for k := 0; k < 4; k++ {
-		in.diff[k], in.spec[k] = clamp01(in.diff[k]), clamp01(in.spec[k])
-	}
-	if have[arrDiffuse] == 3 {
-		in.diff[3] = g.defDiff[3]
-	}
-	unit := [4]float64{0, 0, 0, 1}
-	for s := 0; s < 4; s++ {
+	switch arr {
+	case arrPos:
+		in.pos = pickDef(&raw[arrPos], &g.defPos, have[arrPos], f[arrPos])
+	case arrNormal:
+		n := pickDef(&raw[arrNormal], &[4]float64{g.defNorm[0], g.defNorm[1], g.defNorm[2]}, have[arrNormal], f[arrNormal])
+		in.norm = [3]float64{n[0], n[1], n[2]}
+	case arrDiffuse:
+		in.diff = pickDef(&raw[arrDiffuse], &g.defDiff, have[arrDiffuse], f[arrDiffuse])
+		for k := 0; k < 4; k++ {
+			in.diff[k] = clamp01(in.diff[k])
+		}
+		if have[arrDiffuse] == 3 {
+			in.diff[3] = g.defDiff[3]
+		}
+	case arrSpecular:
+		in.spec = pickDef(&raw[arrSpecular], &g.defSpec, have[arrSpecular], f[arrSpecular])
+		for k := 0; k < 4; k++ {
+			in.spec[k] = clamp01(in.spec[k])
+		}
+	case arrPSize:
+		in.psize = g.ptSize
+		if have[arrPSize] > 0 {
+			in.psize = raw[arrPSize][0]
+		}
+	default: // texture coordinate sets A..D
+		s := arr - arrTexA
+		unit := [4]float64{0, 0, 0, 1}
 		def := &unit
 		switch s {
 		case 0:
@@ -282,10 +344,6 @@ func (e *Engine) applyDefaults(raw *[9][4]float64, have *[9]uint8, in *input) {
 			}
 		}
 		in.tex[s] = c
-	}
-	in.psize = g.ptSize
-	if have[arrPSize] > 0 {
-		in.psize = raw[arrPSize][0]
 	}
 }
 

@@ -3,6 +3,7 @@ package glamo
 import (
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -269,4 +270,35 @@ func TestVertexFogAndPointSize(t *testing.T) {
 	e.buildGL()
 	e.transform(&in, &out)
 	assert.Equal(t, uint8(53), out.spec[0][3], "exp(-0.35*4.5) = 0.207 -> 53")
+}
+
+// TestFetchWithDrawInput checks the per-draw template path (fetchWith with
+// a drawInput) against fetch over random stream sets, data, use-default
+// bits and texture-set dimensions.
+func TestFetchWithDrawInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 5))
+	for n := 0; n < 200; n++ {
+		e, m := bare(t)
+		data := make([]byte, 0x4000)
+		for i := range data {
+			data[i] = uint8(r.UintN(256))
+		}
+		require.NoError(t, m.Write(0x1000, data))
+		var ss []stream
+		for k := 0; k < 1+r.IntN(5); k++ {
+			ss = append(ss, stream{arr: uint32(r.IntN(9)), dim: uint32(1 + r.IntN(4)), typ: uint32(r.IntN(5)),
+				stride: uint32(16 + 4*r.IntN(4)), base: 0x1000 + uint32(r.IntN(64))*16})
+		}
+		poke(e, 0x2600, r.Uint32()&^(1<<13))
+		poke(e, 0x2608, r.Uint32()&^7)
+		poke(e, 0x2040, r.Uint32())
+		e.buildGL()
+		di := e.newDrawInput(ss)
+		for v := uint32(0); v < 8; v++ {
+			var want, got input
+			require.NoError(t, e.fetch(ss, listModeSIdx, v, 0, v%2 == 0, &want))
+			require.NoError(t, e.fetchWith(ss, listModeSIdx, v, 0, v%2 == 0, &got, di))
+			require.Equal(t, want, got, "set %d vertex %d", n, v)
+		}
+	}
 }

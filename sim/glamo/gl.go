@@ -61,6 +61,8 @@ type glState struct {
 	t1, texMat0, texMat1 [4][4]float64
 	mwv                  [4][3]float64
 	inv                  [3][3]float64
+	t1Col                [4]colPlan // t1's columns for dot4 (colPlan)
+	mwvCol               [3]colPlan
 
 	nf                              float64
 	scaleNormal, normalize, normIn  bool
@@ -137,6 +139,14 @@ func (e *Engine) buildGL() {
 		g.defDiff = [4]float64{1, 1, 1, 1}
 		g.defSpec = [4]float64{}
 	}
+	defer func() {
+		for c := 0; c < 4; c++ {
+			g.t1Col[c] = newColPlan(g.t1[0][c], g.t1[1][c], g.t1[2][c], g.t1[3][c])
+		}
+		for c := 0; c < 3; c++ {
+			g.mwvCol[c] = newColPlan(g.mwv[0][c], g.mwv[1][c], g.mwv[2][c], g.mwv[3][c])
+		}
+	}()
 	for r := 0; r < 4; r++ {
 		for c := 0; c < 4; c++ {
 			g.t1[r][c] = e.f24(hg.T1Base + uint16(4*(4*r+c)))
@@ -268,12 +278,12 @@ func (e *Engine) transform(in *input, out *vertex) {
 	for c := 0; c < 4; c++ {
 		// Row-vector convention (D3D), as the 4x3 Mwv with its
 		// translation in row 3 shows (L1410-1422): clip = pos . T1.
-		out.clip[c] = dot4(p, g.t1[0][c], g.t1[1][c], g.t1[2][c], g.t1[3][c])
+		out.clip[c] = g.t1Col[c].dot(p)
 	}
 	var eye, n [3]float64
 	if g.needEye {
 		for c := 0; c < 3; c++ {
-			eye[c] = dot4(p, g.mwv[0][c], g.mwv[1][c], g.mwv[2][c], g.mwv[3][c])
+			eye[c] = g.mwvCol[c].dot(p)
 		}
 	}
 	if g.needNorm {
@@ -347,6 +357,54 @@ func (e *Engine) transform(in *input, out *vertex) {
 // to s[7].16 (qadd and qmul written out so that q inlines).
 func dot4(p *[4]float64, m0, m1, m2, m3 float64) float64 {
 	return q(q(q(q(p[0]*m0)+q(p[1]*m1))+q(p[2]*m2)) + q(p[3]*m3))
+}
+
+// colPlan is a matrix column for dot4 with its zero entries left out and
+// its ones taken as q(p) alone: q(p*0) is 0 for any p (q maps NaN to 0),
+// adding 0 to a rounded sum gives the sum back, and p*1 is p, so the terms
+// that remain, summed in the same order with the same rounding, give
+// dot4's result. Identity and scale-and-translate matrices, the usual
+// ones, then cost one or two terms instead of four.
+type colPlan struct {
+	full bool // four general terms: dot4 itself
+	n    uint8
+	idx  [4]uint8
+	one  [4]bool
+	m    [4]float64
+}
+
+func newColPlan(m0, m1, m2, m3 float64) colPlan {
+	var c colPlan
+	for k, m := range [4]float64{m0, m1, m2, m3} {
+		if m == 0 {
+			continue
+		}
+		c.idx[c.n], c.one[c.n], c.m[c.n] = uint8(k), m == 1, m
+		c.n++
+	}
+	c.full = c.n == 4 && !c.one[0] && !c.one[1] && !c.one[2] && !c.one[3]
+	return c
+}
+
+// dot returns dot4 of p with the column.
+func (c *colPlan) dot(p *[4]float64) float64 {
+	if c.full {
+		return dot4(p, c.m[0], c.m[1], c.m[2], c.m[3])
+	}
+	var s float64
+	for j := uint8(0); j < c.n; j++ {
+		x := p[c.idx[j]&3]
+		t := q(x)
+		if !c.one[j] {
+			t = q(x * c.m[j])
+		}
+		if j == 0 {
+			s = t
+		} else {
+			s = q(s + t)
+		}
+	}
+	return s
 }
 
 // to8 converts a colour channel to 8 bits, round(clamp(v) * 255); inside

@@ -108,6 +108,7 @@ type pixState struct {
 	outFast           bool             // outputSpan's common state (span.go)
 	plainFast         bool             // plain, outFast and no blending: plainChunk (span.go)
 	texMod            bool             // one bilinear texture times the diffuse colour: bilinearModulate
+	quant             [4]quantizer     // the colour quantizer of rows y&3 (span.go)
 	sep               bool
 	ceq, aeq          uint32
 	csrc, cdst        uint32
@@ -391,6 +392,7 @@ func (e *Engine) buildPixel() error {
 		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
 	p.plainFast = p.plain && p.outFast && !p.blend
 	p.texMod = p.spanOK && p.texModState()
+	p.quant = e.quantizers()
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {
 		span := func(base, pitch uint32, bpp int, what string) error {

@@ -61,8 +61,13 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 			acc[k], dx[k] = ip[k].at(cx16, cy16), ip[k].dx*16
 		}
 		rx, ry := float64(cx16)/16, float64(cy16)/16
-		z := zp.row(rx, ry)
-		w := wp.row(rx, ry)
+		var z, w float64
+		if needZ {
+			z = zp.row(rx, ry)
+		}
+		if needW {
+			w = wp.row(rx, ry)
+		}
 		var uc, vc [2]float64
 		for u := 0; u < ntex; u++ {
 			uc[u], vc[u] = up[u].row(rx, ry), vp[u].row(rx, ry)
@@ -729,7 +734,7 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 			live[i] = true
 		}
 	}
-	qz := e.quantizer(y)
+	qz := &p.quant[y&3]
 	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
 	cb := vram[cRow : cRow+2*uint32(n)]
 	a0, a1, a2, a3 := acc[0], acc[1], acc[2], acc[3]
@@ -751,9 +756,13 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		// RGB565, red high or low: no alpha to interpolate, constant
 		// shifts. The alpha plane still advances by n steps.
 		plain565(cb, live, n, x0, a0, a1, a2, d0, d1, d2, &qz.adds, f == 0x11)
-		for i := 0; i < n; i++ {
-			if live[i] {
-				sb.count++
+		if !p.needZ {
+			sb.count += int64(n)
+		} else {
+			for i := 0; i < n; i++ {
+				if live[i] {
+					sb.count++
+				}
 			}
 		}
 		acc[0], acc[1], acc[2], acc[3] = a0+d0*int64(n), a1+d1*int64(n), a2+d2*int64(n), a3+d3*int64(n)
@@ -845,6 +854,14 @@ type quantizer struct {
 	qm1, qm3           int32
 	qs0, qs1, qs2, qs3 uint32
 	adds               [4]int32
+}
+
+// quantizers returns the quantizer of each row y&3.
+func (e *Engine) quantizers() (qs [4]quantizer) {
+	for y := range qs {
+		qs[y] = e.quantizer(y)
+	}
+	return qs
 }
 
 func (e *Engine) quantizer(y int) quantizer {
