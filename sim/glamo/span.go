@@ -123,8 +123,10 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 						vv = q(vv + dvdx)
 					}
 					uc[u], vc[u] = uu, vv
-					for i := 0; i < n; i++ {
-						sb.lod[u][i] = lodC[u]
+					if p.tex[u].needLOD {
+						for i := 0; i < n; i++ {
+							sb.lod[u][i] = lodC[u]
+						}
 					}
 					continue
 				}
@@ -563,6 +565,11 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 		}
 	}
 colour:
+	if p.blend && p.cfmt == 0x11 {
+		cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
+		sb.count += over565(vram[cRow:cRow+2*uint32(n)], cols, live, n, &p.quant[y&3].adds, x0, p.dstLanes, p.dstAOr, p.texMod)
+		return
+	}
 	// Channel k quantises to qm[k] levels at bit qs[k]; an absent channel
 	// has qm = 0 and quantises to 0 (the offset is below 4096).
 	var qm [4]int32
@@ -588,10 +595,6 @@ colour:
 	}
 	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
 	blend, dstLanes, aOr := p.blend, p.dstLanes, p.dstAOr
-	if blend && p.cfmt == 0x11 {
-		sb.count += over565(vram[cRow:cRow+2*uint32(n)], cols, live, n, &adds, x0, dstLanes, aOr)
-		return
-	}
 	if sb.flat && !blend {
 		// One colour over the chunk: its pixel for each dither column.
 		c := &cols[0]
@@ -937,12 +940,15 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 			const half = 0x0000800000008000
 			rb := w00*(e00&laneMask) + w10*(e10&laneMask) + w01*(e01&laneMask) + w11*(e11&laneMask) + half
 			ga := w00*(e00>>16&laneMask) + w10*(e10>>16&laneMask) + w01*(e01>>16&laneMask) + w11*(e11>>16&laneMask) + half
+			// The colour's channels come from the 12-bit tables and the
+			// texel's are weighted averages of 12-bit values: both lie in
+			// 0..4096, so each product does too and sat changes nothing.
 			c := &col[i&(spanChunk-1)]
 			o := &out[i&(spanChunk-1)]
-			o[0] = sat(mul12(c[0], int32(rb>>16&0xFFFF)))
-			o[1] = sat(mul12(c[1], int32(ga>>16&0xFFFF)))
-			o[2] = sat(mul12(c[2], int32(rb>>48)))
-			o[3] = sat(mul12(c[3], int32(ga>>48)))
+			o[0] = int32((int64(c[0])*int64(rb>>16&0xFFFF) + 2048) >> 12)
+			o[1] = int32((int64(c[1])*int64(ga>>16&0xFFFF) + 2048) >> 12)
+			o[2] = int32((int64(c[2])*int64(rb>>48) + 2048) >> 12)
+			o[3] = int32((int64(c[3])*int64(ga>>48) + 2048) >> 12)
 		}
 		return
 	}
@@ -988,7 +994,10 @@ func modulateTexel(c *[4]int32, e00, e10, e01, e11, wu, wv uint64) [4]int32 {
 // into RGB565 with red high (0x11): the same lanes, blend and
 // quantisation with its shifts and level counts as constants; the alpha
 // lane's result has no bits to go to. It returns the pixels written.
-func over565(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64, aOr uint64) int64 {
+func over565(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64, aOr uint64, inRange bool) int64 {
+	if inRange {
+		return over565InRange(cb, cols, live, n, adds, x0, dstLanes, aOr)
+	}
 	var ph [4]uint64 // the dither offsets by pixel index, in both lanes
 	for k := range ph {
 		ph[k] = uint64(adds[(x0+k)&3]) * (1 | 1<<32)
@@ -1006,6 +1015,34 @@ func over565(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int,
 		ka, kd := uint64(a), uint64(one-a)
 		rb := mulLanes(uint64(sat(c[0]))|uint64(sat(c[2]))<<32, ka) + mulLanes(d&laneMask, kd)
 		g := mulLanes(uint64(sat(c[1])), ka) + mulLanes(d>>16&0xFFFF, kd)
+		add := ph[i&3]
+		rbq := (rb*31 + add) >> 12
+		gq := (g*63 + add) >> 12 & 0xFF
+		binary.LittleEndian.PutUint16(q, uint16(rbq&0xFF)<<11|uint16(gq)<<5|uint16(rbq>>32&0xFF))
+		count++
+	}
+	return count
+}
+
+// over565InRange is over565 for colours known to lie in 0..4096
+// (bilinearModulate's products), where sat changes nothing.
+func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64, aOr uint64) int64 {
+	var ph [4]uint64 // the dither offsets by pixel index, in both lanes
+	for k := range ph {
+		ph[k] = uint64(adds[(x0+k)&3]) * (1 | 1<<32)
+	}
+	count := int64(0)
+	cb = cb[:2*n]
+	for i := 0; i < n; i++ {
+		if !live[i&(spanChunk-1)] {
+			continue
+		}
+		c := &cols[i&(spanChunk-1)]
+		q := cb[2*i : 2*i+2]
+		d := dstLanes[binary.LittleEndian.Uint16(q)] | aOr
+		ka, kd := uint64(c[3]), uint64(one-c[3])
+		rb := mulLanes(uint64(c[0])|uint64(c[2])<<32, ka) + mulLanes(d&laneMask, kd)
+		g := mulLanes(uint64(c[1]), ka) + mulLanes(d>>16&0xFFFF, kd)
 		add := ph[i&3]
 		rbq := (rb*31 + add) >> 12
 		gq := (g*63 + add) >> 12 & 0xFF
