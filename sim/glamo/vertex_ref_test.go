@@ -222,7 +222,9 @@ func TestVertexPathMatchesReference(t *testing.T) {
 	f := func(scale float64) uint32 { return hg.F24((r.Float64()*2 - 1) * scale) }
 	for n := 0; n < 300; n++ {
 		e, _ := bare(t)
-		sparse := n%2 == 1                                         // identity-like matrices: zeros and ones (colPlan)
+		// Every other state has identity-like matrices, zeros and ones
+		// (colPlan).
+		sparse := n%2 == 1
 		for a := uint16(hg.T1Base); a < hg.InvMwvBase+36; a += 4 { // T1, Mwv, inverse Mwv
 			v := f(2)
 			if sparse && r.IntN(4) != 0 {
