@@ -532,6 +532,24 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 			if !zt {
 				zf = 7 // always
 			}
+			if zmask == 0xFFFF {
+				// The test as a range of stored depths (depthRange).
+				lo, span, inv := depthRange(zf, int32(zn))
+				for i := 0; i < n; i++ {
+					if !live[i] {
+						continue
+					}
+					zq := zb[2*i : 2*i+2]
+					if uint32(binary.LittleEndian.Uint16(zq))-lo <= span == inv {
+						live[i] = false
+						continue
+					}
+					if zw {
+						binary.LittleEndian.PutUint16(zq, zn)
+					}
+				}
+				goto colour
+			}
 			for i := 0; i < n; i++ {
 				if !live[i] {
 					continue
@@ -1050,4 +1068,34 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		count++
 	}
 	return count
+}
+
+// depthRange returns the stored depths d for which compare(f, z, d) holds,
+// for z in 0..65535: the range [lo, lo+span], or its complement when inv
+// is set (d - lo is taken in uint32, so a d below lo falls outside).
+func depthRange(f uint32, z int32) (lo, span uint32, inv bool) {
+	const all = 0xFFFF
+	switch f & 7 {
+	case 0: // never
+		return 0, all, true
+	case 1: // z < d
+		if z >= all {
+			return 0, all, true
+		}
+		return uint32(z + 1), uint32(all - z - 1), false
+	case 2: // equal
+		return uint32(z), 0, false
+	case 3: // z <= d
+		return uint32(z), uint32(all - z), false
+	case 4: // z > d
+		if z <= 0 {
+			return 0, all, true
+		}
+		return 0, uint32(z - 1), false
+	case 5: // not equal
+		return uint32(z), 0, true
+	case 6: // z >= d
+		return 0, uint32(z), false
+	}
+	return 0, all, false // always
 }

@@ -368,3 +368,18 @@ func BenchmarkSpanFill(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*480*480), "ns/pixel")
 }
+
+// TestDepthRange checks depthRange against compare for every function
+// and a spread of depths.
+func TestDepthRange(t *testing.T) {
+	for f := uint32(0); f < 8; f++ {
+		for _, z := range []int32{0, 1, 2, 100, 32767, 32768, 65534, 65535} {
+			lo, span, inv := depthRange(f, z)
+			for d := int64(0); d <= 0xFFFF; d++ {
+				if got := uint32(d)-lo <= span != inv; got != compare(f, int64(z), d) {
+					t.Fatalf("depthRange(%d, %d) at %d: %v", f, z, d, got)
+				}
+			}
+		}
+	}
+}
