@@ -947,10 +947,18 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 			u, v := uint32(fu>>8), uint32(fv>>8)
 			x0, x1 := 2*(u&mu), 2*((u+1)&mu)
 			r0, r1 := base+(v&mv)*pitch, base+((v+1)&mv)*pitch
-			e00 := lt[binary.LittleEndian.Uint16(vr[r0+x0:r0+x0+2])]
-			e10 := lt[binary.LittleEndian.Uint16(vr[r0+x1:r0+x1+2])]
-			e01 := lt[binary.LittleEndian.Uint16(vr[r1+x0:r1+x0+2])]
-			e11 := lt[binary.LittleEndian.Uint16(vr[r1+x1:r1+x1+2])]
+			var e00, e10, e01, e11 uint64
+			if x1 == x0+2 {
+				// Neighbours in one row: both texels in one read.
+				p0 := binary.LittleEndian.Uint32(vr[r0+x0 : r0+x0+4])
+				p1 := binary.LittleEndian.Uint32(vr[r1+x0 : r1+x0+4])
+				e00, e10, e01, e11 = lt[uint16(p0)], lt[p0>>16], lt[uint16(p1)], lt[p1>>16]
+			} else {
+				e00 = lt[binary.LittleEndian.Uint16(vr[r0+x0:r0+x0+2])]
+				e10 = lt[binary.LittleEndian.Uint16(vr[r0+x1:r0+x1+2])]
+				e01 = lt[binary.LittleEndian.Uint16(vr[r1+x0:r1+x0+2])]
+				e11 = lt[binary.LittleEndian.Uint16(vr[r1+x1:r1+x1+2])]
+			}
 			// modulateTexel, written out.
 			wu, wv := uint64(fu&255), uint64(fv&255)
 			w00, w10 := (256-wu)*(256-wv), wu*(256-wv)
