@@ -499,8 +499,17 @@ func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 		fu, fv := uint64(bu&15), uint64(bv&15)
 		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
 		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
-		top := (spread(ld32(data, r0+u0))*(16-fu) + spread(ld32(data, r0+u1))*fu) >> 4 & lanes16
-		bot := (spread(ld32(data, r1+u0))*(16-fu) + spread(ld32(data, r1+u1))*fu) >> 4 & lanes16
+		var tl, tr, bl, br uint32
+		if u1 == u0+4 {
+			// Neighbours in one row: both texels in one read.
+			p0 := binary.LittleEndian.Uint64(data[r0+u0 : r0+u0+8])
+			p1 := binary.LittleEndian.Uint64(data[r1+u0 : r1+u0+8])
+			tl, tr, bl, br = uint32(p0), uint32(p0>>32), uint32(p1), uint32(p1>>32)
+		} else {
+			tl, tr, bl, br = ld32(data, r0+u0), ld32(data, r0+u1), ld32(data, r1+u0), ld32(data, r1+u1)
+		}
+		top := (spread(tl)*(16-fu) + spread(tr)*fu) >> 4 & lanes16
+		bot := (spread(bl)*(16-fu) + spread(br)*fu) >> 4 & lanes16
 		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
 		i := int(sb.idx[j])
 		sb.setPC(i, modulate(sb.pcol(i), uint32(v)|uint32(v>>24), keep))
