@@ -572,8 +572,18 @@ func (d *draw) writePacked(sb *spanBuf, m, n, x0, row int) {
 	if p.over {
 		if m == n {
 			for o := 0; o+4 <= len(fb); o += 4 {
+				// over8888, written out.
 				q := fb[o : o+4]
-				binary.LittleEndian.PutUint32(q, over8888(sb.pcol(o>>2), binary.LittleEndian.Uint32(q)))
+				c, old := sb.pcol(o>>2), binary.LittleEndian.Uint32(q)
+				const ones = 1 | 1<<32
+				const lo8 = 0xFF | 0xFF<<32
+				a := uint64(c >> 24)
+				fa, fd := 2*a+1, 511-2*a
+				s := uint64(c&0xFF) | uint64(c&0xFF0000)<<16
+				d := uint64(old&0xFF) | uint64(old&0xFF0000)<<16
+				rb := (s*2+ones)*fa>>10&lo8 + (d*2+ones)*fd>>10&lo8
+				g := (2*uint64(c>>8&0xFF)+1)*fa>>10 + (2*uint64(old>>8&0xFF)+1)*fd>>10
+				binary.LittleEndian.PutUint32(q, uint32(rb)|uint32(rb>>16)|uint32(g)<<8|old&0xFF000000)
 			}
 			return
 		}
