@@ -1022,7 +1022,7 @@ func modulateTexel(c *[4]int32, e00, e10, e01, e11, wu, wv uint64) [4]int32 {
 // lane's result has no bits to go to. It returns the pixels written.
 func over565(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64, aOr uint64, inRange bool) int64 {
 	if inRange {
-		return over565InRange(cb, cols, live, n, adds, x0, dstLanes, aOr)
+		return over565InRange(cb, cols, live, n, adds, x0, dstLanes)
 	}
 	var ph [4]uint64 // the dither offsets by pixel index, in both lanes
 	for k := range ph {
@@ -1051,13 +1051,14 @@ func over565(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int,
 }
 
 // over565InRange is over565 for colours known to lie in 0..4096
-// (bilinearModulate's products), where sat changes nothing.
-func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64, aOr uint64) int64 {
+// (bilinearModulate's products), where sat changes nothing. The
+// destination's alpha lane is not read (RGB565 has none to blend into
+// the written channels).
+func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool, n int, adds *[4]int32, x0 int, dstLanes *[1 << 16]uint64) int64 {
 	var ph [4]uint64 // the dither offsets by pixel index, in both lanes
 	for k := range ph {
 		ph[k] = uint64(adds[(x0+k)&3]) * (1 | 1<<32)
 	}
-	count := int64(0)
 	cb = cb[:2*n]
 	for i := 0; i < n; i++ {
 		if !live[i&(spanChunk-1)] {
@@ -1065,7 +1066,7 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		}
 		c := &cols[i&(spanChunk-1)]
 		q := cb[2*i : 2*i+2]
-		d := dstLanes[binary.LittleEndian.Uint16(q)] | aOr
+		d := dstLanes[binary.LittleEndian.Uint16(q)]
 		ka, kd := uint64(c[3]), uint64(one-c[3])
 		rb := mulLanes(uint64(c[0])|uint64(c[2])<<32, ka) + mulLanes(d&laneMask, kd)
 		g := mulLanes(uint64(c[1]), ka) + mulLanes(d>>16&0xFFFF, kd)
@@ -1073,9 +1074,14 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		rbq := (rb*31 + add) >> 12
 		gq := (g*63 + add) >> 12 & 0xFF
 		binary.LittleEndian.PutUint16(q, uint16(rbq&0xFF)<<11|uint16(gq)<<5|uint16(rbq>>32&0xFF))
-		count++
 	}
-	return count
+	k := int64(0)
+	for i := 0; i < n; i++ {
+		if live[i&(spanChunk-1)] {
+			k++
+		}
+	}
+	return k
 }
 
 // depthRange returns the stored depths d for which compare(f, z, d) holds,
