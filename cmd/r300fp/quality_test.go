@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rc "github.com/retrogl/retrogl/compiler/r300"
+	"github.com/retrogl/retrogl/internal/piglit"
+	"github.com/retrogl/retrogl/internal/testenv"
 )
 
 // Code-quality floors of the fragment compiler (FP24 only, no preshader),
@@ -24,8 +25,8 @@ const (
 	// piglitALU is the average over piglit's 549 generated GLSL 1.10
 	// fragment built-in tests (Mesa 23.3.6's r300 compiler: 8.62).
 	piglitALU = 5.91
-	// piglitDir is where Debian's piglit package installs them.
-	piglitDir = "/usr/lib/x86_64-linux-gnu/piglit/generated_tests/spec/glsl-1.10/execution/built-in-functions"
+	// builtinsDir is where piglit keeps them (internal/piglit).
+	builtinsDir = "generated_tests/spec/glsl-1.10/execution/built-in-functions"
 )
 
 // tooLong lists the committed tests written to exceed the unit.
@@ -65,13 +66,12 @@ func TestCodeQualityCommitted(t *testing.T) {
 }
 
 func TestCodeQualityPiglit(t *testing.T) {
-	if _, err := os.Stat(piglitDir); err != nil {
-		t.Skip("piglit's generated tests are not installed")
-	}
 	if testing.Short() {
-		t.Skip("compiles 549 programs")
+		t.Skip("-short: compiles 549 programs")
 	}
-	avg, failed := averageALU(t, piglitDir)
+	dir, err := piglit.Path(builtinsDir)
+	testenv.Need(t, piglit.Package, err)
+	avg, failed := averageALU(t, dir)
 	assert.Empty(t, failed, "every test compiles")
 	assert.LessOrEqual(t, avg, piglitALU+0.005, "average ALU instructions")
 	t.Logf("average ALU %.2f (committed %.2f)", avg, piglitALU)

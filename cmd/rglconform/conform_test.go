@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrogl/retrogl/conform"
+	"github.com/retrogl/retrogl/internal/piglit"
+	"github.com/retrogl/retrogl/internal/testenv"
 )
-
-const piglitDir = "/usr/lib/x86_64-linux-gnu/piglit"
 
 func expectations(t *testing.T) conform.Expectations {
 	t.Helper()
@@ -63,13 +63,14 @@ func TestOwnSuite(t *testing.T) {
 // TestPiglitBuiltins runs piglit's generated GLSL 1.10 built-in function
 // tests (fs-* and vs-*, 1098 files) when piglit is installed.
 func TestPiglitBuiltins(t *testing.T) {
-	dir := filepath.Join(piglitDir, "generated_tests/spec/glsl-1.10/execution/built-in-functions")
-	if _, err := os.Stat(dir); err != nil || testing.Short() {
-		t.Skip("piglit is not installed (apt-get install -y piglit), or -short")
+	if testing.Short() {
+		t.Skip("-short: runs 1098 files")
 	}
+	dir, err := piglit.Path("generated_tests/spec/glsl-1.10/execution/built-in-functions")
+	testenv.Need(t, piglit.Package, err)
 	files, err := conform.Find([]string{dir}, "")
 	require.NoError(t, err)
-	pass, _ := check(t, piglitDir, files, expectations(t))
+	pass, _ := check(t, piglit.Dir(), files, expectations(t))
 	t.Logf("%d of %d piglit built-in function tests pass", pass, len(files))
 	assert.GreaterOrEqual(t, pass*100, len(files)*95)
 }
@@ -78,15 +79,16 @@ func TestPiglitBuiltins(t *testing.T) {
 // off, so every fragment operation runs on the simulated FP24 unit, and
 // checks the failures against r300-fp24-fails.txt (all FP24 precision).
 func TestPiglitBuiltinsFP24(t *testing.T) {
-	dir := filepath.Join(piglitDir, "generated_tests/spec/glsl-1.10/execution/built-in-functions")
-	if _, err := os.Stat(dir); err != nil || testing.Short() {
-		t.Skip("piglit is not installed (apt-get install -y piglit), or -short")
+	if testing.Short() {
+		t.Skip("-short: runs 1098 files")
 	}
+	dir, err := piglit.Path("generated_tests/spec/glsl-1.10/execution/built-in-functions")
+	testenv.Need(t, piglit.Package, err)
 	t.Setenv("RETROGL_R300_NO_PRESHADER", "1")
 	files, err := conform.Find([]string{dir}, "fs-*")
 	require.NoError(t, err)
 	require.Len(t, files, 549)
-	pass, fail := check(t, piglitDir, files, expectationsFrom(t, "../../testdata/conformance/r300-fp24-fails.txt"))
+	pass, fail := check(t, piglit.Dir(), files, expectationsFrom(t, "../../testdata/conformance/r300-fp24-fails.txt"))
 	t.Logf("FP24 only: %d passed, %d failed", pass, fail)
 }
 
