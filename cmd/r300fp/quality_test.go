@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -27,6 +29,8 @@ const (
 	piglitALU = 5.91
 	// builtinsDir is where piglit keeps them (internal/piglit).
 	builtinsDir = "generated_tests/spec/glsl-1.10/execution/built-in-functions"
+	// mesaFile holds Mesa's figures for the same tests.
+	mesaFile = "../../testdata/conformance/mesa-r300-fs-builtins.txt"
 )
 
 // tooLong lists the committed tests written to exceed the unit.
@@ -75,4 +79,28 @@ func TestCodeQualityPiglit(t *testing.T) {
 	assert.Empty(t, failed, "every test compiles")
 	assert.LessOrEqual(t, avg, piglitALU+0.005, "average ALU instructions")
 	t.Logf("average ALU %.2f (committed %.2f)", avg, piglitALU)
+}
+
+// TestMesaStats reads the committed statistics of Mesa's r300 compiler
+// (testdata/conformance/mesa-r300-fs-builtins.txt, the figures docs/r300.md
+// compares with) and checks the averages the docs quote.
+func TestMesaStats(t *testing.T) {
+	m, err := mesaStats(mesaFile)
+	require.NoError(t, err)
+	require.Len(t, m, 549)
+	var alu, temps, consts int
+	var alus []int
+	for _, s := range m {
+		alu += s["alu"]
+		temps += s["temps"]
+		consts += s["consts"]
+		alus = append(alus, s["alu"])
+	}
+	sort.Ints(alus)
+	assert.Equal(t, "8.62", fmt.Sprintf("%.2f", float64(alu)/549))
+	assert.Equal(t, 7, alus[549/2], "median ALU")
+	assert.Equal(t, "1.83", fmt.Sprintf("%.2f", float64(temps)/549))
+	assert.Equal(t, "5.04", fmt.Sprintf("%.2f", float64(consts)/549))
+	assert.Equal(t, map[string]int{"alu": 4, "tex": 0, "temps": 1, "nodes": 1, "consts": 4, "inst": 4, "vinst": 4, "sinst": 1,
+		"presub": 0, "omod": 0, "lits": 0, "cycles": 4, "vs_inst": 1}, m["fs-abs-float"])
 }
