@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/retrogl/retrogl/gles"
 )
@@ -44,6 +46,24 @@ type Result struct {
 type Runner struct {
 	Backend       string
 	Width, Height int
+	// Workers is passed to every context (gles.Config.Workers).
+	Workers int
+	// Timeout bounds one file in RunFile (0: none). A file that runs
+	// longer fails with a reason naming the limit; its run goes on in
+	// the background (a goroutine cannot be stopped) and its result is
+	// dropped.
+	Timeout time.Duration
+	// exec judges one file (tests replace it); nil: the file's kind.
+	exec func(path string) Result
+
+	// shared is the context compile-only tests (glslparsertest and
+	// built-in-constants files) reuse: creating a context allocates the
+	// simulated device's memory, which costs more than compiling. Such a
+	// test only creates and deletes shaders and programs, so one test
+	// cannot change another's verdict. A test that times out keeps the
+	// context it was using (see RunFile).
+	mu     sync.Mutex
+	shared *gles.Context
 }
 
 // failure aborts a test.
@@ -72,6 +92,64 @@ type run struct {
 	proj   [16]float32
 }
 
+// recoverResult turns a failf/skipf panic (or any other) into *res.
+func recoverResult(res *Result) {
+	if x := recover(); x != nil {
+		f, ok := x.(failure)
+		if !ok {
+			*res = Result{Fail, fmt.Sprintf("panic: %v", x)}
+			return
+		}
+		*res = Result{f.st, f.reason}
+	}
+}
+
+// newContext creates the GL ES 2.0 context a test runs in; a backend
+// without ES 2.0 skips the test.
+func (r *Runner) newContext(w, h int) *gles.Context {
+	ctx, err := gles.NewContext(r.Backend, gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24, StencilBits: 8, Workers: r.Workers})
+	if err != nil {
+		skipf("%v", err)
+	}
+	return ctx
+}
+
+// compileContext lends the shared context for compile-only tests; give
+// it back with release.
+func (r *Runner) compileContext() *gles.Context {
+	r.mu.Lock()
+	ctx := r.shared
+	r.shared = nil
+	r.mu.Unlock()
+	if ctx == nil {
+		ctx = r.newContext(8, 8)
+	}
+	return ctx
+}
+
+// release returns a context lent by compileContext (or closes it when
+// another one was made meanwhile).
+func (r *Runner) release(ctx *gles.Context) {
+	_ = ctx.Err() // a test's GL errors are its own
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.shared == nil {
+		r.shared = ctx
+		return
+	}
+	ctx.Close()
+}
+
+// Close releases the shared context.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.shared != nil {
+		r.shared.Close()
+		r.shared = nil
+	}
+}
+
 // Run runs one parsed test.
 func (r *Runner) Run(t *Test) (res Result) {
 	w, h := r.Width, r.Height
@@ -80,23 +158,13 @@ func (r *Runner) Run(t *Test) (res Result) {
 	}
 	ru := &run{t: t, w: w, h: h}
 	defer func() {
-		if x := recover(); x != nil {
-			f, ok := x.(failure)
-			if !ok {
-				res = Result{Fail, fmt.Sprintf("panic: %v", x)}
-				return
-			}
-			res = Result{f.st, f.reason}
-		}
 		if ru.ctx != nil {
 			ru.ctx.Close()
 		}
 	}()
+	defer recoverResult(&res)
 	ru.require()
-	ctx, err := gles.NewContext(r.Backend, gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24, StencilBits: 8})
-	if err != nil {
-		skipf("%v", err)
-	}
+	ctx := r.newContext(w, h)
 	ru.ctx = ctx
 	ctx.Viewport(0, 0, w, h)
 	ru.proj = ident()

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -92,8 +96,114 @@ func TestPiglitBuiltinsFP24(t *testing.T) {
 	t.Logf("FP24 only: %d passed, %d failed", pass, fail)
 }
 
+// opts are the command's defaults with output captured.
+func opts(stdout, log *bytes.Buffer) options {
+	return options{backend: "r300", size: 250, quiet: true, timeout: time.Minute, stdout: stdout, log: log}
+}
+
 func TestRunExitStatus(t *testing.T) {
-	assert.Equal(t, 2, run("r300", 64, "", "", "", true, nil))
-	assert.Equal(t, 1, run("r300", 250, "fs-too-long*", "", "", true, []string{"../../testdata/conformance/tests"}))
-	assert.Equal(t, 0, run("r300", 250, "fs-too-long*", "../../testdata/conformance/r300-fails.txt", "../..", true, []string{"../../testdata/conformance/tests"}))
+	var out, log bytes.Buffer
+	o := opts(&out, &log)
+	assert.Equal(t, 2, run(o, nil))
+	o.glob = "fs-too-long*"
+	assert.Equal(t, 1, run(o, []string{"../../testdata/conformance/tests"}))
+	o.expect, o.base = "../../testdata/conformance/r300-fails.txt", "../.."
+	assert.Equal(t, 0, run(o, []string{"../../testdata/conformance/tests"}))
+}
+
+// TestKindsAndJSON runs one file of each kind and checks the output
+// lines, the summary line (counting each kind) and the -json file.
+func TestKindsAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	src, err := os.ReadFile("../../testdata/conformance/tests/fs-discard.shader_test")
+	require.NoError(t, err)
+	write("fs-discard.shader_test", string(src))
+	write("ok.frag", "// [config]\n// expect_result: pass\n// glsl_version: 1.00\n// [end config]\nvoid main() { }\n")
+	write("wrong.vert", "// [config]\n// expect_result: fail\n// glsl_version: 1.00\n// [end config]\nvoid main() { }\n")
+	write("new.vert", "// [config]\n// expect_result: pass\n// glsl_version: 1.30\n// [end config]\nvoid main() { }\n")
+	write("minimum-maximums.txt", "100\ngl_MaxVertexAttribs 8\n")
+	write("notes.txt", "not a test\n")
+	jsonFile := filepath.Join(dir, "results.json")
+
+	var out, log bytes.Buffer
+	o := opts(&out, &log)
+	o.quiet, o.base, o.jsonFile = false, dir, jsonFile
+	assert.Equal(t, 1, run(o, []string{dir}), "wrong.vert fails and is not listed")
+	assert.Equal(t, "PASS fs-discard.shader_test\n"+
+		"PASS minimum-maximums.txt\n"+
+		"SKIP new.vert: needs GLSL 1.30\n"+
+		"PASS ok.frag\n"+
+		"FAIL wrong.vert: expected an error, but the shader compiles\n"+
+		"3 passed, 1 failed, 1 skipped; shader_test 1 passed, 0 failed, 0 skipped; "+
+		"glslparsertest 1 passed, 1 failed, 1 skipped; built-in-constants 1 passed, 0 failed, 0 skipped\n", out.String())
+
+	b, err := os.ReadFile(jsonFile)
+	require.NoError(t, err)
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(b, &got))
+	require.Len(t, got, 5)
+	for _, r := range got {
+		assert.GreaterOrEqual(t, r["seconds"].(float64), 0.0)
+		delete(r, "seconds")
+	}
+	assert.Equal(t, []map[string]any{
+		{"file": "fs-discard.shader_test", "kind": "shader_test", "status": "PASS"},
+		{"file": "minimum-maximums.txt", "kind": "built-in-constants", "status": "PASS"},
+		{"file": "new.vert", "kind": "glslparsertest", "status": "SKIP", "reason": "needs GLSL 1.30"},
+		{"file": "ok.frag", "kind": "glslparsertest", "status": "PASS"},
+		{"file": "wrong.vert", "kind": "glslparsertest", "status": "FAIL", "reason": "expected an error, but the shader compiles"},
+	}, got)
+}
+
+// TestProgress checks the progress lines on the log writer.
+func TestProgress(t *testing.T) {
+	var log bytes.Buffer
+	p := startProgress(&log, time.Millisecond, 4)
+	p.at(2, "c.shader_test")
+	// Wait for a line without a timing assertion: the ticker writes one.
+	for {
+		p.mu.Lock()
+		s := log.String()
+		p.mu.Unlock()
+		if s != "" {
+			assert.Regexp(t, `^rglconform: 2 of 4 files done \(50%\), \d+ s, running c.shader_test\n`, s)
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.end()
+}
+
+// TestPiglitES100 runs rglconform over piglit's glsl-es-1.00 directory:
+// every file in it is judged (shader_test, glslparsertest and
+// built-in-constants files), and only the files r300-fails.txt lists fail.
+func TestPiglitES100(t *testing.T) {
+	dir, err := piglit.Path("tests/spec/glsl-es-1.00")
+	testenv.Need(t, piglit.Package, err)
+	var all []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			all = append(all, p)
+		}
+		return err
+	}))
+	var out, log bytes.Buffer
+	o := opts(&out, &log)
+	o.quiet, o.base, o.expect = false, piglit.Dir(), "../../testdata/conformance/r300-fails.txt"
+	o.jsonFile = filepath.Join(t.TempDir(), "es100.json")
+	assert.Equal(t, 0, run(o, []string{dir}), out.String())
+	b, err := os.ReadFile(o.jsonFile)
+	require.NoError(t, err)
+	var got []struct{ File, Kind, Status string }
+	require.NoError(t, json.Unmarshal(b, &got))
+	require.Len(t, got, len(all), "every file of the directory is judged")
+	kinds := map[string]int{}
+	for _, r := range got {
+		kinds[r.Kind]++
+	}
+	t.Logf("%s", strings.TrimSpace(out.String()[strings.LastIndex(strings.TrimSpace(out.String()), "\n")+1:]))
+	assert.Equal(t, map[string]int{"shader_test": 13, "glslparsertest": 83, "built-in-constants": 1}, kinds)
 }
