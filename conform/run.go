@@ -56,14 +56,16 @@ type Runner struct {
 	// exec judges one file (tests replace it); nil: the file's kind.
 	exec func(path string) Result
 
-	// shared is the context compile-only tests (glslparsertest and
-	// built-in-constants files) reuse: creating a context allocates the
-	// simulated device's memory, which costs more than compiling. Such a
-	// test only creates and deletes shaders and programs, so one test
-	// cannot change another's verdict. A test that times out keeps the
-	// context it was using (see RunFile).
-	mu     sync.Mutex
-	shared *gles.Context
+	// pool holds idle contexts by size, in their initial state. Creating
+	// a context allocates and zeroes the simulated device's memory (96 MiB
+	// on r300), which costs several times more than running a test, so
+	// tests reuse contexts: after each one the runner deletes the objects
+	// it made and sets back every state its commands can change and the
+	// framebuffer's contents (reset). TestContextReuse checks that verdicts
+	// and reasons do not depend on it. A test that times out keeps its
+	// context (see RunFile).
+	mu   sync.Mutex
+	pool map[[2]int][]*gles.Context
 }
 
 // failure aborts a test.
@@ -90,6 +92,22 @@ type run struct {
 	clear  gles.Enum
 	failed []string
 	proj   [16]float32
+	// shaders and textures the test made, deleted when it ends.
+	shaders, textures []uint32
+}
+
+// deleteObjects deletes the program, shaders and textures the test made.
+func (ru *run) deleteObjects() {
+	ru.ctx.UseProgram(0)
+	if ru.prog != 0 {
+		ru.ctx.DeleteProgram(ru.prog)
+	}
+	for _, s := range ru.shaders {
+		ru.ctx.DeleteShader(s)
+	}
+	if len(ru.textures) > 0 {
+		ru.ctx.DeleteTextures(ru.textures...)
+	}
 }
 
 // recoverResult turns a failf/skipf panic (or any other) into *res.
@@ -114,40 +132,105 @@ func (r *Runner) newContext(w, h int) *gles.Context {
 	return ctx
 }
 
-// compileContext lends the shared context for compile-only tests; give
-// it back with release.
-func (r *Runner) compileContext() *gles.Context {
+// take returns an idle context of w x h in its initial state.
+func (r *Runner) take(w, h int) *gles.Context {
 	r.mu.Lock()
-	ctx := r.shared
-	r.shared = nil
-	r.mu.Unlock()
-	if ctx == nil {
-		ctx = r.newContext(8, 8)
+	k := [2]int{w, h}
+	if n := len(r.pool[k]); n > 0 {
+		ctx := r.pool[k][n-1]
+		r.pool[k] = r.pool[k][:n-1]
+		r.mu.Unlock()
+		return ctx
 	}
-	return ctx
+	r.mu.Unlock()
+	return r.newContext(w, h)
 }
 
-// release returns a context lent by compileContext (or closes it when
-// another one was made meanwhile).
-func (r *Runner) release(ctx *gles.Context) {
-	_ = ctx.Err() // a test's GL errors are its own
+// give resets ctx and keeps it for the next test.
+func (r *Runner) give(ctx *gles.Context, w, h int) {
+	reset(ctx, w, h)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.shared == nil {
-		r.shared = ctx
-		return
+	if r.pool == nil {
+		r.pool = map[[2]int][]*gles.Context{}
 	}
-	ctx.Close()
+	k := [2]int{w, h}
+	r.pool[k] = append(r.pool[k], ctx)
 }
 
-// Close releases the shared context.
+// Close closes the idle contexts.
 func (r *Runner) Close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.shared != nil {
-		r.shared.Close()
-		r.shared = nil
+	for k, list := range r.pool {
+		for _, ctx := range list {
+			ctx.Close()
+		}
+		delete(r.pool, k)
 	}
+}
+
+// compileContext lends a context for a compile-only test (a
+// glslparsertest or built-in-constants file); give it back with release.
+func (r *Runner) compileContext() *gles.Context { return r.take(r.size()) }
+
+// release returns a context lent by compileContext.
+func (r *Runner) release(ctx *gles.Context) {
+	w, h := r.size()
+	r.give(ctx, w, h)
+}
+
+// size is the window size of the runner's contexts.
+func (r *Runner) size() (int, int) {
+	if r.Width == 0 {
+		return 250, 250
+	}
+	return r.Width, r.Height
+}
+
+// Initial values the runner's commands can change, for reset.
+var (
+	resetCaps = []gles.Enum{gles.BLEND, gles.DEPTH_TEST, gles.CULL_FACE, gles.SCISSOR_TEST, gles.STENCIL_TEST}
+)
+
+// reset brings a context back to the state of a new one as far as a test
+// can tell: no program bound, no texture bound on any unit (the test's
+// objects are already deleted), generic attributes disabled and (0, 0, 0,
+// 1), the capabilities, blend, depth and clear state the runner's commands
+// set at their initial values, the viewport covering the window, and the
+// framebuffer zeroed as new device memory is (colour 0, depth 0, stencil
+// 0).
+func reset(ctx *gles.Context, w, h int) {
+	ctx.UseProgram(0)
+	units := 8
+	if v := ctx.GetIntegerv(gles.MAX_COMBINED_TEXTURE_IMAGE_UNITS); len(v) == 1 {
+		units = v[0]
+	}
+	for u := units - 1; u >= 0; u-- {
+		ctx.ActiveTexture(gles.TEXTURE0 + gles.Enum(u))
+		ctx.BindTexture(gles.TEXTURE_2D, 0)
+	}
+	attribs := 16
+	if v := ctx.GetIntegerv(gles.MAX_VERTEX_ATTRIBS); len(v) == 1 {
+		attribs = v[0]
+	}
+	for i := 0; i < attribs; i++ {
+		ctx.DisableVertexAttribArray(i)
+		ctx.VertexAttrib4f(i, 0, 0, 0, 1)
+	}
+	for _, c := range resetCaps {
+		ctx.Disable(c)
+	}
+	ctx.Enable(gles.DITHER)
+	ctx.BlendFunc(gles.ONE, gles.ZERO)
+	ctx.DepthFunc(gles.LESS)
+	ctx.Viewport(0, 0, w, h)
+	ctx.ClearColor(0, 0, 0, 0)
+	ctx.ClearDepthf(0)
+	ctx.ClearStencil(0)
+	ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT | gles.STENCIL_BUFFER_BIT)
+	ctx.ClearDepthf(1)
+	_ = ctx.Err() // a test's GL errors are its own
 }
 
 // Run runs one parsed test.
@@ -159,12 +242,13 @@ func (r *Runner) Run(t *Test) (res Result) {
 	ru := &run{t: t, w: w, h: h}
 	defer func() {
 		if ru.ctx != nil {
-			ru.ctx.Close()
+			ru.deleteObjects()
+			r.give(ru.ctx, w, h)
 		}
 	}()
 	defer recoverResult(&res)
 	ru.require()
-	ctx := r.newContext(w, h)
+	ctx := r.take(w, h)
 	ru.ctx = ctx
 	ctx.Viewport(0, 0, w, h)
 	ru.proj = ident()
@@ -262,6 +346,7 @@ func (ru *run) link(expectError bool) bool {
 	}
 	compile := func(typ gles.Enum, src string, what string) (uint32, bool) {
 		s := ctx.CreateShader(typ)
+		ru.shaders = append(ru.shaders, s)
 		ctx.ShaderSource(s, src)
 		ctx.CompileShader(s)
 		if ctx.GetShaderiv(s, gles.COMPILE_STATUS) == 0 {
@@ -281,6 +366,7 @@ func (ru *run) link(expectError bool) bool {
 		return false
 	}
 	p := ctx.CreateProgram()
+	ru.prog = p
 	ctx.AttachShader(p, v)
 	ctx.AttachShader(p, f)
 	ctx.LinkProgram(p)
@@ -294,7 +380,6 @@ func (ru *run) link(expectError bool) bool {
 		failf("the program links; the test expects a link error")
 	}
 	ctx.UseProgram(p)
-	ru.prog = p
 	ru.defaults()
 	return true
 }

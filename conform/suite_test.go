@@ -162,3 +162,27 @@ func TestTimeout(t *testing.T) {
 	r.exec = func(string) Result { return Result{Skip, "quick"} }
 	assert.Equal(t, Result{Skip, "quick"}, r.RunFile("quick.shader_test"))
 }
+
+// TestContextReuse runs the repository's shader_test and glslparsertest
+// files with a new context for every file, then with one runner reusing
+// its contexts, in file order and in reverse: every verdict and reason
+// must be the same (reset leaves nothing of one test to the next).
+func TestContextReuse(t *testing.T) {
+	files, err := Find([]string{"../testdata/conformance/tests", "../testdata/glsl"}, "")
+	require.NoError(t, err)
+	require.Greater(t, len(files), 50)
+	fresh := map[string]Result{}
+	for _, f := range files {
+		r := &Runner{Backend: "r300"}
+		fresh[f] = r.RunFile(f)
+		r.Close()
+	}
+	r := &Runner{Backend: "r300"}
+	defer r.Close()
+	for _, f := range files {
+		assert.Equal(t, fresh[f], r.RunFile(f), "%s after the files before it", f)
+	}
+	for i := len(files) - 1; i >= 0; i-- {
+		assert.Equal(t, fresh[files[i]], r.RunFile(files[i]), "%s after the files after it", files[i])
+	}
+}

@@ -207,3 +207,32 @@ func TestPiglitES100(t *testing.T) {
 	t.Logf("%s", strings.TrimSpace(out.String()[strings.LastIndex(strings.TrimSpace(out.String()), "\n")+1:]))
 	assert.Equal(t, map[string]int{"shader_test": 13, "glslparsertest": 83, "built-in-constants": 1}, kinds)
 }
+
+// TestPiglitContextReuse compares, for every 8th file of piglit's
+// execution tests and generated built-in tests, the verdict with a new
+// context per file and with the runner's reused contexts (see
+// conform.Runner): they must be equal, reason included.
+func TestPiglitContextReuse(t *testing.T) {
+	var dirs []string
+	for _, d := range []string{"tests/spec/glsl-1.10/execution", "tests/spec/glsl-es-1.00",
+		"generated_tests/spec/glsl-1.10/execution/built-in-functions"} {
+		p, err := piglit.Path(d)
+		testenv.Need(t, piglit.Package, err)
+		dirs = append(dirs, p)
+	}
+	all, err := conform.Find(dirs, "")
+	require.NoError(t, err)
+	var files []string
+	for i := 0; i < len(all); i += 8 {
+		files = append(files, all[i])
+	}
+	reused := &conform.Runner{Backend: "r300"}
+	defer reused.Close()
+	for _, f := range files {
+		fresh := &conform.Runner{Backend: "r300"}
+		want := fresh.RunFile(f)
+		fresh.Close()
+		assert.Equal(t, want, reused.RunFile(f), f)
+	}
+	t.Logf("%d files compared", len(files))
+}
