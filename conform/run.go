@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -324,9 +325,10 @@ func (ru *run) source(src string) string {
 	return fmt.Sprintf("#version %d\n#line 0\n%s", v, src)
 }
 
-func (ru *run) link(expectError bool) bool {
-	ctx := ru.ctx
-	vs, fs := ru.t.VertexShader, ru.t.FragmentShader
+// sources returns the vertex and fragment shader sources to compile
+// (compatibility mode included; see Runner).
+func (ru *run) sources() (vs, fs string) {
+	vs, fs = ru.t.VertexShader, ru.t.FragmentShader
 	if ru.t.PassthroughVS || strings.TrimSpace(vs) == "" {
 		if ru.desk {
 			vs = "#version 110\nvoid main() { gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }\n"
@@ -344,6 +346,23 @@ func (ru *run) link(expectError bool) bool {
 	} else {
 		fs = ru.source(fs)
 	}
+	return vs, fs
+}
+
+// Sources returns the vertex and fragment shader sources the runner
+// compiles for t, compatibility mode included, or a Skip result when the
+// runner would skip t (its [require] section).
+func Sources(t *Test) (vs, fs string, res Result) {
+	defer recoverResult(&res)
+	ru := &run{t: t}
+	ru.require()
+	vs, fs = ru.sources()
+	return vs, fs, Result{Status: Pass}
+}
+
+func (ru *run) link(expectError bool) bool {
+	ctx := ru.ctx
+	vs, fs := ru.sources()
 	compile := func(typ gles.Enum, src string, what string) (uint32, bool) {
 		s := ctx.CreateShader(typ)
 		ru.shaders = append(ru.shaders, s)
@@ -431,6 +450,22 @@ func (ru *run) mat4(name string, m [16]float32) {
 func (ru *run) matrices() {
 	ru.mat4("gl_ProjectionMatrix", ru.proj)
 	ru.mat4("gl_ModelViewProjectionMatrix", ru.proj)
+}
+
+// Numbers parses the numbers of a [test] line as the runner does:
+// parentheses, commas and semicolons separate, and a hexadecimal word is the
+// raw bits of a float32 (piglit's notation for exact float uniforms).
+func Numbers(ws []string) (out []float64, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			f, ok := x.(failure)
+			if !ok {
+				panic(x)
+			}
+			err = errors.New(f.reason)
+		}
+	}()
+	return floats(ws), nil
 }
 
 // floats parses numbers, ignoring parentheses and commas.
