@@ -187,13 +187,6 @@ var errSlots = errors.New("operands do not fit one instruction's source slots")
 
 func compile(p *ir.Program, opts Options) (*Program, error) {
 	c := &compilation{src: p, p: p.Clone(), opts: opts}
-	// Literal constants take their uploaded FP24 values (RoundConst) from
-	// the start, so every pass compares and folds what the chip will read.
-	for i := range c.p.Consts {
-		for k, v := range c.p.Consts[i].Value {
-			c.p.Consts[i].Value[k] = RoundConst(float64(v))
-		}
-	}
 	skip := map[string]bool{}
 	for _, s := range opts.Skip {
 		skip[s] = true
@@ -282,22 +275,20 @@ func (p *Program) Words() [][2]uint32 {
 	return w
 }
 
-// ConstValues resolves the constant slots with uniform values, each
-// rounded to its FP24 value (RoundConst; the driver's encoder keeps such a
-// value exactly).
+// ConstValues resolves the constant slots with uniform values.
 func (p *Program) ConstValues(uniforms map[string][4]float32) ([][4]float32, error) {
 	out := make([][4]float32, len(p.Consts))
 	for i, k := range p.Consts {
 		for c := 0; c < 4; c++ {
 			if k.Uniform[c] == "" {
-				out[i][c] = RoundConst(float64(k.Value[c]))
+				out[i][c] = k.Value[c]
 				continue
 			}
 			u, ok := uniforms[k.Uniform[c]]
 			if !ok {
 				return nil, fmt.Errorf("r300: no value for uniform %q", k.Uniform[c])
 			}
-			out[i][c] = RoundConst(float64(u[k.Comp[c]]))
+			out[i][c] = u[k.Comp[c]]
 		}
 	}
 	return out, nil
@@ -314,7 +305,7 @@ func (p *Program) Hal() r3.Program {
 	}
 	for i, k := range p.Consts {
 		for c := 0; c < 4; c++ {
-			h.Const[i][c] = r3.EncodeFP24(RoundConst(float64(k.Value[c])))
+			h.Const[i][c] = r3.EncodeFP24(k.Value[c])
 		}
 	}
 	for t := range h.OutFmt {

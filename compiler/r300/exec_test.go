@@ -12,10 +12,8 @@ import (
 )
 
 // compare compiles src, runs it on the simulated US for each input set and
-// checks the result against the IR interpreter as the chip computes:
-// constants rounded as the compiler uploads them (RoundConst), every
-// result truncated (r3.RoundFP24). tol is the allowed absolute difference
-// (0 = bit exact).
+// checks the result against the IR interpreter with FP24 rounding. tol is
+// the allowed absolute difference (0 = bit exact).
 func compare(t *testing.T, src string, uniforms map[string][4]float32, tol float64, pixels ...[][4]float32) *Program {
 	t.Helper()
 	p, err := ir.Parse(src)
@@ -23,21 +21,8 @@ func compare(t *testing.T, src string, uniforms map[string][4]float32, tol float
 	prog, err := Compile(p, Options{})
 	require.NoError(t, err, src)
 	out, ok := runOnSim(t, prog, uniforms, pixels)
-	ref := p.Clone()
-	for i := range ref.Consts {
-		for c, v := range ref.Consts[i].Value {
-			ref.Consts[i].Value[c] = RoundConst(float64(v))
-		}
-	}
-	refUniforms := map[string][4]float32{}
-	for k, v := range uniforms {
-		for c := range v {
-			v[c] = RoundConst(float64(v[c]))
-		}
-		refUniforms[k] = v
-	}
 	for x, in := range pixels {
-		r, err := ir.Run(ref, &ir.Env{Inputs: in, Uniforms: refUniforms, Sample: sampleTest, Round: r3.RoundFP24})
+		r, err := ir.Run(p, &ir.Env{Inputs: in, Uniforms: uniforms, Sample: sampleTest, Round: r3.RoundFP24})
 		require.NoError(t, err)
 		assert.Equal(t, !r.Killed, ok[x], "pixel %d killed\n%s", x, src)
 		if r.Killed || !ok[x] {

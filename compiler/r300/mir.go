@@ -105,11 +105,7 @@ type vsrc struct {
 	srcp     bool
 }
 
-// lit is a by-value literal operand, rounded as constants are uploaded
-// (RoundConst).
-func lit(v float32) vsrc {
-	return vsrc{lit: true, val: RoundConst(float64(v)), swz: [4]uint8{0, 1, 2, 3}}
-}
+func lit(v float32) vsrc { return vsrc{lit: true, val: v, swz: [4]uint8{0, 1, 2, 3}} }
 
 func (s vsrc) String() string {
 	var t string

@@ -500,10 +500,10 @@ func TestFBOOrientation(t *testing.T) {
 		o := fbo.PixOffset(x, h-1-y)
 		return [4]uint8(fbo.Pix[o : o+4])
 	}
-	assert.Equal(t, [4]uint8{230, 153, 26, 255}, at(4, 3), "scissored clear")
+	assert.Equal(t, [4]uint8{229, 153, 25, 255}, at(4, 3), "scissored clear")
 	assert.Equal(t, [4]uint8{0, 255, 0, 255}, at(7, 19), "counter-clockwise: front")
 	assert.Equal(t, [4]uint8{255, 0, 255, 255}, at(26, 17), "clockwise: back")
-	assert.Equal(t, [4]uint8{26, 26, 26, 255}, at(21, 6), "culled")
+	assert.Equal(t, [4]uint8{25, 25, 25, 255}, at(21, 6), "culled")
 	assert.Equal(t, [4]uint8{0, 0, 255, 255}, at(14, 12), "front-facing stencil")
 	assert.Equal(t, [4]uint8{255, 255, 0, 255}, at(21, 17), "back-facing stencil")
 	assert.Equal(t, [4]uint8{18, 9, 255, 255}, at(12, 27), "gl_PointCoord near (0, 0)")

@@ -43,7 +43,7 @@ func TestRender(t *testing.T) {
 	}
 	assert.Zero(t, diff, "pixels differ from %s (go test ./examples/rtt -update)", golden)
 	// The window's clear colour in the corner.
-	assert.Equal(t, [4]uint8{26, 31, 46, 255}, [4]uint8(img.Pix[0:4]))
+	assert.Equal(t, [4]uint8{25, 31, 46, 255}, [4]uint8(img.Pix[0:4]))
 }
 
 func TestNoFramebufferBackend(t *testing.T) {
