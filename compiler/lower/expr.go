@@ -382,9 +382,9 @@ func (l *lowerer) arith(op glsl.BinaryOp, x, y val, t glsl.Type, pos glsl.Pos) v
 			if t.Base == glsl.Int {
 				out.s[i] = l.intDiv(rows, a, b)
 			} else if y.t.IsScalar() {
-				out.s[i] = l.vop(ir.MUL, rows, a, splatX(l.sop(ir.RCP, 1, b)))
+				out.s[i] = l.quotient(rows, a, b, splatX(l.sop(ir.RCP, 1, b)))
 			} else {
-				out.s[i] = l.vop(ir.MUL, rows, a, l.sop(ir.RCP, rows, b))
+				out.s[i] = l.quotient(rows, a, b, l.sop(ir.RCP, rows, b))
 			}
 		default:
 			l.failf(pos, "unsupported operator %s", op)

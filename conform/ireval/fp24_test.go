@@ -36,9 +36,9 @@ const failsHeader = `# r300 with the preshader off (RETROGL_R300_NO_PRESHADER=1)
 #   expansion           the result in correctly rounded FP24 (every operation
 #                       rounded to nearest) is outside the tolerance, the once-
 #                       rounded one within: the compiler's expansion loses it
-#                       (a / b = a·rcp(b), a matrix product as a MAD chain;
-#                       a Newton step on the quotient, which would fix
-#                       division, fails 11 more files on the truncating unit)
+#                       (mat4 * vec4 as a chain of four MADs; smoothstep's
+#                       t²(3 - 2t) after a quotient, which a Newton step as
+#                       divisions take does not save on the truncating unit)
 #   check arithmetic    the result is within tolerance in correctly rounded
 #                       FP24, piglit's own check computed in FP24 is not
 #                       (FP24 quantisation of result and expected value)
@@ -46,6 +46,10 @@ const failsHeader = `# r300 with the preshader off (RETROGL_R300_NO_PRESHADER=1)
 #                       unit's rounding toward zero ([PROP] hal/r300) fails it
 #
 # The first three are forced by the format; expansion and truncation are not.
+# Truncation: the driver's encoder truncates constants as the unit truncates
+# everything else (rounding constants to nearest passes 25 more of these but
+# breaks shaders comparing a uniform with an interpolated value of the same
+# number, which the RS truncates), and the unit truncates every result.
 # The detail is the worst draw of the result in correctly rounded FP24 (or of
 # the once-rounded result, for "result beyond FP24").
 # go test ./conform/ireval -update rewrites this file from the model.
@@ -137,18 +141,31 @@ func TestClassifyCauses(t *testing.T) {
 			"uniform float arg0 -0.6666667; uniform float expected 0.3333333; uniform float tolerance 3.333333e-06",
 			"uniform float arg0 0.6666667; uniform float expected 0.6666667; uniform float tolerance 6.6666666e-06",
 			"uniform float arg0 2.0; uniform float expected 0.0; uniform float tolerance 0.0"), InputsBeyondFP24},
-		{"expansion", build("uniform float arg0;\nuniform vec3 arg1;\nuniform vec3 expected;\n", "vec3 result = (arg0 / arg1);",
-			"uniform float arg0 -1.33; uniform vec3 arg1 -0.03 -0.85 -0.94; uniform vec3 expected 44.333336 1.5647058 1.4148936; uniform float tolerance 0.000443835",
-			"uniform float arg0 -1.33; uniform vec3 arg1 1.67 0.66 1.87; uniform vec3 expected -0.7964072 -2.0151515 -0.71123; uniform float tolerance 2.2805587e-05",
-			"uniform float arg0 0.85; uniform vec3 arg1 -0.03 -0.85 -0.94; uniform vec3 expected -28.333334 -1.0 -0.90425533; uniform float tolerance 0.00028365394",
-			"uniform float arg0 0.85; uniform vec3 arg1 1.67 0.66 1.87; uniform vec3 expected 0.50898206 1.2878788 0.45454547; uniform float tolerance 1.4574999e-05"), Expansion},
+		{"expansion", build("uniform float arg0;\nuniform float arg1;\nuniform vec2 arg2;\nuniform vec2 expected;\n", "vec2 result = smoothstep(arg0, arg1, arg2);",
+			"uniform float arg0 -1.9; uniform float arg1 -0.6333333; uniform vec2 arg2 -2.0 -0.6666667; uniform vec2 expected 0.0 0.9979589; uniform float tolerance 9.979589e-06",
+			"uniform float arg0 -1.9; uniform float arg1 -0.6333333; uniform vec2 arg2 0.6666667 2.0; uniform vec2 expected 1.0 1.0; uniform float tolerance 1.4142135e-05",
+			"uniform float arg0 -1.9; uniform float arg1 0.6333333; uniform vec2 arg2 -2.0 -0.6666667; uniform vec2 expected 0.0 0.4802677; uniform float tolerance 4.802677e-06",
+			"uniform float arg0 -1.9; uniform float arg1 0.6333333; uniform vec2 arg2 0.6666667 2.0; uniform vec2 expected 1.0 1.0; uniform float tolerance 1.4142135e-05",
+			"uniform float arg0 -1.9; uniform float arg1 1.9; uniform vec2 arg2 -2.0 -0.6666667; uniform vec2 expected 0.0 0.24764164; uniform float tolerance 2.4764163e-06",
+			"uniform float arg0 -1.9; uniform float arg1 1.9; uniform vec2 arg2 0.6666667 2.0; uniform vec2 expected 0.7523584 1.0; uniform float tolerance 1.2514164e-05",
+			"uniform float arg0 -0.6333333; uniform float arg1 0.6333333; uniform vec2 arg2 -2.0 -0.6666667; uniform vec2 expected 0.0 0.0; uniform float tolerance 0.0",
+			"uniform float arg0 -0.6333333; uniform float arg1 0.6333333; uniform vec2 arg2 0.6666667 2.0; uniform vec2 expected 1.0 1.0; uniform float tolerance 1.4142135e-05",
+			"uniform float arg0 -0.6333333; uniform float arg1 1.9; uniform vec2 arg2 -2.0 -0.6666667; uniform vec2 expected 0.0 0.0; uniform float tolerance 0.0",
+			"uniform float arg0 -0.6333333; uniform float arg1 1.9; uniform vec2 arg2 0.6666667 2.0; uniform vec2 expected 0.5197323 1.0; uniform float tolerance 1.1269967e-05",
+			"uniform float arg0 0.6333333; uniform float arg1 1.9; uniform vec2 arg2 -2.0 -0.6666667; uniform vec2 expected 0.0 0.0; uniform float tolerance 0.0",
+			"uniform float arg0 0.6333333; uniform float arg1 1.9; uniform vec2 arg2 0.6666667 2.0; uniform vec2 expected 0.0020411173 1.0; uniform float tolerance 1.0000021e-05"), Expansion},
 		{"check arithmetic", build("uniform float arg0;\nuniform vec4 arg1;\nuniform vec4 expected;\n", "vec4 result = (arg0 + arg1);",
-			"uniform float arg0 -1.33; uniform vec4 arg1 -1.65 1.33 1.93 0.76; uniform vec4 expected -2.98 0.0 0.5999999 -0.57000005; uniform float tolerance 3.092782e-05"), CheckArithmetic},
-		{"truncation", build(unary, "float result = inversesqrt(arg0);",
-			"uniform float arg0 0.1; uniform float expected 3.1622777; uniform float tolerance 3.1622778e-05",
-			"uniform float arg0 0.73333335; uniform float expected 1.1677485; uniform float tolerance 1.1677484e-05",
-			"uniform float arg0 1.3666667; uniform float expected 0.8553989; uniform float tolerance 8.55399e-06",
-			"uniform float arg0 2.0; uniform float expected 0.70710677; uniform float tolerance 7.071068e-06"), Truncation},
+			"uniform float arg0 0.0; uniform vec4 arg1 -1.65 1.33 1.93 0.76; uniform vec4 expected -1.65 1.33 1.93 0.76; uniform float tolerance 2.965451e-05",
+			"uniform float arg0 0.0; uniform vec4 arg1 0.8 -0.15 -0.51 0.0; uniform vec4 expected 0.8 -0.15 -0.51 0.0; uniform float tolerance 9.605207e-06",
+			"uniform float arg0 -1.33; uniform vec4 arg1 -1.65 1.33 1.93 0.76; uniform vec4 expected -2.98 0.0 0.5999999 -0.57000005; uniform float tolerance 3.092782e-05",
+			"uniform float arg0 -1.33; uniform vec4 arg1 0.8 -0.15 -0.51 0.0; uniform vec4 expected -0.53000003 -1.48 -1.84 -1.33; uniform float tolerance 2.7614851e-05",
+			"uniform float arg0 0.85; uniform vec4 arg1 -1.65 1.33 1.93 0.76; uniform vec4 expected -0.79999995 2.18 2.78 1.61; uniform float tolerance 3.96395e-05",
+			"uniform float arg0 0.85; uniform vec4 arg1 0.8 -0.15 -0.51 0.0; uniform vec4 expected 1.6500001 0.70000005 0.34000003 0.85; uniform float tolerance 2.0126103e-05"), CheckArithmetic},
+		{"truncation", build(unary, "float result = degrees(arg0);",
+			"uniform float arg0 -3.1415927; uniform float expected -180.0; uniform float tolerance 0.0018000001",
+			"uniform float arg0 -1.0471976; uniform float expected -60.0; uniform float tolerance 0.0006",
+			"uniform float arg0 1.0471976; uniform float expected 60.0; uniform float tolerance 0.0006",
+			"uniform float arg0 3.1415927; uniform float expected 180.0; uniform float tolerance 0.0018000001"), Truncation},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

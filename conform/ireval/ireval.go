@@ -30,7 +30,6 @@ import (
 	"github.com/retrogl/retrogl/compiler/glsl"
 	"github.com/retrogl/retrogl/compiler/ir"
 	"github.com/retrogl/retrogl/compiler/lower"
-	rc "github.com/retrogl/retrogl/compiler/r300"
 	"github.com/retrogl/retrogl/conform"
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -48,18 +47,34 @@ type Rounding struct {
 
 // The roundings the FP24 analysis uses.
 var (
-	// Chip is the R3xx fragment unit as the simulator models it:
-	// constants rounded to nearest by the compiler (rc.RoundConst), every
-	// ALU result truncated (r3.RoundFP24).
-	Chip = Rounding{Const: rc.RoundConst, Op: r3.RoundFP24}
+	// Chip is the R3xx fragment unit as the driver and the simulator use
+	// it: constants truncated to FP24 by the driver's encoder and every ALU
+	// result truncated (r3.RoundFP24).
+	Chip = Rounding{Const: r3.RoundFP24, Op: r3.RoundFP24}
 	// Nearest is correctly rounded FP24: constants and every operation
 	// rounded to the nearest FP24 value.
-	Nearest = Rounding{Const: rc.RoundConst, Op: rc.RoundConst}
-	// Once is the best an FP24 machine can do: constants rounded to FP24
-	// (the format holds nothing finer), the arithmetic in float32 (2^7
-	// times finer than FP24), the result rounded once to FP24.
-	Once = Rounding{Const: rc.RoundConst, Result: rc.RoundConst}
+	Nearest = Rounding{Const: RoundNearest, Op: RoundNearest}
+	// Once is the best an FP24 machine can do: constants rounded to the
+	// nearest FP24 value (the format holds nothing finer), the arithmetic
+	// in float32 (2^7 times finer than FP24), the result rounded once.
+	Once = Rounding{Const: RoundNearest, Result: RoundNearest}
 )
+
+// RoundNearest rounds x to the nearest FP24 value (ties to even), with the
+// flush and saturation rules of r3.RoundFP24: correctly rounded FP24.
+func RoundNearest(x float64) float32 {
+	if x != x {
+		return 0
+	}
+	b := math.Float64bits(x)
+	const drop = 52 - 16 // the fraction bits FP24 does not keep
+	low := b & (1<<drop - 1)
+	b &^= 1<<drop - 1
+	if half := uint64(1) << (drop - 1); low > half || low == half && b&(1<<drop) != 0 {
+		b += 1 << drop // a carry into the exponent is the right result
+	}
+	return r3.RoundFP24(math.Float64frombits(b))
+}
 
 // Draw is one evaluated "draw rect": its [test] line, the GL uniform values
 // it ran with and the fragment program's outputs by name ("color",
@@ -395,12 +410,12 @@ const (
 	// NoFailure: the chip model passes the test.
 	NoFailure Cause = iota
 	// ResultBeyondFP24: no FP24 value will do. The exact result of the
-	// FP24 inputs, rounded once to FP24 (Once), is outside piglit's
-	// tolerance.
+	// inputs rounded to FP24, rounded once to FP24 (Once), is outside
+	// piglit's tolerance.
 	ResultBeyondFP24
 	// InputsBeyondFP24: the FP24 values of the test's inputs alone fail
-	// it: piglit's check, run on inputs rounded to FP24 but with float32
-	// arithmetic, draws red.
+	// it: piglit's check, run on inputs rounded to the nearest FP24 value
+	// but with float32 arithmetic, draws red.
 	InputsBeyondFP24
 	// Expansion: the result computed in correctly rounded FP24 (Nearest,
 	// every operation rounded to the nearest FP24 value) is outside the
@@ -412,8 +427,8 @@ const (
 	// FP24 (the test's own arithmetic on FP24 values), draws red.
 	CheckArithmetic
 	// Truncation: the whole test passes in correctly rounded FP24; the
-	// fragment unit's rounding toward zero ([PROP] hal/r300.RoundFP24)
-	// fails it.
+	// rounding toward zero of the driver's constant encoder and of the
+	// fragment unit ([PROP] hal/r300.RoundFP24) fails it.
 	Truncation
 )
 
@@ -455,7 +470,7 @@ func Classify(t *conform.Test) (Cause, conform.Result) {
 	if checked && !once {
 		return ResultBeyondFP24, chip
 	}
-	if Verdict(t, Rounding{Const: Chip.Const}).Status == conform.Fail {
+	if Verdict(t, Rounding{Const: RoundNearest}).Status == conform.Fail {
 		return InputsBeyondFP24, chip
 	}
 	if checked {
