@@ -236,3 +236,15 @@ func TestPiglitContextReuse(t *testing.T) {
 	}
 	t.Logf("%d files compared", len(files))
 }
+
+// TestPiglitExecution runs piglit's GLSL 1.10 execution tests (in the
+// compatibility mode) against r300-fails.txt: a file not listed must pass,
+// a listed one must fail.
+func TestPiglitExecution(t *testing.T) {
+	dir, err := piglit.Path("tests/spec/glsl-1.10/execution")
+	testenv.Need(t, piglit.Package, err)
+	files, err := conform.Find([]string{dir}, "")
+	require.NoError(t, err)
+	pass, fail := check(t, piglit.Dir(), files, expectations(t))
+	t.Logf("%d passed, %d failed, %d skipped", pass, fail, len(files)-pass-fail)
+}

@@ -242,7 +242,11 @@ func (l *lowerer) selectExpr(e glsl.Expr) val {
 			regs[i] = s.Reg
 			continue
 		}
-		regs[i] = l.vop(ir.MOV, 4, s).Reg
+		// A plain four-component copy: vop would compute a replicated
+		// value once, in x, and the selection reads other components.
+		r := l.temp()
+		l.emit(ir.Inst{Op: ir.MOV, Dst: ir.Dst{Reg: r, Mask: ir.MaskXYZW}, Src: [3]ir.Src{s}})
+		regs[i] = r
 	}
 	l.vars[tmp] = regs
 	var re glsl.Expr
