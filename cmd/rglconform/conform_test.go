@@ -36,6 +36,7 @@ func expectationsFrom(t *testing.T, path string) conform.Expectations {
 // not listed must pass, a listed one must fail (so the list stays exact).
 func check(t *testing.T, base string, files []string, exp conform.Expectations) (pass, fail int) {
 	r := &conform.Runner{Backend: "r300"}
+	defer r.Close()
 	for _, p := range files {
 		name, err := filepath.Rel(base, p)
 		require.NoError(t, err)
