@@ -17,9 +17,9 @@ var (
 )
 
 func op(x r3.PVSSrcType, k uint8) r3.PVSSrc { return r3.PVSSrc{Type: x, Offset: k, Swz: xyzw} }
-func tmp(k uint8) r3.PVSSrc                  { return op(r3.PVSSrcTemp, k) }
-func inp(k uint8) r3.PVSSrc                  { return op(r3.PVSSrcInput, k) }
-func cst(k uint8) r3.PVSSrc                  { return op(r3.PVSSrcConst, k) }
+func tmp(k uint8) r3.PVSSrc                 { return op(r3.PVSSrcTemp, k) }
+func inp(k uint8) r3.PVSSrc                 { return op(r3.PVSSrcInput, k) }
+func cst(k uint8) r3.PVSSrc                 { return op(r3.PVSSrcConst, k) }
 
 func swz(s r3.PVSSrc, x ...uint8) r3.PVSSrc { copy(s.Swz[:], x); return s }
 

@@ -16,14 +16,14 @@ type drawState struct {
 	pvs *pvsState
 
 	// VAP viewport transform and clipping (L2076-2121, L1763-1828).
-	vte                    uint32
-	vp                     [6]float64 // xscale, xoffset, yscale, yoffset, zscale, zoffset
-	clip, dxClip           bool
-	gbHorz, gbVert         float64
+	vte            uint32
+	vp             [6]float64 // xscale, xoffset, yscale, yoffset, zscale, zoffset
+	clip, dxClip   bool
+	gbHorz, gbVert float64
 	// ucp holds the enabled user clip planes (clip.go); ucpCull is
 	// UCP_CULL_ONLY_ENA.
-	ucp     [][4]float32
-	ucpCull bool
+	ucp                    [][4]float32
+	ucpCull                bool
 	sub                    int64 // subpixels per pixel (12 or 16)
 	roundNearest           bool
 	gaOffX, gaOffY         int64
