@@ -599,3 +599,18 @@ func mathOp(op uint8, a, b, c [4]float32) [4]float32 {
 	}
 	return [4]float32{y, y, y, y}
 }
+
+// ShadeVertex runs the vertex program the registers and the vector memory
+// hold for one vertex with the given input vectors and returns the output
+// vectors (for tests and tools that look inside the chip). It checks the
+// program as a draw would.
+func (e *Engine) ShadeVertex(in [][4]float32) ([r3.PVSMaxOutputs][4]float32, error) {
+	st, err := e.preparePVS()
+	if err != nil {
+		return [r3.PVSMaxOutputs][4]float32{}, err
+	}
+	var r pvsRegs
+	copy(r.in[:], in)
+	err = st.run(&r)
+	return r.out, err
+}
