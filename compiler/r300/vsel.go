@@ -14,13 +14,13 @@ type pvFile uint8
 
 const (
 	pvNone  pvFile = iota // an operand made of 0/1 selects only
-	pvTemp               // a virtual temporary (physical after regalloc)
-	pvInput              // PVS input register = IR input index
-	pvUni                // an IR uniform constant (before consts)
-	pvLit                // a literal operand (before consts)
-	pvConst              // a PVS constant register (after consts)
-	pvOut                // a PVS output register
-	pvA0                 // the address register
+	pvTemp                // a virtual temporary (physical after regalloc)
+	pvInput               // PVS input register = IR input index
+	pvUni                 // an IR uniform constant (before consts)
+	pvLit                 // a literal operand (before consts)
+	pvConst               // a PVS constant register (after consts)
+	pvOut                 // a PVS output register
+	pvA0                  // the address register
 )
 
 // pvReg names a register.
