@@ -270,9 +270,6 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 	c.set(r3.SC_SCREENDOOR, 0xFFFFFF)
 	c.set(r3.SU_DEPTH_SCALE, f32(1<<24-1))
 	c.set(r3.SU_DEPTH_OFFSET, 0)
-	c.set(r3.VAP_CNTL_STATUS, 1<<8) // PVS_BYPASS
-	c.set(r3.VAP_CLIP_CNTL, 1<<16)  // CLIP_DISABLE: swtnl clipped
-	c.set(r3.VAP_VTE_CNTL, 0x300)   // x, y, z already divided; W is 1/W
 	for a := uint32(r3.VAP_GB_VERT_CLIP_ADJ); a <= r3.VAP_GB_HORZ_DISC_ADJ; a += 4 {
 		c.set(a, f32(1))
 	}
@@ -355,8 +352,17 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 	return nil
 }
 
+// bypassVAP sets the VAP for window-space vertices: PVS bypass, clipping
+// off (the CPU clipped), the viewport transform off.
+func (c *Context) bypassVAP() {
+	c.set(r3.VAP_CNTL_STATUS, 1<<8) // PVS_BYPASS
+	c.set(r3.VAP_CLIP_CNTL, 1<<16)  // CLIP_DISABLE: swtnl clipped
+	c.set(r3.VAP_VTE_CNTL, 0x300)   // x, y, z already divided; W is 1/W
+}
+
 // emitVAP programs the vertex fetch and the PVS-bypass outputs.
 func (c *Context) emitVAP(l *layout) {
+	c.bypassVAP()
 	var els []uint32
 	add := func(dtype uint32) {
 		e := dtype | uint32(len(els))<<8

@@ -348,6 +348,7 @@ func (c *Context) emitRaw(prim r3.PrimType, data []float32, n, nd int) error {
 // es2VAP programs the vertex fetch: position, colour 0, the point size,
 // then one 4-component texture coordinate set per slot.
 func (c *Context) es2VAP(d *es2Draw, points bool) {
+	c.bypassVAP()
 	var els []uint32
 	add := func(dtype uint32) { els = append(els, dtype|uint32(len(els))<<8) }
 	add(3)

@@ -189,10 +189,13 @@ func (d *decoder) pvsWrite(v uint32) string {
 	return fmt.Sprintf("octword %d dword %d", o, c)
 }
 
-// vertexProgram emits the vertex program if the PVS runs and its text
-// changed since the last draw.
+// vertexProgram emits the vertex program if the buffer turned the PVS on
+// and the program's text changed since the last draw.
 func (d *decoder) vertexProgram() {
-	if d.regs[VAP_CNTL_STATUS]>>8&1 != 0 {
+	// A buffer that never sets VAP_CNTL_STATUS leaves the mode to an
+	// earlier one: nothing is printed.
+	st, ok := d.regs[VAP_CNTL_STATUS]
+	if !ok || st>>8&1 != 0 {
 		return
 	}
 	p := ReadPVSProgram(func(a uint32) uint32 { return d.regs[a] }, d.pvs)

@@ -56,6 +56,7 @@ func sampleStream() *Stream {
 	}
 	w := PVSInst{Dst: PVSDst{Op: VEAdd, Type: PVSDstOut, Offset: 1, WE: 15}, Src: [3]PVSSrc{in(1), {Type: PVSSrcInput, Offset: 1, Swz: [4]uint8{4, 4, 4, 4}}, in(1)}}.Encode()
 	code = append(code, w[:]...)
+	s.Reg(VAP_CNTL_STATUS, 0) // the PVS runs
 	s.Reg(VAP_PVS_STATE_FLUSH_REG, 0)
 	s.PVSUpload(PVSCodeStart, code)
 	s.Reg(VAP_PVS_CODE_CNTL_0, 3<<10|4<<20, 3<<16, 4)
