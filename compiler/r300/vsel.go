@@ -100,8 +100,29 @@ func (c *vcomp) verify() error {
 	return nil
 }
 
-// optimize runs compiler/ir's passes with float32 rounding.
+// optimize runs compiler/ir's passes with float32 rounding, after turning
+// reads of temporary components nothing wrote before (zero in the IR) into
+// 0 selects.
 func (c *vcomp) optimize() error {
+	written := make([]ir.Mask, c.p.NumTemps())
+	for i := range c.p.Insts {
+		in := &c.p.Insts[i]
+		for k := 0; k < in.Op.Info().NumSrc; k++ {
+			s := &in.Src[k]
+			if s.File != ir.Temp {
+				continue
+			}
+			rm := in.ReadMask(k)
+			for l := 0; l < 4; l++ {
+				if z := s.Swz[l]; rm.Has(l) && z < 4 && !written[s.Index].Has(int(z)) {
+					s.Swz[l] = ir.SwzZero
+				}
+			}
+		}
+		if in.Dst.File == ir.Temp {
+			written[in.Dst.Index] |= in.WriteMask()
+		}
+	}
 	ir.Optimize(c.p, nil)
 	return nil
 }

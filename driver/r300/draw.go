@@ -318,7 +318,12 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 	// Points and lines: half sizes in subpixels (L597-606, L652-657).
 	switch prim {
 	case r3.PrimPoints:
-		c.set(r3.GA_POINT_MINMAX, uint32(maxPointSize*subpixels/2)<<16)
+		minSize := uint32(0)
+		if c.tclActive {
+			// The PVS's point size is clamped to GL's range [1, max].
+			minSize = subpixels / 2
+		}
+		c.set(r3.GA_POINT_MINMAX, minSize|uint32(maxPointSize*subpixels/2)<<16)
 		c.set(r3.GB_ENABLE, gb)
 		if gb != 0 {
 			// (0, 1) at the lower left, (1, 0) at the upper right: t

@@ -33,6 +33,8 @@ import (
 type Driver struct {
 	dev  hal.Device
 	caps *driver.Caps
+	// tcl is set when the device has the PVS (hal/r300 HasTCL).
+	tcl bool
 	// owner is the context whose register shadow matches the chip.
 	owner *Context
 }
@@ -42,7 +44,8 @@ func New(dev hal.Device) (driver.Driver, error) {
 	if dev.Info().Chip != "r300" {
 		return nil, fmt.Errorf("r300 driver: device is %q", dev.Info().Chip)
 	}
-	return &Driver{dev: dev, caps: newCaps()}, nil
+	tcl := r3.HasTCL(dev.Info())
+	return &Driver{dev: dev, caps: newCaps(tcl), tcl: tcl}, nil
 }
 
 // Subpixel precision: GB_TILE_CONFIG.SUBPIXEL = 1/16 (L856).
@@ -52,7 +55,7 @@ const subpixels = 16
 // 16 bits of subpixels (L636-640).
 const maxPointSize = 2048
 
-func newCaps() *driver.Caps {
+func newCaps(tcl bool) *driver.Caps {
 	c := &driver.Caps{
 		Name:     "r300",
 		Vendor:   "retrogl",
@@ -182,7 +185,8 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		cfg.DepthBits = 24
 	}
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, cbCode: f.code, cbBpp: f.bpp,
-		shadow: map[uint32]uint32{}, textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{},
+		shadow: map[uint32]uint32{}, pvsShadow: map[int][4]uint32{}, tcl: d.tcl, vprogs: map[ffKey]*vcompiled{},
+		textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{},
 		rbs: map[uint32]*devRB{}, joined: map[uint32]uint32{}}
 	// COLORPITCH counts 2-pixel units (L441); rows stay 64-byte aligned.
 	c.pitch = (cfg.Width + 15) &^ 15

@@ -11,8 +11,9 @@ import (
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
 
-// GL ES 2.0 draws. The seed has no PVS (vertex program) encoding, so the
-// vertex shader runs on the CPU: its lowered IR program goes through
+// GL ES 2.0 draws on a chip without the PVS (hal/r300 RevisionNoTCL; the
+// chip with it runs the vertex shader there, es2tcl.go): the vertex shader
+// runs on the CPU: its lowered IR program goes through
 // ir.Run once per vertex with float32 rounding (every operation rounded
 // once to float32; SIN, COS, EX2, LG2 and POW from Go's float64 math, so
 // the CPU path is more precise than the chip's vertex unit would be).
@@ -98,6 +99,9 @@ func (c *Context) drawES2(st *driver.State, dc *driver.DrawCall) error {
 		d.slots = append(d.slots, s)
 	}
 
+	if c.tcl {
+		return c.drawES2TCL(st, dc, d, uniforms)
+	}
 	// The vertex shader, once per vertex the draw reads.
 	nv := dc.MaxIndex - dc.MinIndex + 1
 	if dc.Count == 0 || nv <= 0 {

@@ -28,9 +28,10 @@ const (
 )
 
 // ShaderCompiler implements driver.ShaderDriver.
-func (d *Driver) ShaderCompiler() driver.ShaderCompiler { return shaderCompiler{} }
+func (d *Driver) ShaderCompiler() driver.ShaderCompiler { return shaderCompiler{tcl: d.tcl} }
 
-type shaderCompiler struct{}
+// shaderCompiler compiles for a chip with the PVS (tcl) or without.
+type shaderCompiler struct{ tcl bool }
 
 type compiledShader struct {
 	sh *glsl.Shader
@@ -84,6 +85,10 @@ type linkedProgram struct {
 	samplerLocs []int
 	// pre is the fragment program's preshader (nil when none).
 	pre *ir.Program
+	// vp is the vertex program for the PVS (nil without TCL) and vpsize
+	// whether it writes the point size.
+	vp     *rc.VertexProgram
+	vpsize bool
 }
 
 // noPreshader turns the preshader off (RETROGL_R300_NO_PRESHADER=1, read
@@ -100,7 +105,7 @@ func (p *linkedProgram) Uniforms() []driver.ActiveVar { return p.unis }
 // Link implements driver.ShaderCompiler: glsl.Link, compiler/lower, then
 // the fragment program through compiler/r300. A program over a limit of
 // the fragment unit fails to link, naming the limit.
-func (shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]int) (driver.LinkedProgram, string, bool) {
+func (sc shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]int) (driver.LinkedProgram, string, bool) {
 	v, ok1 := vs.(*compiledShader)
 	f, ok2 := fs.(*compiledShader)
 	if !ok1 || !ok2 || v == nil || f == nil {
@@ -110,14 +115,14 @@ func (shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]int
 	if err != nil {
 		return nil, logOf(err), false
 	}
-	lp, err := buildProgram(prog)
+	lp, err := buildProgram(prog, sc.tcl)
 	if err != nil {
 		return nil, logOf(err), false
 	}
 	return lp, "", true
 }
 
-func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
+func buildProgram(prog *glsl.Program, tcl bool) (*linkedProgram, error) {
 	res, err := lower.Lower(prog, lower.Options{MaxAttribs: maxAttribs})
 	if err != nil {
 		return nil, err
@@ -145,6 +150,11 @@ func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
 		return nil, fmt.Errorf("0:0(0): error: fragment shader: %w", err)
 	}
 	lp := &linkedProgram{res: res, fp: fp, pre: pre}
+	if tcl {
+		if lp.vp, err = buildVertex(lp); err != nil {
+			return nil, err
+		}
+	}
 	for _, a := range prog.Attributes {
 		lp.attribs = append(lp.attribs, driver.ActiveVar{Name: a.Name, Type: glType(a.Type), Size: 1, Location: a.Location})
 	}
