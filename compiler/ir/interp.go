@@ -69,6 +69,7 @@ func Run(p *Program, env *Env) (*Result, error) {
 		inputs[i] = rv(env.Inputs[i])
 	}
 	temps := make([][4]float32, p.NumTemps())
+	var a0 [4]int32
 	res := &Result{Outputs: make([][4]float32, len(p.Outputs)), Written: make([]Mask, len(p.Outputs))}
 
 	read := func(s Src) [4]float64 {
@@ -79,7 +80,13 @@ func Run(p *Program, env *Env) (*Result, error) {
 		case Input:
 			reg = inputs[s.Index]
 		case Const:
-			reg = consts[s.Index]
+			k := s.Index
+			if s.Rel {
+				k += int(a0[s.RelComp&3])
+			}
+			if k >= 0 && k < len(consts) {
+				reg = consts[k]
+			}
 		}
 		var out [4]float64
 		for i, c := range s.Swz {
@@ -155,6 +162,8 @@ func Run(p *Program, env *Env) (*Result, error) {
 				continue
 			}
 			switch in.Dst.File {
+			case Addr:
+				a0[c] = addrValue(val[c])
 			case Temp:
 				temps[in.Dst.Index][c] = val[c]
 			case Output:
@@ -164,6 +173,20 @@ func Run(p *Program, env *Env) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// addrValue converts an ARL result (already floored) to a0: clamped to
+// [-32768, 32767], NaN 0.
+func addrValue(x float32) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x > 32767:
+		return 32767
+	case x < -32768:
+		return -32768
+	}
+	return int32(x)
 }
 
 // sat clamps to [0, 1]; NaN becomes 0.

@@ -40,6 +40,7 @@ const (
 	TEX
 	TXP
 	TXB
+	ARL
 	numOps
 )
 
@@ -118,6 +119,7 @@ var Ops = [numOps]OpInfo{
 	TEX: {"tex", 1, Texture, 0, nil, "sample unit Unit at a.xy (a.xyz for 3D and cube)"},
 	TXP: {"txp", 1, Texture, 0, nil, "sample at a.xyz / a.w"},
 	TXB: {"txb", 1, Texture, 0, nil, "sample with the LOD biased by a.w"},
+	ARL: {"arl", 1, CompWise, 0, func(a, _, _ float64, _ Rounder) float64 { return math.Floor(a) }, "a0 = floor(a) per written component, an integer clamped to [-32768, 32767] (NaN: 0); the destination is a0"},
 }
 
 // Info returns the opcode's fact sheet.

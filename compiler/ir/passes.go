@@ -21,6 +21,8 @@ func DeadCode(p *Program) bool {
 		if info.Kind != Kill {
 			var used Mask
 			switch in.Dst.File {
+			case Addr:
+				used = in.Dst.Mask // a0 feeds relative reads: kept
 			case Temp:
 				used = live[in.Dst.Index] & in.Dst.Mask
 				live[in.Dst.Index] &^= in.Dst.Mask
@@ -96,7 +98,7 @@ func CopyProp(p *Program) bool {
 				copies[d.Index][c].valid = false
 			}
 		}
-		if in.Op != MOV || in.Sat || in.Src[0].Reg == d.Reg {
+		if in.Op != MOV || in.Sat || in.Src[0].Reg == d.Reg || in.Src[0].Rel {
 			continue
 		}
 		s := in.Src[0]
@@ -181,7 +183,7 @@ func constChannel(p *Program, s Src, c int) (float64, bool) {
 	case sel == SwzZero:
 	case sel == SwzOne:
 		x = 1
-	case s.File == Const && p.Consts[s.Index].Uniform == "":
+	case s.File == Const && !s.Rel && p.Consts[s.Index].Uniform == "":
 		x = float64(p.Consts[s.Index].Value[sel])
 	default:
 		return 0, false
@@ -220,7 +222,7 @@ func ConstFold(p *Program, round Rounder) bool {
 	for i := range p.Insts {
 		in := &p.Insts[i]
 		info := in.Op.Info()
-		if info.Kind == Kill || info.Kind == Texture {
+		if info.Kind == Kill || info.Kind == Texture || in.Dst.File == Addr {
 			continue
 		}
 		if v, ok := foldInst(p, in, round); ok {

@@ -309,3 +309,20 @@ func TestVertexRandomPrograms(t *testing.T) {
 		})
 	}
 }
+
+// TestVertexRelative runs ARL and relative constants (in range, out of
+// range, two address components in one instruction) on the PVS against
+// the interpreter.
+func TestVertexRelative(t *testing.T) {
+	p := parseVertex(t, "vertex\nin v0 attr0\nin v1 attr1\nout o0 position\nout o1 var:a@0\n"+
+		"uniform c0 a\nuniform c1 b\nuniform c2 c\nconst c3 2 0.5 1 3\n"+
+		"arl a0.x, v1.x\nmov o0, c[a0.x+1]\narl a0.xy, v1.yzxx\nadd o1, c[a0.y+0], c[a0.x+0].wzyx\nmul o0.w, c[a0.x+2].x, v0.y\n")
+	u := map[string][4]float32{"a": {1, 2, 3, 4}, "b": {5, 6, 7, 8}, "c": {-1, -2, -3, -4}}
+	v := vcompare(t, p, u,
+		[][4]float32{vinA, {1.5, 0, 2.25, 0}},
+		[][4]float32{vinB, {-0.5, 1, 3.75, 0}},
+		[][4]float32{vinC, {7, -3, 0, 0}},
+		[][4]float32{vinC, {2, 3, 1, 0}})
+	assert.Equal(t, 4, v.Stats.Consts, "the IR's constants keep their indices")
+	assert.Contains(t, strings.Join(v.Disassemble(), "\n"), "c[a0.y+0]")
+}

@@ -20,6 +20,26 @@ type litReg struct {
 func (c *vcomp) consts() error {
 	uni := map[string]int{}
 	var lits []*litReg
+	// A relative operand reads the IR's constants by their indices: then
+	// constant i of the IR is register i, and packed literals follow.
+	identity := false
+	for i := range c.insts {
+		for k := 0; k < 3; k++ {
+			identity = identity || c.insts[i].srcs>>k&1 != 0 && c.insts[i].src[k].reg.file == pvRel
+		}
+	}
+	if identity {
+		for i, k := range c.p.Consts {
+			if k.Uniform != "" {
+				c.cslots = append(c.cslots, ConstSlot{Uniform: [4]string{k.Uniform, k.Uniform, k.Uniform, k.Uniform}, Comp: [4]int{0, 1, 2, 3}})
+				if _, ok := uni[k.Uniform]; !ok {
+					uni[k.Uniform] = i
+				}
+			} else {
+				c.cslots = append(c.cslots, ConstSlot{Value: k.Value})
+			}
+		}
+	}
 	for i := range c.insts {
 		in := &c.insts[i]
 		for k := 0; k < 3; k++ {
@@ -28,6 +48,8 @@ func (c *vcomp) consts() error {
 			}
 			s := &in.src[k]
 			switch s.reg.file {
+			case pvRel:
+				s.reg.file = pvConst
 			case pvUni:
 				name := c.p.Consts[s.reg.index].Uniform
 				slot, ok := uni[name]
@@ -117,8 +139,16 @@ func pickLitReg(lits []*litReg, need []uint32) *litReg {
 // into a temporary first ([OUT] Mesa transform_source_conflicts).
 func (c *vcomp) conflicts() error {
 	var out []pvInst
+	// An operand's register as the engine sees it: file, index and, for a
+	// relative constant, the address component.
+	type key struct {
+		r   pvReg
+		rel bool
+		rc  uint8
+	}
+	keyOf := func(s pvSrc) key { return key{s.reg, s.rel, s.relComp} }
 	for _, in := range c.insts {
-		kept := map[pvFile]pvReg{}
+		kept := map[pvFile]key{}
 		for k := 0; k < 3; k++ {
 			if in.srcs>>k&1 == 0 {
 				continue
@@ -127,27 +157,30 @@ func (c *vcomp) conflicts() error {
 			if r.file != pvInput && r.file != pvConst {
 				continue
 			}
+			kk := keyOf(in.src[k])
 			if first, ok := kept[r.file]; !ok {
-				kept[r.file] = r
+				kept[r.file] = kk
 				continue
-			} else if first == r {
+			} else if first == kk {
 				continue
 			}
 			t := c.temp()
 			var chans uint8
 			for j := 0; j < 3; j++ {
-				if in.srcs>>j&1 != 0 && in.src[j].reg == r {
+				if in.srcs>>j&1 != 0 && keyOf(in.src[j]) == kk {
 					chans |= in.chans(j)
 				}
 			}
 			if chans == 0 {
 				chans = 1
 			}
-			out = append(out, pvInst{op: r3.VEMul, dst: t, we: chans, src: [3]pvSrc{regSrc(r), oneSrc()}, srcs: 3})
+			mov := regSrc(r)
+			mov.rel, mov.relComp = kk.rel, kk.rc
+			out = append(out, pvInst{op: r3.VEMul, dst: t, we: chans, src: [3]pvSrc{mov, oneSrc()}, srcs: 3})
 			c.movs++
 			for j := k; j < 3; j++ {
-				if in.srcs>>j&1 != 0 && in.src[j].reg == r {
-					in.src[j].reg = t
+				if in.srcs>>j&1 != 0 && keyOf(in.src[j]) == kk {
+					in.src[j].reg, in.src[j].rel = t, false
 				}
 			}
 		}
@@ -345,6 +378,9 @@ func pvsOperand(s pvSrc, fallback r3.PVSSrc) r3.PVSSrc {
 		o.Type, o.Offset = r3.PVSSrcInput, uint8(s.reg.index)
 	case pvConst:
 		o.Type, o.Offset = r3.PVSSrcConst, uint8(s.reg.index)
+		if s.rel {
+			o.AddrMode, o.AddrSel = r3.PVSAddrA0, s.relComp
+		}
 	default:
 		// 0/1 selects on another operand's register, which then counts
 		// once ([OUT] Mesa: "arguments with constant swizzles still

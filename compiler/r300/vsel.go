@@ -17,6 +17,7 @@ const (
 	pvTemp                // a virtual temporary (physical after regalloc)
 	pvInput               // PVS input register = IR input index
 	pvUni                 // an IR uniform constant (before consts)
+	pvRel                 // an IR constant read relative to a0 (before consts)
 	pvLit                 // a literal operand (before consts)
 	pvConst               // a PVS constant register (after consts)
 	pvOut                 // a PVS output register
@@ -41,6 +42,9 @@ type pvSrc struct {
 	lit [4]float32
 	// litMask marks the components lit holds.
 	litMask uint8
+	// rel marks a constant read at offset index + a0[relComp].
+	rel     bool
+	relComp uint8
 }
 
 // pvInst is one PVS instruction on virtual registers.
@@ -148,6 +152,10 @@ func (c *vcomp) operand(s ir.Src, read ir.Mask) pvSrc {
 	case ir.Input:
 		v.reg = pvReg{pvInput, s.Index}
 	case ir.Const:
+		if s.Rel {
+			v.reg, v.rel, v.relComp = pvReg{pvRel, s.Index}, true, s.RelComp
+			break
+		}
 		k := c.p.Consts[s.Index]
 		if k.Uniform != "" {
 			v.reg = pvReg{pvUni, s.Index}
@@ -212,9 +220,12 @@ func (c *vcomp) operand(s ir.Src, read ir.Mask) pvSrc {
 // dstOf converts an IR destination; ok is false for an output that no
 // output register receives.
 func (c *vcomp) dstOf(d ir.Dst) (pvReg, bool) {
-	if d.File == ir.Output {
+	switch d.File {
+	case ir.Output:
 		k := c.outReg[d.Index]
 		return pvReg{pvOut, k}, k >= 0
+	case ir.Addr:
+		return pvReg{pvA0, 0}, true
 	}
 	return pvReg{pvTemp, d.Index}, true
 }
@@ -377,6 +388,8 @@ func (c *vcomp) selectOne(in *ir.Inst, dst pvReg, we uint8, src [3]pvSrc) error 
 		c.emitM(r3.MESin, dst, we, splatSrc(a, 0), pvSrc{})
 	case ir.COS:
 		c.emitM(r3.MECos, dst, we, splatSrc(a, 0), pvSrc{})
+	case ir.ARL:
+		c.emitV(r3.VEFlt2Fix, dst, we, a)
 	default:
 		return fmt.Errorf("no PVS translation for %s", in.Op)
 	}
@@ -493,6 +506,8 @@ func (r pvReg) String() string {
 		return fmt.Sprintf("v%d", r.index)
 	case pvUni:
 		return fmt.Sprintf("u%d", r.index)
+	case pvRel:
+		return fmt.Sprintf("c[%d]", r.index)
 	case pvLit:
 		return "lit"
 	case pvConst:
@@ -526,6 +541,9 @@ func (s pvSrc) String() string {
 		return b.String()
 	}
 	reg := s.reg.String()
+	if s.rel {
+		reg = fmt.Sprintf("c[a0.%c+%d]", "xyzw"[s.relComp&3], s.reg.index)
+	}
 	if s.abs {
 		reg = "|" + reg + "|"
 	}
