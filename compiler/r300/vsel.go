@@ -307,6 +307,12 @@ func (c *vcomp) selectOps() error {
 		if in.Sat && dst.file == pvOut {
 			dst = c.temp()
 		}
+		if in.Sat && in.Op == ir.MOV {
+			// A clamped copy is the clamp alone.
+			c.emitV(r3.VEMax, dst, we, src[0], zeroSrc())
+			c.emitV(r3.VEMin, final, we, regSrc(dst), oneSrc())
+			continue
+		}
 		if err := c.selectOne(in, dst, we, src); err != nil {
 			return fmt.Errorf("instruction %d (%s): %w", i, in, err)
 		}

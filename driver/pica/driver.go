@@ -96,6 +96,9 @@ func newCaps() *driver.Caps {
 		StencilBits:    []int{0, 8},
 		Default:        driver.SurfaceConfig{Width: 400, Height: 240, Format: driver.FormatRGBA8888, DepthBits: 24},
 		TextureFormats: []string{"RGBA8888", "RGB888", "RGB565", "RGBA4444", "RGBA5551", "L8", "A8", "LA88", "PALETTE4", "PALETTE8", "ETC1"},
+		Where: []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "generated vertex shaders on the simulated shader unit"},
+		},
 		Emulated: []driver.Emulation{
 			{Feature: "transform and lighting", How: "vertex shaders generated from the fixed-function state and run on the PICA's shader unit"},
 			{Feature: "texture environment", How: "mapped onto the six combiner stages, one stage per enabled unit"},

@@ -70,6 +70,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if st.CullEnabled && st.CullFace == driver.FaceFrontAndBack && dc.Prim >= driver.PrimTriangles {
 		return nil
 	}
+	if c.tcl {
+		if done, err := c.drawFF(st, dc); done || err != nil {
+			return err
+		}
+	}
 	mesh, err := c.tnl.Run(st, dc)
 	if err != nil {
 		return err

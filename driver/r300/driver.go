@@ -4,10 +4,15 @@
 // one indirect buffer per flush.
 //
 // Mapping decisions (guide shared/notes/r300.md §5):
-//   - Vertices go through the shared software T&L (driver/swtnl): the seed
-//     has no vertex-program encoding, so the VAP runs in PVS bypass with
-//     window-space positions (x, H-y, z, 1/w) and clipping disabled; the
-//     y flip turns GL's y-up window into the chip's y-down screen.
+//   - On a chip with the TCL engine, vertices run through the PVS: ES 2.0
+//     vertex shaders compiled by compiler/r300 (es2tcl.go), ES 1.1 state as
+//     generated programs (fftcl.go), then clipping and the viewport on the
+//     VAP (tcl.go). On an RS400-class chip without it (hal/r300
+//     RevisionNoTCL, backend "r300-notcl") they go through the shared
+//     software T&L (driver/swtnl) or the CPU's IR interpreter, and the VAP
+//     runs in PVS bypass with window-space positions (x, H-y, z, 1/w) and
+//     clipping disabled; the y flip turns GL's y-up window into the chip's
+//     y-down screen.
 //   - The fragment side is a generated fragment program per texture
 //     environment (texenv.go), compiled by compiler/r300 and cached;
 //     environment colours are uniforms.
@@ -61,8 +66,8 @@ func newCaps(tcl bool) *driver.Caps {
 		Vendor:   "retrogl",
 		Renderer: "retrogl r300 (ATI Radeon R3xx, simulated)",
 		Version:  "OpenGL ES-CM 1.1",
-		// GL ES 2.0: compiler/glsl, compiler/lower, compiler/r300 for the
-		// fragment side, the vertex shader on the CPU (es2.go).
+		// GL ES 2.0: compiler/glsl, compiler/lower, compiler/r300 for both
+		// stages (the vertex shader on the CPU without TCL, es2.go).
 		ES2:         true,
 		VersionES2:  "OpenGL ES 2.0 retrogl r300",
 		GLSLVersion: "OpenGL ES GLSL ES 1.00",
@@ -151,8 +156,52 @@ func newCaps(tcl bool) *driver.Caps {
 			{Feature: "GLSL control flow", How: "loops with constant trip counts unrolled, branches turned into selects, functions inlined (compiler/lower)"},
 		},
 	}
+	if tcl {
+		tclCaps(c)
+	} else {
+		c.Name = "r300-notcl"
+		c.Renderer = "retrogl r300 (RS400-class IGP without TCL, simulated)"
+		c.Where = []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "driver/swtnl on the CPU; the VAP takes window-space vertices through PVS_BYPASS"},
+			{Stage: "ES 2.0 vertex shader", Runs: "the CPU (compiler/ir's interpreter in float32); clipped on the CPU, PVS_BYPASS"},
+			{Stage: "ES 2.0 fragment shader", Runs: "the US fragment unit (compiler/r300), FP24; uniform-only expressions in a CPU preshader"},
+		}
+	}
 	c.FillMissing("not implemented in the r300 backend yet")
 	return c
+}
+
+// tclCaps turns the capabilities of the chip without TCL into those of the
+// chip with the PVS: vertex work moves to the chip.
+func tclCaps(c *driver.Caps) {
+	c.Where = []driver.Placement{
+		{Stage: "ES 1.1 vertex", Runs: "the PVS: generated programs (driver/ffvs, compiled by compiler/r300) cached by state; clipping and the viewport on the VAP"},
+		{Stage: "ES 2.0 vertex shader", Runs: "the PVS (compiler/r300's vertex back end), float32; clipping and the viewport on the VAP"},
+		{Stage: "ES 2.0 fragment shader", Runs: "the US fragment unit (compiler/r300), FP24; uniform-only expressions in a CPU preshader"},
+	}
+	replace := map[string]driver.Emulation{
+		"transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette": {
+			Feature: "transform, lighting, texture matrices, fog factors, point sizes, matrix palette",
+			How:     "generated PVS programs (driver/ffvs IR compiled by compiler/r300), cached by state; a state whose program exceeds the PVS's limits is drawn by driver/swtnl through PVS_BYPASS"},
+		"two-sided lighting": {Feature: "two-sided lighting", How: "two passes: back faces culled with the front colour, front faces culled with the back colour"},
+	}
+	var out []driver.Emulation
+	for _, e := range c.Emulated {
+		switch e.Feature {
+		case "DrawElements", "GL ES 2.0 vertex shaders":
+			continue // native: the VAP fetches indexed vertices; the PVS runs the shader
+		}
+		if r, ok := replace[e.Feature]; ok {
+			e = r
+		}
+		out = append(out, e)
+	}
+	out = append(out, driver.Emulation{Feature: "gl_FrontFacing", How: "two passes with the SU culling each face and a uniform giving the facing"})
+	c.Emulated = out
+	c.Limits.Extra["vs_instructions"] = r3.PVSMaxInsts
+	c.Limits.Extra["vs_temporaries"] = r3.PVSMaxTemps
+	c.Limits.Extra["vs_constants"] = r3.PVSMaxConsts
+	c.Limits.Extra["vs_loop_depth"] = r3.PVSMaxLoopDepth
 }
 
 // Caps implements driver.Driver.

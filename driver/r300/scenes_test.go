@@ -37,8 +37,14 @@ type scene struct {
 // the listing of every submitted command buffer.
 func render(t *testing.T, sc scene) (*image.NRGBA, []string) {
 	t.Helper()
+	return renderOn(t, "r300", sc)
+}
+
+// renderOn draws a scene on a backend (r300 or r300-notcl).
+func renderOn(t *testing.T, backend string, sc scene) (*image.NRGBA, []string) {
+	t.Helper()
 	var capture bytes.Buffer
-	c, err := gles.NewContext("r300", gles.Config{Width: sc.w, Height: sc.h, Format: sc.format, DepthBits: sc.depth, StencilBits: sc.stencil, Capture: &capture})
+	c, err := gles.NewContext(backend, gles.Config{Width: sc.w, Height: sc.h, Format: sc.format, DepthBits: sc.depth, StencilBits: sc.stencil, Capture: &capture})
 	require.NoError(t, err)
 	sc.draw(c)
 	c.Finish()
