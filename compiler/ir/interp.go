@@ -107,15 +107,42 @@ func Run(p *Program, env *Env) (*Result, error) {
 		}
 		return out
 	}
-	for i := range p.Insts {
+	ends := loopEnds(p)
+	type active struct{ start, left int }
+	var loops []active
+	steps := 0
+	for i := 0; i < len(p.Insts); i++ {
 		in := &p.Insts[i]
 		info := in.Op.Info()
 		var src [3][4]float64
 		for k := 0; k < info.NumSrc; k++ {
 			src[k] = read(in.Src[k])
 		}
+		if steps++; steps > maxSteps {
+			return nil, fmt.Errorf("ir: run: more than %d instructions executed", maxSteps)
+		}
 		var val [4]float32
 		switch info.Kind {
+		case Flow:
+			if in.Op == ENDLOOP {
+				top := &loops[len(loops)-1]
+				if top.left--; top.left > 0 {
+					i = top.start
+				} else {
+					loops = loops[:len(loops)-1]
+				}
+				continue
+			}
+			n := loopCount(float32(src[0][0]))
+			if n > MaxLoopCount {
+				return nil, fmt.Errorf("ir: run: a loop of %d iterations, more than %d", n, MaxLoopCount)
+			}
+			if n == 0 {
+				i = ends[i]
+				continue
+			}
+			loops = append(loops, active{i, n})
+			continue
 		case Kill:
 			for c := 0; c < 4; c++ {
 				if src[0][c] < 0 {
@@ -173,6 +200,50 @@ func Run(p *Program, env *Env) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// maxSteps bounds the instructions one Run executes.
+const maxSteps = 1 << 26
+
+// loopCount is a bgnloop's count: x truncated towards zero, 0 for
+// negative values and NaN, saturated beyond MaxLoopCount.
+func loopCount(x float32) int {
+	switch {
+	case !(x > 0):
+		return 0
+	case x > MaxLoopCount+1:
+		return MaxLoopCount + 1
+	}
+	return int(x)
+}
+
+// loopEnds maps each bgnloop to its endloop (the program is verified).
+func loopEnds(p *Program) map[int]int {
+	ends := map[int]int{}
+	var open []int
+	for i := range p.Insts {
+		switch p.Insts[i].Op {
+		case BGNLOOP:
+			open = append(open, i)
+		case ENDLOOP:
+			ends[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
+	return ends
+}
+
+// LoopEnds maps each bgnloop of a verified program to its endloop.
+func LoopEnds(p *Program) map[int]int { return loopEnds(p) }
+
+// HasLoops reports whether a program has a loop.
+func (p *Program) HasLoops() bool {
+	for i := range p.Insts {
+		if p.Insts[i].Op == BGNLOOP {
+			return true
+		}
+	}
+	return false
 }
 
 // addrValue converts an ARL result (already floored) to a0: clamped to

@@ -58,7 +58,7 @@ func (in *Inst) String() string {
 		b.WriteString("_sat")
 	}
 	var ops []string
-	if info.Kind != Kill {
+	if info.Kind != Kill && info.Kind != Flow {
 		ops = append(ops, in.Dst.String())
 	}
 	for k := 0; k < info.NumSrc; k++ {
@@ -73,7 +73,9 @@ func (in *Inst) String() string {
 			ops = append(ops, "cube")
 		}
 	}
-	b.WriteString(" " + strings.Join(ops, ", "))
+	if len(ops) > 0 {
+		b.WriteString(" " + strings.Join(ops, ", "))
+	}
 	return b.String()
 }
 
@@ -236,7 +238,7 @@ func parseInst(word, rest string) (Inst, error) {
 		}
 	}
 	want := info.NumSrc
-	if info.Kind != Kill {
+	if info.Kind != Kill && info.Kind != Flow {
 		want++
 	}
 	if info.Kind == Texture {
@@ -245,7 +247,7 @@ func parseInst(word, rest string) (Inst, error) {
 	if len(ops) != want {
 		return in, fmt.Errorf("%s takes %d operands, got %d", name, want, len(ops))
 	}
-	if info.Kind != Kill {
+	if info.Kind != Kill && info.Kind != Flow {
 		d, err := parseDst(ops[0])
 		if err != nil {
 			return in, err
@@ -355,6 +357,7 @@ func parseSrc(s string) (Src, error) {
 // sources are readable and destinations writable, and that texture units
 // and masks are in range.
 func (p *Program) Verify() error {
+	depth := 0
 	for i := range p.Insts {
 		in := &p.Insts[i]
 		fail := func(format string, args ...any) error {
@@ -367,7 +370,15 @@ func (p *Program) Verify() error {
 		if in.Op == ARL && in.Dst.File != Addr {
 			return fail("arl writes a0")
 		}
-		if info.Kind != Kill {
+		switch in.Op {
+		case BGNLOOP:
+			depth++
+		case ENDLOOP:
+			if depth--; depth < 0 {
+				return fail("endloop without bgnloop")
+			}
+		}
+		if info.Kind != Kill && info.Kind != Flow {
 			switch in.Dst.File {
 			case Temp:
 			case Addr:
@@ -415,6 +426,9 @@ func (p *Program) Verify() error {
 		if info.Kind == Texture && (in.Unit < 0 || in.Unit > 31) {
 			return fail("bad texture unit %d", in.Unit)
 		}
+	}
+	if depth != 0 {
+		return fmt.Errorf("ir: %d bgnloop without endloop", depth)
 	}
 	return nil
 }
