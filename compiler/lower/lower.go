@@ -60,6 +60,10 @@ type Options struct {
 	// 16): built-in attributes (gl_Vertex, ...), which glsl.Link leaves
 	// at location -1, take the first free ones.
 	MaxAttribs int
+	// Loops lets the vertex program keep loops whose trip count uniforms
+	// give as IR loops (hwloop.go), for a vertex unit that loops.
+	// PreferLoops keeps constant-count loops too.
+	Loops, PreferLoops bool
 }
 
 // Result is a lowered program.
@@ -155,7 +159,10 @@ func Lower(prog *glsl.Program, opts Options) (res *Result, err error) {
 		l := newLowerer(prog, st, opts, res, samplers)
 		l.run()
 		ir.Optimize(l.p, nil)
-		optimize(l.p)
+		if !l.p.HasLoops() {
+			// The rewrites follow straight-line definitions.
+			optimize(l.p)
+		}
 		if err := l.p.Verify(); err != nil {
 			return nil, fmt.Errorf("lower: %s program: %w", st, err)
 		}
@@ -368,6 +375,8 @@ type lowerer struct {
 	frames []*frame
 	loops  []*loopFrame
 	pos    glsl.Pos
+	// hwDepth counts the IR loops being lowered (hwloop.go).
+	hwDepth int
 }
 
 type outCopy struct {
