@@ -14,6 +14,8 @@ import (
 //
 //	ir.Program --optimize--> (compiler/ir's folding, copy propagation,
 //	    dead code, in float32 as the PVS computes)
+//	  --loops--> each loop's count computation copied out into a program
+//	    the driver runs per draw (vloop.go)
 //	  --select--> vinsts: PVS vector and math opcodes on virtual
 //	    registers; literals reduced to the 0/1 swizzle selects where they
 //	    can be, modifiers folded into literals, CMP/CND/SEQ/SNE/LRP/FLR
@@ -29,8 +31,9 @@ import (
 //	    before any write (the IR's temporaries start at zero)
 //	  --regalloc--> the 32 temporaries, values with disjoint components
 //	    sharing one
-//	  --emit--> instruction words, the code controls and the macro MAD
-//	    for three different temporaries
+//	  --emit--> instruction words laid out with the loops' stubs and
+//	    subroutines, the code controls and the macro MAD for three
+//	    different temporaries
 //
 // A program over the unit's limits (256 instructions, 32 temporaries, 256
 // constants, 32 inputs or outputs) fails with a *VertexLimitError naming
@@ -88,6 +91,12 @@ type VertexProgram struct {
 	Inputs []string
 	// Outputs are the options' Outputs.
 	Outputs []string
+	// Loops are the program's loops (vloop.go): Flow gives the
+	// flow-control registers for their counts.
+	Loops []VertexLoop
+	// endJump is the instruction whose JUMP skips the loop bodies (-1
+	// without loops).
+	endJump int
 	Stats   VertexStats
 }
 
@@ -135,8 +144,21 @@ func (v *VertexProgram) Disassemble() []string {
 		}
 		out = append(out, fmt.Sprintf("; c%d = (%s)", i, strings.Join(parts, ", ")))
 	}
+	note := map[int]string{}
+	for i, l := range v.Loops {
+		for j, s := range l.stubs {
+			for k, r := range []string{"P", "A", "B"} {
+				note[s[k]] = fmt.Sprintf("   ; loop %d stub %d %s", i, j, r)
+			}
+		}
+		note[l.sub[0]] += fmt.Sprintf("   ; loop %d body", i)
+		note[l.sub[1]] += fmt.Sprintf("   ; loop %d body end", i)
+	}
+	if v.endJump >= 0 && len(v.Loops) > 0 {
+		note[v.endJump] = "   ; end: jumps past the loop bodies"
+	}
 	for i, w := range v.Code {
-		out = append(out, fmt.Sprintf("; pvs %3d: %s", i, r3.DecodePVS(w)))
+		out = append(out, fmt.Sprintf("; pvs %3d: %s%s", i, r3.DecodePVS(w), note[i]))
 	}
 	return out
 }
@@ -152,6 +174,7 @@ type vpass struct {
 var VertexPasses = []vpass{
 	{"verify", (*vcomp).verify, true},
 	{"optimize", (*vcomp).optimize, false},
+	{"loops", (*vcomp).loops, true},
 	{"select", (*vcomp).selectOps, true},
 	{"consts", (*vcomp).consts, true},
 	{"conflicts", (*vcomp).conflicts, true},

@@ -37,7 +37,15 @@ func loadVertex(t *testing.T, e *sim.Engine, v *VertexProgram, uniforms map[stri
 	set(r3.VAP_PVS_CODE_CNTL_0, c0)
 	set(r3.VAP_PVS_CODE_CNTL_1, c1)
 	set(r3.VAP_PVS_CONST_CNTL, uint32(max(len(vals), 1)-1)<<16)
-	set(r3.VAP_PVS_FLOW_CNTL_OPC, 0)
+	counts, err := v.LoopCounts(uniforms)
+	require.NoError(t, err)
+	opc, addrs, index, err := v.Flow(counts)
+	require.NoError(t, err)
+	for i := range addrs {
+		set(r3.VAP_PVS_FLOW_CNTL_ADDRS_0+4*uint32(i), addrs[i])
+		set(r3.VAP_PVS_FLOW_CNTL_LOOP_INDEX_0+4*uint32(i), index[i])
+	}
+	set(r3.VAP_PVS_FLOW_CNTL_OPC, opc)
 }
 
 // outputNames lists a program's outputs in order.

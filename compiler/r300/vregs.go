@@ -191,24 +191,74 @@ func (c *vcomp) conflicts() error {
 }
 
 // dce removes instructions whose results nothing reads (the "dce" pass).
+// What a loop body's start needs is needed at its end (the next
+// iteration), what follows a loop before it (no iteration): the liveness
+// is iterated until it settles.
 func (c *vcomp) dce() error {
-	live := map[pvReg]uint8{}
+	spans := c.loopSpans()
+	cp := func(m map[pvReg]uint8) map[pvReg]uint8 {
+		o := make(map[pvReg]uint8, len(m))
+		for k, v := range m {
+			o[k] = v
+		}
+		return o
+	}
+	merge := func(a, b map[pvReg]uint8) {
+		for k, v := range b {
+			a[k] |= v
+		}
+	}
+	same := func(a, b map[pvReg]uint8) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			if b[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	bodyStart := map[int]map[pvReg]uint8{}
+	afterEnd := map[int]map[pvReg]uint8{}
 	keep := make([]bool, len(c.insts))
-	for i := len(c.insts) - 1; i >= 0; i-- {
-		in := &c.insts[i]
-		switch in.dst.file {
-		case pvTemp:
-			if live[in.dst]&in.we == 0 {
+	for round := 0; round < 16; round++ {
+		live := map[pvReg]uint8{}
+		settled := true
+		for i := len(c.insts) - 1; i >= 0; i-- {
+			in := &c.insts[i]
+			switch in.flow {
+			case flowEnd:
+				afterEnd[i] = cp(live)
+				merge(live, bodyStart[i])
+				keep[i] = true
+				continue
+			case flowBegin:
+				e := spans[i]
+				if old, ok := bodyStart[e]; !ok || !same(old, live) {
+					settled = false
+					bodyStart[e] = cp(live)
+				}
+				merge(live, afterEnd[e])
+				keep[i] = true
 				continue
 			}
-			live[in.dst] &^= in.we
-		case pvOut, pvA0:
-		}
-		keep[i] = true
-		for k := 0; k < 3; k++ {
-			if in.srcs>>k&1 != 0 && in.src[k].reg.file == pvTemp {
-				live[in.src[k].reg] |= in.chans(k)
+			keep[i] = false
+			if in.dst.file == pvTemp {
+				if live[in.dst]&in.we == 0 {
+					continue
+				}
+				live[in.dst] &^= in.we
 			}
+			keep[i] = true
+			for k := 0; k < 3; k++ {
+				if in.srcs>>k&1 != 0 && in.src[k].reg.file == pvTemp {
+					live[in.src[k].reg] |= in.chans(k)
+				}
+			}
+		}
+		if settled {
+			break
 		}
 	}
 	var out []pvInst
@@ -318,6 +368,39 @@ func (c *vcomp) regalloc() error {
 			v.comps |= in.we
 		}
 	}
+	// A value a loop body reads that was written before the loop, or that
+	// the body reads before writing it (carried to the next iteration),
+	// lives through the whole loop.
+	spans := c.loopSpans()
+	for b, e := range spans {
+		if c.insts[b].flow != flowBegin {
+			continue
+		}
+		firstRead, firstWrite := map[int]int{}, map[int]int{}
+		for p := b + 1; p < e; p++ {
+			in := &c.insts[p]
+			for k := 0; k < 3; k++ {
+				if in.srcs>>k&1 != 0 && in.src[k].reg.file == pvTemp {
+					if _, ok := firstRead[in.src[k].reg.index]; !ok {
+						firstRead[in.src[k].reg.index] = p
+					}
+				}
+			}
+			if in.dst.file == pvTemp {
+				if _, ok := firstWrite[in.dst.index]; !ok {
+					firstWrite[in.dst.index] = p
+				}
+			}
+		}
+		for idx, r := range firstRead {
+			v := vals[idx]
+			w, written := firstWrite[idx]
+			if v.start < 2*b || !written || r <= w {
+				v.start = min(v.start, 2*b)
+				v.end = max(v.end, 2*e+1)
+			}
+		}
+	}
 	order := make([]int, 0, len(vals))
 	for k := range vals {
 		order = append(order, k)
@@ -390,59 +473,129 @@ func pvsOperand(s pvSrc, fallback r3.PVSSrc) r3.PVSSrc {
 	return o
 }
 
-// emit encodes the instructions (the "emit" pass).
-func (c *vcomp) emit() error {
-	if n := len(c.insts); n > r3.PVSMaxInsts {
-		return &VertexLimitError{"instructions", n, r3.PVSMaxInsts}
+// encode returns an instruction's words.
+func encode(in *pvInst) (r3.PVSInst, bool, bool) {
+	d := r3.PVSDst{Op: in.op, Math: in.math, Offset: uint8(in.dst.index), WE: in.we}
+	pos := false
+	switch in.dst.file {
+	case pvOut:
+		d.Type = r3.PVSDstOut
+		pos = in.dst.index == 0
+	case pvA0:
+		d.Type = r3.PVSDstA0
 	}
-	v := &VertexProgram{Consts: c.cslots, Outputs: c.opts.Outputs}
+	// The fallback register for constant-only operands: the first real
+	// register the instruction reads, else temporary 0.
+	fb := r3.PVSSrc{Type: r3.PVSSrcTemp}
+	for k := 2; k >= 0; k-- {
+		if in.srcs>>k&1 != 0 && in.src[k].reg.file != pvNone {
+			fb = pvsOperand(in.src[k], fb)
+		}
+	}
+	input := false
+	var ops [3]r3.PVSSrc
+	for k := 0; k < 3; k++ {
+		if in.srcs>>k&1 != 0 {
+			ops[k] = pvsOperand(in.src[k], fb)
+		} else {
+			// Unused operands: operand A's register selecting 0 (Mesa's
+			// __CONST(0, ZERO)).
+			base := ops[0]
+			if in.srcs&1 == 0 {
+				base = fb
+			}
+			ops[k] = r3.PVSSrc{Type: base.Type, Offset: base.Offset, AddrMode: base.AddrMode, AddrSel: base.AddrSel, Swz: [4]uint8{4, 4, 4, 4}}
+		}
+		input = input || ops[k].Type == r3.PVSSrcInput
+	}
+	// Three different temporaries need the macro MAD (Mesa ei_mad).
+	if !in.math && in.op == r3.VEMad && ops[0].Type == r3.PVSSrcTemp && ops[1].Type == r3.PVSSrcTemp && ops[2].Type == r3.PVSSrcTemp &&
+		ops[0].Offset != ops[1].Offset && ops[0].Offset != ops[2].Offset && ops[1].Offset != ops[2].Offset {
+		d.Op, d.Macro = r3.MacroMad, true
+	}
+	return r3.PVSInst{Dst: d, Src: ops}, pos, input
+}
+
+// emit lays the code out and encodes it (the "emit" pass): the main code
+// with two stubs in place of each loop and a last instruction whose JUMP
+// skips the loop bodies, which follow as subroutines (vloop.go).
+func (c *vcomp) emit() error {
+	v := &VertexProgram{Consts: c.cslots, Outputs: c.opts.Outputs, endJump: -1}
 	for _, in := range c.p.Inputs {
 		v.Inputs = append(v.Inputs, in.Name)
 	}
-	for p, in := range c.insts {
-		d := r3.PVSDst{Op: in.op, Math: in.math, Offset: uint8(in.dst.index), WE: in.we}
-		switch in.dst.file {
-		case pvOut:
-			d.Type = r3.PVSDstOut
-			if in.dst.index == 0 {
-				v.PosValid = p
-			}
-		case pvA0:
-			d.Type = r3.PVSDstA0
+	nop := pvInst{srcs: 0, dst: pvReg{pvTemp, 0}}
+	var code []pvInst
+	// at maps c.insts positions to code positions; lastOf gives, for a
+	// position inside a loop, the loop's last stub instruction.
+	at := make([]int, len(c.insts))
+	lastOf := map[int]int{}
+	spans := c.loopSpans()
+	type body struct{ from, to int }
+	var bodies []body
+	for i := 0; i < len(c.insts); i++ {
+		in := c.insts[i]
+		if in.flow != flowBegin {
+			at[i] = len(code)
+			code = append(code, in)
+			continue
 		}
-		// The fallback register for constant-only operands: the first
-		// real register the instruction reads, else temporary 0.
-		fb := r3.PVSSrc{Type: r3.PVSSrcTemp}
-		for k := 2; k >= 0; k-- {
-			if in.srcs>>k&1 != 0 && in.src[k].reg.file != pvNone {
-				fb = pvsOperand(in.src[k], fb)
-			}
-		}
-		var ops [3]r3.PVSSrc
-		for k := 0; k < 3; k++ {
-			if in.srcs>>k&1 != 0 {
-				ops[k] = pvsOperand(in.src[k], fb)
-			} else {
-				// Unused operands: operand A's register selecting 0
-				// (Mesa's __CONST(0, ZERO)).
-				base := ops[0]
-				if in.srcs&1 == 0 {
-					base = fb
-				}
-				ops[k] = r3.PVSSrc{Type: base.Type, Offset: base.Offset, AddrMode: base.AddrMode, AddrSel: base.AddrSel, Swz: [4]uint8{4, 4, 4, 4}}
-			}
-			if ops[k].Type == r3.PVSSrcInput {
-				v.LastInput = p
+		e := spans[i]
+		var l VertexLoop
+		for j := range l.stubs {
+			for k := range l.stubs[j] {
+				l.stubs[j][k] = len(code)
+				code = append(code, nop)
 			}
 		}
-		// Three different temporaries need the macro MAD (Mesa ei_mad).
-		if !in.math && in.op == r3.VEMad && ops[0].Type == r3.PVSSrcTemp && ops[1].Type == r3.PVSSrcTemp && ops[2].Type == r3.PVSSrcTemp &&
-			ops[0].Offset != ops[1].Offset && ops[0].Offset != ops[2].Offset && ops[1].Offset != ops[2].Offset {
-			d.Op, d.Macro = r3.MacroMad, true
+		for j := i; j <= e; j++ {
+			lastOf[j] = l.stubs[1][2]
 		}
-		v.Code = append(v.Code, r3.PVSInst{Dst: d, Src: ops}.Encode())
+		v.Loops = append(v.Loops, l)
+		bodies = append(bodies, body{i + 1, e})
+		i = e
 	}
-	v.Stats = VertexStats{Insts: len(v.Code), Temps: c.temps, Consts: len(v.Consts), Movs: c.movs}
+	if len(bodies) > 0 {
+		v.endJump = len(code)
+		code = append(code, nop)
+	}
+	for k, b := range bodies {
+		v.Loops[k].sub[0] = len(code)
+		for j := b.from; j < b.to; j++ {
+			at[j] = len(code)
+			code = append(code, c.insts[j])
+		}
+		if b.to == b.from {
+			code = append(code, nop) // an empty body
+		}
+		v.Loops[k].sub[1] = len(code) - 1
+		v.Loops[k].Count = c.vloops[k].Count
+	}
+	if n := len(code); n > r3.PVSMaxInsts {
+		return &VertexLimitError{"instructions", n, r3.PVSMaxInsts}
+	}
+	for i := range c.insts {
+		in := &c.insts[i]
+		if in.flow != flowNone {
+			continue
+		}
+		_, pos, input := encode(in)
+		p := at[i]
+		if l, ok := lastOf[i]; ok {
+			p = l // in a loop: its end is the last time
+		}
+		if pos {
+			v.PosValid = p
+		}
+		if input {
+			v.LastInput = p
+		}
+	}
+	for i := range code {
+		w, _, _ := encode(&code[i])
+		v.Code = append(v.Code, w.Encode())
+	}
+	v.Stats = VertexStats{Insts: len(v.Code), Temps: c.temps, Consts: len(v.Consts), Movs: c.movs, Loops: len(v.Loops)}
 	c.out = v
 	return nil
 }

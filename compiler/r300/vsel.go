@@ -47,8 +47,17 @@ type pvSrc struct {
 	relComp uint8
 }
 
-// pvInst is one PVS instruction on virtual registers.
+// Flow markers of pvInst.flow.
+const (
+	flowNone = iota
+	flowBegin
+	flowEnd
+)
+
+// pvInst is one PVS instruction on virtual registers, or a loop marker
+// (flow; it reads and writes nothing).
 type pvInst struct {
+	flow uint8
 	math bool
 	op   uint8
 	dst  pvReg
@@ -67,6 +76,8 @@ type vcomp struct {
 	// not written).
 	outReg []int
 	cslots []ConstSlot
+	// vloops are the loops' count programs (vloop.go).
+	vloops []VertexLoop
 	movs   int
 	temps  int
 	out    *VertexProgram
@@ -91,6 +102,7 @@ func (c *vcomp) verify() error {
 			}
 		}
 	}
+	depth, loops := 0, 0
 	for i := range c.p.Insts {
 		in := &c.p.Insts[i]
 		switch in.Op.Info().Kind {
@@ -99,6 +111,18 @@ func (c *vcomp) verify() error {
 		case ir.Kill:
 			return fmt.Errorf("instruction %d (%s): kill in a vertex program", i, in)
 		}
+		switch in.Op {
+		case ir.BGNLOOP:
+			if depth++; depth > r3.PVSMaxLoopDepth {
+				return &VertexLimitError{"loop nesting levels", depth, r3.PVSMaxLoopDepth}
+			}
+			loops++
+		case ir.ENDLOOP:
+			depth--
+		}
+	}
+	if loops > maxVertexLoops {
+		return &VertexLimitError{"loops", loops, maxVertexLoops}
 	}
 	c.nvreg = c.p.NumTemps()
 	return nil
@@ -109,8 +133,17 @@ func (c *vcomp) verify() error {
 // 0 selects.
 func (c *vcomp) optimize() error {
 	written := make([]ir.Mask, c.p.NumTemps())
+	ends := ir.LoopEnds(c.p)
 	for i := range c.p.Insts {
 		in := &c.p.Insts[i]
+		if e, ok := ends[i]; ok {
+			// A loop body's writes reach its reads of later iterations.
+			for j := i; j < e; j++ {
+				if w := &c.p.Insts[j]; w.Dst.File == ir.Temp {
+					written[w.Dst.Index] |= w.WriteMask()
+				}
+			}
+		}
 		for k := 0; k < in.Op.Info().NumSrc; k++ {
 			s := &in.Src[k]
 			if s.File != ir.Temp {
@@ -291,6 +324,14 @@ func (c *vcomp) emitM(op uint8, dst pvReg, we uint8, a, cc pvSrc) {
 func (c *vcomp) selectOps() error {
 	for i := range c.p.Insts {
 		in := &c.p.Insts[i]
+		switch in.Op {
+		case ir.BGNLOOP:
+			c.insts = append(c.insts, pvInst{flow: flowBegin})
+			continue
+		case ir.ENDLOOP:
+			c.insts = append(c.insts, pvInst{flow: flowEnd})
+			continue
+		}
 		dst, ok := c.dstOf(in.Dst)
 		if !ok {
 			continue
@@ -564,6 +605,12 @@ func (s pvSrc) String() string {
 }
 
 func (in *pvInst) String() string {
+	switch in.flow {
+	case flowBegin:
+		return "bgnloop"
+	case flowEnd:
+		return "endloop"
+	}
 	var name string
 	if in.math {
 		name = r3.PVSMathOps[in.op].Mnemonic
