@@ -41,9 +41,9 @@ func TestVertexLoops(t *testing.T) {
 // loops, a count from vertex data, a count over 510.
 func TestVertexLoopErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		"vertex\nin v0 attr0\nout o0 position\nuniform c0 n\nbgnloop c0.x\nbgnloop c0.y\nadd r1, r1, v0\nendloop\nendloop\nmov o0, r1\n": "loop nesting",
+		"vertex\nin v0 attr0\nout o0 position\nuniform c0 n\nbgnloop c0.x\nbgnloop c0.y\nadd r1, r1, v0\nendloop\nendloop\nmov o0, r1\n":                                                                                               "loop nesting",
 		"vertex\nin v0 attr0\nout o0 position\nuniform c0 n\nbgnloop c0.x\nadd r1, r1, v0\nendloop\nbgnloop c0.x\nadd r1, r1, v0\nendloop\nbgnloop c0.x\nadd r1, r1, v0\nendloop\nbgnloop c0.x\nadd r1, r1, v0\nendloop\nmov o0, r1\n": "loops",
-		"vertex\nin v0 attr0\nout o0 position\nmov r2, v0\nbgnloop r2.x\nadd r1, r1, v0\nendloop\nmov o0, r1\n": "vertex data",
+		"vertex\nin v0 attr0\nout o0 position\nmov r2, v0\nbgnloop r2.x\nadd r1, r1, v0\nendloop\nmov o0, r1\n":                                                                                                                        "vertex data",
 	} {
 		_, err := CompileVertex(parseVertex(t, text), VertexOptions{Outputs: []string{"position"}})
 		assert.ErrorContains(t, err, want, text)
