@@ -27,10 +27,22 @@ import (
 // accumulated index stays below the limit; float accumulation may differ
 // by one iteration where the limit is a multiple of an inexact step).
 //
+// With Options.DynamicLoops n > 0, a loop of any other form (while,
+// do-while, a for loop whose limit depends on vertex data or whose body
+// writes the index) that is not a compile-time constant becomes an IR loop
+// of n iterations: its condition is evaluated in the body as the unrolled
+// form does, and the first iteration where it fails clears the loop's
+// break flag, so the rest run predicated off. A loop that would run more
+// than n times is cut off after n (the vertex unit has no conditional
+// branch to leave early; drivers pass the most their loop unit runs).
+// Lowering tries unrolling first: the option is for programs that failed
+// without it.
+//
 // In the body, break, continue and return work through the execution
-// flags as in unrolled loops; the flags live in registers (set before the
-// loop, continue's reset each iteration), and nothing known about a
-// temporary before the loop is assumed in it.
+// flags as in unrolled loops; the loop's break and continue flags live in
+// registers (break set before the loop, continue each iteration), and so
+// does the function's return flag when the body returns; nothing known
+// about a temporary before the loop is assumed in it.
 
 // hwForm is a recognised loop.
 type hwForm struct {
@@ -43,19 +55,24 @@ type hwForm struct {
 // tryHWLoop lowers s as an IR loop when the options allow it and s has
 // the form; it reports whether it did.
 func (l *lowerer) tryHWLoop(s *glsl.Loop) bool {
-	if !l.opts.Loops || l.stage != glsl.StageVertex || l.hwDepth > 0 || s.Kind != glsl.LoopFor {
+	if !l.opts.Loops || l.stage != glsl.StageVertex || l.hwDepth > 0 {
 		return false
 	}
 	constant := s.Info != nil && s.Info.Iterations >= 0
 	if constant && !l.opts.PreferLoops {
 		return false
 	}
-	f, ok := recognise(s)
-	if !ok {
-		return false
+	if s.Kind == glsl.LoopFor {
+		if f, ok := recognise(s); ok {
+			l.hwLoop(s, f)
+			return true
+		}
 	}
-	l.hwLoop(s, f)
-	return true
+	if l.opts.DynamicLoops > 0 && !constant {
+		l.dynLoop(s)
+		return true
+	}
+	return false
 }
 
 // recognise matches the loop form.
@@ -185,9 +202,51 @@ func (l *lowerer) hwLoop(s *glsl.Loop, f hwForm) {
 	}
 	n = l.vop(ir.MAX, 1, n, l.lit(0))
 
-	// Every flag becomes a register: the body may clear it.
-	for _, fl := range l.flags {
-		l.materialize(fl)
+	lf := l.beginHW(s, n)
+	l.body(s, lf)
+	l.endHW(lf)
+}
+
+// dynLoop lowers a loop whose condition is known only at run time as an
+// IR loop of Options.DynamicLoops iterations, the condition clearing the
+// break flag.
+func (l *lowerer) dynLoop(s *glsl.Loop) {
+	if s.Init != nil {
+		l.stmt(s.Init)
+	}
+	if l.predicate().st == never {
+		return
+	}
+	lf := l.beginHW(s, l.lit(float32(l.opts.DynamicLoops)))
+	test := func() {
+		if s.CondVar != nil {
+			l.stmt(s.CondVar)
+		}
+		if s.Cond == nil {
+			return
+		}
+		c := l.scalar(l.expr(s.Cond))
+		l.pushCond(c, true)
+		l.clear(lf.brk)
+		l.popCond()
+	}
+	if s.Kind != glsl.LoopDoWhile {
+		test()
+	}
+	l.body(s, lf)
+	if s.Kind == glsl.LoopDoWhile {
+		test()
+	}
+	l.endHW(lf)
+}
+
+// beginHW opens an IR loop of n iterations with its flags in registers.
+func (l *lowerer) beginHW(s *glsl.Loop, n ir.Src) *loopFrame {
+	// A return in the body clears the function's flag in some iteration:
+	// it becomes a register. (The flags of enclosing loops stay as they
+	// are: a break or continue in the body is the IR loop's own.)
+	if hasReturn(s.Body) {
+		l.materialize(l.frames[len(l.frames)-1].live)
 	}
 	lf := &loopFrame{brk: &flag{}}
 	l.materialize(lf.brk)
@@ -196,6 +255,11 @@ func (l *lowerer) hwLoop(s *glsl.Loop, f hwForm) {
 	l.forget()
 	l.hwDepth++
 	l.emit(ir.Inst{Op: ir.BGNLOOP, Src: [3]ir.Src{splatX(n)}})
+	return lf
+}
+
+// body lowers an IR loop's body and its post expression.
+func (l *lowerer) body(s *glsl.Loop, lf *loopFrame) {
 	lf.cont = &flag{}
 	l.materialize(lf.cont)
 	l.pushFlag(lf.cont)
@@ -207,6 +271,10 @@ func (l *lowerer) hwLoop(s *glsl.Loop, f hwForm) {
 		l.pos = s.Post.Pos()
 		l.expr(s.Post)
 	}
+}
+
+// endHW closes an IR loop.
+func (l *lowerer) endHW(lf *loopFrame) {
 	l.emit(ir.Inst{Op: ir.ENDLOOP})
 	l.hwDepth--
 	l.forget()
@@ -232,42 +300,72 @@ func (l *lowerer) forget() {
 	l.pgen++
 }
 
-// writes records the variables a statement writes.
+// writes records the variables a statement writes, through the functions
+// it calls too (a call may write a global).
 func writes(s glsl.Stmt, out map[*glsl.Var]bool) {
-	root := func(e glsl.Expr) {
-		for {
-			switch x := e.(type) {
-			case *glsl.VarRef:
-				out[x.Var] = true
-				return
-			case *glsl.Index:
-				e = x.X
-			case *glsl.FieldSel:
-				e = x.X
-			case *glsl.Swizzle:
-				e = x.X
-			default:
-				return
-			}
-		}
-	}
-	visit := func(e glsl.Expr) {
-		switch x := e.(type) {
-		case *glsl.Assign:
-			root(x.LHS)
-		case *glsl.Unary:
-			if x.Op >= glsl.OpPreInc {
-				root(x.X)
-			}
-		case *glsl.Call:
-			for i, a := range x.Args {
-				if i < len(x.Func.Params) && x.Func.Params[i].Dir != glsl.DirIn {
-					root(a)
+	seen := map[*glsl.Function]bool{}
+	var stmt func(s glsl.Stmt)
+	stmt = func(s glsl.Stmt) {
+		root := func(e glsl.Expr) {
+			for {
+				switch x := e.(type) {
+				case *glsl.VarRef:
+					out[x.Var] = true
+					return
+				case *glsl.Index:
+					e = x.X
+				case *glsl.FieldSel:
+					e = x.X
+				case *glsl.Swizzle:
+					e = x.X
+				default:
+					return
 				}
 			}
 		}
+		visit := func(e glsl.Expr) {
+			switch x := e.(type) {
+			case *glsl.Assign:
+				root(x.LHS)
+			case *glsl.Unary:
+				if x.Op >= glsl.OpPreInc {
+					root(x.X)
+				}
+			case *glsl.Call:
+				for i, a := range x.Args {
+					if i < len(x.Func.Params) && x.Func.Params[i].Dir != glsl.DirIn {
+						root(a)
+					}
+				}
+				if f := x.Func; !seen[f] && f.Body != nil {
+					seen[f] = true
+					stmt(f.Body)
+				}
+			}
+		}
+		walkStmt(s, func(e glsl.Expr) { walkExpr(e, visit) })
 	}
-	walkStmt(s, func(e glsl.Expr) { walkExpr(e, visit) })
+	stmt(s)
+}
+
+// hasReturn reports whether a statement contains a return (not counting
+// the functions it calls).
+func hasReturn(s glsl.Stmt) bool {
+	switch x := s.(type) {
+	case *glsl.Return:
+		return true
+	case *glsl.Block:
+		for _, t := range x.Stmts {
+			if hasReturn(t) {
+				return true
+			}
+		}
+	case *glsl.If:
+		return hasReturn(x.Then) || hasReturn(x.Else)
+	case *glsl.Loop:
+		return hasReturn(x.Body)
+	}
+	return false
 }
 
 // walkStmt calls fn for every expression of a statement.

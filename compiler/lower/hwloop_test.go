@@ -17,7 +17,12 @@ const loopFS = "varying vec4 c;\nvoid main() { gl_FragColor = c; }\n"
 // interpreter with the given uniforms; it returns the varying c.
 func runLoopVS(t *testing.T, vs string, prefer bool, uniforms map[string][]float32) ([4]float32, *ir.Program) {
 	t.Helper()
-	res, err := Lower(link(t, vs, loopFS), Options{Loops: true, PreferLoops: prefer})
+	return runLoopVSWith(t, vs, Options{Loops: true, PreferLoops: prefer}, uniforms)
+}
+
+func runLoopVSWith(t *testing.T, vs string, opts Options, uniforms map[string][]float32) ([4]float32, *ir.Program) {
+	t.Helper()
+	res, err := Lower(link(t, vs, loopFS), opts)
 	require.NoError(t, err)
 	u := res.UniformValues(func(loc int) []float32 {
 		for name, ref := range res.Uniforms {
@@ -103,4 +108,61 @@ func TestHWLoops(t *testing.T) {
 	assert.Equal(t, [4]float32{3, 1, 1, 1}, got)
 	got, _ = runLoopVS(t, vs, false, map[string][]float32{"n": {1}})
 	assert.Equal(t, [4]float32{2, 5, 1, 1}, got)
+	// A call that writes the index keeps the loop unrolled (piglit
+	// vs-call-in-nested-loop); a loop of unknown count leaves later
+	// straight-line code known (vs-loop-bounds-unrolled).
+	vs = "uniform int n;\nvarying vec4 c;\nint i;\nfloat calls;\nvoid foo() { calls += 1.0; i = 2; }\nvoid main() { gl_Position = vec4(0.0); calls = 0.0; for (i = 0; i < 3; i++) { for (int j = 0; j < 3; j++) foo(); } c = vec4(calls); }\n"
+	got, _ = runLoopVS(t, vs, false, map[string][]float32{"n": {3}})
+	assert.Equal(t, float32(3), got[0])
+	vs = "uniform int n;\nvarying vec4 c;\nvoid main() { gl_Position = vec4(0.0); int i; float s = 0.0; for (i = 0; i < n; i++) s += 1.0; for (i = 10; i != 14; i++) s += 1.0; c = vec4(s); }\n"
+	got, p = runLoopVS(t, vs, false, map[string][]float32{"n": {3}})
+	assert.True(t, p.HasLoops())
+	assert.Equal(t, float32(7), got[0])
+}
+
+// TestDynamicLoops lowers loops whose conditions are known only at run
+// time as IR loops of Options.DynamicLoops iterations and checks them for
+// several uniform values: while, do-while, a for loop whose body writes
+// its index, a return in the body, and the cut-off at the iteration bound.
+func TestDynamicLoops(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       func(n int) float32
+	}{
+		{"while with two conditions", "int i = 0; while (i < n && i < 4) { s += 1.0; i++; }", func(n int) float32 { return float32(min(max(n, 0), 4)) }},
+		{"do-while", "int i = 0; do { s += 1.0; i++; } while (i < n);", func(n int) float32 { return float32(max(n, 1)) }},
+		{"do-while with continue", "int i = 0; do { i++; if (i == 2) continue; s += float(i); } while (i < n);", func(n int) float32 {
+			sum, i := 0, 0
+			for {
+				i++
+				if i != 2 {
+					sum += i
+				}
+				if i >= n {
+					break
+				}
+			}
+			return float32(sum)
+		}},
+		{"index written in the body", "for (int i = 0; i < n; i++) { s += 1.0; if (s > 2.5) i += 10; }", func(n int) float32 { return float32(min(max(n, 0), 3)) }},
+		{"cut off", "int i = 0; while (i < n) { s += 1.0; i++; }", func(n int) float32 { return float32(min(max(n, 0), 6)) }},
+	}
+	for _, tc := range tests {
+		vs := "uniform int n;\nvarying vec4 c;\nvoid main() {\n gl_Position = vec4(0.0);\n float s = 0.0;\n " + tc.body + "\n c = vec4(s);\n}\n"
+		_, err := Lower(link(t, vs, loopFS), Options{Loops: true})
+		assert.Error(t, err, "%s: unrolling fails", tc.name)
+		for _, n := range []int{-1, 0, 1, 3, 5, 7} {
+			if n > 6 && tc.name != "cut off" {
+				continue
+			}
+			got, p := runLoopVSWith(t, vs, Options{Loops: true, DynamicLoops: 6}, map[string][]float32{"n": {float32(n)}})
+			assert.True(t, p.HasLoops(), "%s", p)
+			assert.Equal(t, tc.want(n), got[0], "%s, n = %d\n%s", tc.name, n, p)
+		}
+	}
+	vs := "uniform int n;\nvarying vec4 c;\nvoid main() { gl_Position = vec4(0.0); c = vec4(1.0); int i = 0; while (i < n) { if (i == 2) return; c.x += 1.0; i++; } c.y = 5.0; }\n"
+	for n, want := range map[int][4]float32{1: {2, 5, 1, 1}, 4: {3, 1, 1, 1}} {
+		got, _ := runLoopVSWith(t, vs, Options{Loops: true, DynamicLoops: 6}, map[string][]float32{"n": {float32(n)}})
+		assert.Equal(t, want, got, "n = %d", n)
+	}
 }

@@ -64,6 +64,10 @@ type Options struct {
 	// give as IR loops (hwloop.go), for a vertex unit that loops.
 	// PreferLoops keeps constant-count loops too.
 	Loops, PreferLoops bool
+	// DynamicLoops, with Loops, runs a vertex loop whose condition is
+	// known only at run time as an IR loop of this many iterations
+	// (hwloop.go); 0 leaves such loops to the unroller, which fails.
+	DynamicLoops int
 }
 
 // Result is a lowered program.
