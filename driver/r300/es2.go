@@ -99,8 +99,10 @@ func (c *Context) drawES2(st *driver.State, dc *driver.DrawCall) error {
 		d.slots = append(d.slots, s)
 	}
 
-	if c.tcl {
-		return c.drawES2TCL(st, dc, d, uniforms)
+	if c.tcl && lp.vp != nil {
+		if ok, err := c.drawES2TCL(st, dc, d, uniforms); ok || err != nil {
+			return err
+		}
 	}
 	// The vertex shader, once per vertex the draw reads.
 	nv := dc.MaxIndex - dc.MinIndex + 1

@@ -1,7 +1,6 @@
 package r300
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -95,14 +94,7 @@ func buildVertex(lp *linkedProgram) (*rc.VertexProgram, error) {
 		}
 	}
 	vp, err := rc.CompileVertex(p, rc.VertexOptions{Outputs: outs})
-	if err != nil {
-		var le *rc.VertexLimitError
-		if errors.As(err, &le) {
-			return nil, fmt.Errorf("0:0(0): error: vertex shader too large for the R3xx PVS: needs %d %s, the limit is %d", le.Need, le.Limit, le.Max)
-		}
-		return nil, fmt.Errorf("0:0(0): error: vertex shader: %w", err)
-	}
-	return vp, nil
+	return vp, err
 }
 
 // addFragCoord makes a vertex program also write the window coordinates
@@ -134,7 +126,22 @@ func addFragCoord(p *ir.Program, pos int) {
 }
 
 // drawES2TCL draws with the vertex shader on the PVS.
-func (c *Context) drawES2TCL(st *driver.State, dc *driver.DrawCall, d *es2Draw, uniforms map[string][4]float32) error {
+// A loop the PVS cannot run for this draw's uniforms (more than 510
+// iterations) sends the draw to the CPU path (ok false).
+func (c *Context) drawES2TCL(st *driver.State, dc *driver.DrawCall, d *es2Draw, uniforms map[string][4]float32) (ok bool, err error) {
+	td := &tclDraw{vp: d.lp.vp}
+	counts, err := td.vp.LoopCounts(uniforms)
+	if err != nil {
+		return false, nil
+	}
+	if td.flowOpc, td.flowAddrs, td.flowIndex, err = td.vp.Flow(counts); err != nil {
+		return false, nil
+	}
+	return true, c.drawES2Program(st, dc, d, td, uniforms)
+}
+
+// drawES2Program draws with the vertex program td.vp.
+func (c *Context) drawES2Program(st *driver.State, dc *driver.DrawCall, d *es2Draw, td *tclDraw, uniforms map[string][4]float32) error {
 	lp := d.lp
 	if dc.Count == 0 || dc.MaxIndex < dc.MinIndex {
 		return nil
@@ -146,7 +153,6 @@ func (c *Context) drawES2TCL(st *driver.State, dc *driver.DrawCall, d *es2Draw, 
 	if !c.scissor(st) {
 		return nil
 	}
-	td := &tclDraw{vp: lp.vp}
 	for _, loc := range lp.res.AttribLocs {
 		a := &dc.Arrays.Generic[loc]
 		if a.Enabled {

@@ -89,6 +89,10 @@ type linkedProgram struct {
 	// whether it writes the point size.
 	vp     *rc.VertexProgram
 	vpsize bool
+	// vpErr is why the vertex program did not compile for the PVS; log
+	// the link's info log.
+	vpErr error
+	log   string
 }
 
 // noPreshader turns the preshader off (RETROGL_R300_NO_PRESHADER=1, read
@@ -119,11 +123,63 @@ func (sc shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]
 	if err != nil {
 		return nil, logOf(err), false
 	}
-	return lp, "", true
+	return lp, lp.log, true
 }
 
+// buildProgram lowers and compiles a linked program. Vertex loops with
+// uniform bounds stay loops (the PVS's, or the CPU's without TCL); a
+// program that does not lower so (a vertex loop whose condition is known
+// only at run time cannot be unrolled) is lowered again with such loops
+// run rc.MaxLoopIterations times, predicated off once their condition
+// fails (compiler/lower hwloop.go), on the CPU too so both boards agree.
+//
+// With TCL the vertex shader is then compiled for the PVS; over the PVS's
+// 256 instructions it is tried again with constant-bounded loops as PVS
+// loops too, and where loops were the trouble (more than three, or a
+// count the PVS cannot take) with every loop unrolled. A vertex shader no
+// try fits runs on the CPU (the swtnl path, as without TCL), and the
+// link's info log says so, naming the limit: Mesa's r300 replaces such a
+// shader with a dummy one that draws nothing useful ([OUT] r300_vs.h
+// "dummy"), a simulator can do better.
 func buildProgram(prog *glsl.Program, tcl bool) (*linkedProgram, error) {
-	res, err := lower.Lower(prog, lower.Options{MaxAttribs: maxAttribs})
+	base := lower.Options{MaxAttribs: maxAttribs, Loops: true}
+	first, err := buildWith(prog, base, tcl)
+	if err != nil {
+		dyn := base
+		dyn.DynamicLoops = rc.MaxLoopIterations
+		lp, err2 := buildWith(prog, dyn, tcl)
+		if err2 != nil {
+			return nil, err
+		}
+		first, base = lp, dyn
+	}
+	if !tcl || first.vpErr == nil {
+		return first, nil
+	}
+	var le *rc.VertexLimitError
+	var tries []lower.Options
+	if errors.As(first.vpErr, &le) && le.Limit == "instructions" {
+		o := base
+		o.PreferLoops = true
+		tries = append(tries, o)
+	}
+	if first.res.Vertex.HasLoops() {
+		tries = append(tries, lower.Options{MaxAttribs: maxAttribs})
+	}
+	for _, o := range tries {
+		if lp, err := buildWith(prog, o, true); err == nil && lp.vpErr == nil {
+			return lp, nil
+		}
+	}
+	first.log = "0:0(0): warning: the vertex shader runs on the CPU: " + first.vpErr.Error() + "\n"
+	return first, nil
+}
+
+// buildWith lowers with opts and compiles the fragment program and, with
+// tcl, the vertex program (a vertex program that does not compile leaves
+// vpErr set).
+func buildWith(prog *glsl.Program, opts lower.Options, tcl bool) (*linkedProgram, error) {
+	res, err := lower.Lower(prog, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +207,7 @@ func buildProgram(prog *glsl.Program, tcl bool) (*linkedProgram, error) {
 	}
 	lp := &linkedProgram{res: res, fp: fp, pre: pre}
 	if tcl {
-		if lp.vp, err = buildVertex(lp); err != nil {
-			return nil, err
-		}
+		lp.vp, lp.vpErr = buildVertex(lp)
 	}
 	for _, a := range prog.Attributes {
 		lp.attribs = append(lp.attribs, driver.ActiveVar{Name: a.Name, Type: glType(a.Type), Size: 1, Location: a.Location})

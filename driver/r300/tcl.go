@@ -62,6 +62,10 @@ type tclDraw struct {
 	// space.
 	clip uint32
 	ucp  [][4]float32
+	// flowOpc, flowAddrs and flowIndex are the flow-control registers
+	// for the program's loops (compiler/r300 VertexProgram.Flow).
+	flowOpc              uint32
+	flowAddrs, flowIndex [r3.PVSMaxFlow]uint32
 }
 
 // claim forgets the register and PVS shadows when another context drove
@@ -134,7 +138,13 @@ func (c *Context) tclVAP(st *driver.State, d *tclDraw) {
 	c.set(r3.VAP_PVS_CODE_CNTL_0, c0)
 	c.set(r3.VAP_PVS_CODE_CNTL_1, c1)
 	c.set(r3.VAP_PVS_CONST_CNTL, uint32(max(len(d.consts), 1)-1)<<16)
-	c.set(r3.VAP_PVS_FLOW_CNTL_OPC, 0)
+	for i := range d.flowAddrs {
+		if d.flowOpc>>(2*uint(i))&3 != 0 {
+			c.set(r3.VAP_PVS_FLOW_CNTL_ADDRS_0+4*uint32(i), d.flowAddrs[i])
+			c.set(r3.VAP_PVS_FLOW_CNTL_LOOP_INDEX_0+4*uint32(i), d.flowIndex[i])
+		}
+	}
+	c.set(r3.VAP_PVS_FLOW_CNTL_OPC, d.flowOpc)
 	c.set(r3.VAP_OUT_VTX_FMT_0, d.fmt0)
 	c.set(r3.VAP_OUT_VTX_FMT_1, d.fmt1)
 	if d.fmt0>>16&1 == 0 {
