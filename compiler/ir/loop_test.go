@@ -49,3 +49,35 @@ func TestLoops(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// TestCountPrograms checks the count slices: the instructions a count
+// depends on, and the errors for counts from vertex data or loops.
+func TestCountPrograms(t *testing.T) {
+	p, err := Parse("vertex\nin v0 attr0\nout o0 position\nuniform c0 n\nconst c1 2 0.5 0 0\n" +
+		"mul r3.x, c0.x, c1.y\nmov r1, v0\nadd r3.x, r3.x, c1.x\nbgnloop r3.x\nadd r1, r1, v0\nendloop\nbgnloop c0.y\nadd r1, r1, v0\nendloop\nmov o0, r1\n")
+	require.NoError(t, err)
+	cps, err := CountPrograms(p)
+	require.NoError(t, err)
+	require.Len(t, cps, 2)
+	assert.Equal(t, "vertex\nout o0 count\nuniform c0 n\nconst c1 2 0.5 0 0\nmul r3.x, c0.x, c1.y\nadd r3.x, r3.x, c1.x\nmov o0, r3.x\n", cps[0].String())
+	for _, tc := range []struct {
+		u    [4]float32
+		want [2]int
+	}{{[4]float32{6, 3}, [2]int{5, 3}}, {[4]float32{-9, -1}, [2]int{0, 0}}, {[4]float32{1e9, 2.9}, [2]int{101, 2}}} {
+		for i, cp := range cps {
+			n, err := LoopCount(cp, map[string][4]float32{"n": tc.u}, 100)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want[i], n, "loop %d, n = %v", i, tc.u)
+		}
+	}
+	for text, want := range map[string]string{
+		"vertex\nin v0 attr0\nout o0 position\nbgnloop v0.x\nendloop\nmov o0, v0\n":                                                  "vertex data",
+		"vertex\nin v0 attr0\nout o0 position\nmov r1, v0\nbgnloop r1.x\nendloop\nmov o0, v0\n":                                      "vertex data",
+		"vertex\nin v0 attr0\nout o0 position\nuniform c0 n\nbgnloop c0.x\nmov r1, c0\nendloop\nbgnloop r1.x\nendloop\nmov o0, v0\n": "in a loop",
+	} {
+		p, err := Parse(text)
+		require.NoError(t, err)
+		_, err = CountPrograms(p)
+		assert.ErrorContains(t, err, want, text)
+	}
+}

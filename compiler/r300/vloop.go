@@ -50,14 +50,9 @@ type VertexLoop struct {
 func (v *VertexProgram) LoopCounts(uniforms map[string][4]float32) ([]int, error) {
 	var n []int
 	for i, l := range v.Loops {
-		r, err := ir.Run(l.Count, &ir.Env{Uniforms: uniforms})
+		k, err := ir.LoopCount(l.Count, uniforms, MaxLoopIterations)
 		if err != nil {
 			return nil, fmt.Errorf("r300: loop %d count: %w", i, err)
-		}
-		x := r.Outputs[0][0]
-		k := 0
-		if x > 0 {
-			k = int(min(x, MaxLoopIterations+1))
 		}
 		n = append(n, k)
 	}
@@ -100,63 +95,13 @@ func (v *VertexProgram) Flow(counts []int) (opc uint32, addrs, index [r3.PVSMaxF
 }
 
 // loops takes the count computations out into programs (the "loops"
-// pass): for each bgnloop the instructions its count operand depends on,
-// which may read uniforms and constants only.
+// pass, ir.CountPrograms).
 func (c *vcomp) loops() error {
-	ends := ir.LoopEnds(c.p)
-	inLoop := make([]bool, len(c.p.Insts))
-	for b, e := range ends {
-		for i := b; i <= e; i++ {
-			inLoop[i] = true
-		}
+	counts, err := ir.CountPrograms(c.p)
+	if err != nil {
+		return err
 	}
-	for b := range c.p.Insts {
-		in := &c.p.Insts[b]
-		if in.Op != ir.BGNLOOP {
-			continue
-		}
-		cp := &ir.Program{Stage: ir.Vertex, Consts: c.p.Consts, Outputs: []ir.Var{{Name: "count"}}}
-		src := in.Src[0]
-		need := map[int]ir.Mask{}
-		if src.File == ir.Temp {
-			need[src.Index] = 1 << src.Swz[0]
-		}
-		var slice []ir.Inst
-		for i := b - 1; i >= 0 && len(need) > 0; i-- {
-			w := &c.p.Insts[i]
-			if w.Dst.File != ir.Temp || need[w.Dst.Index]&w.WriteMask() == 0 {
-				continue
-			}
-			if inLoop[i] {
-				return fmt.Errorf("loop %d: its count is computed in a loop", len(c.vloops))
-			}
-			need[w.Dst.Index] &^= w.WriteMask()
-			if need[w.Dst.Index] == 0 {
-				delete(need, w.Dst.Index)
-			}
-			slice = append(slice, *w)
-			for k := 0; k < w.Op.Info().NumSrc; k++ {
-				s := w.Src[k]
-				switch s.File {
-				case ir.Input:
-					return fmt.Errorf("loop %d: its count depends on vertex data (the PVS's loop count is a register the driver writes)", len(c.vloops))
-				case ir.Temp:
-					need[s.Index] |= w.SrcChannels(k)
-				}
-			}
-		}
-		for i := len(slice) - 1; i >= 0; i-- {
-			cp.Insts = append(cp.Insts, slice[i])
-		}
-		// Temporaries read before any write in the slice are zero, as
-		// in the program.
-		cp.Insts = append(cp.Insts, ir.Inst{Op: ir.MOV, Dst: ir.Dst{Reg: ir.Reg{File: ir.Output}, Mask: ir.MaskXYZW}, Src: [3]ir.Src{src}})
-		if src.File == ir.Input {
-			return fmt.Errorf("loop %d: its count depends on vertex data", len(c.vloops))
-		}
-		if err := cp.Verify(); err != nil {
-			return err
-		}
+	for _, cp := range counts {
 		c.vloops = append(c.vloops, VertexLoop{Count: cp})
 	}
 	return nil
