@@ -39,6 +39,9 @@ type es2Draw struct {
 	lp    *linkedProgram
 	nvary int
 	slots []es2Slot // fragment-program inputs the RS loads
+	// colors is how many colours the VAP outputs: 1 on the CPU path, on
+	// the PVS only when there are no slots (es2tcl.go).
+	colors int
 }
 
 // es2Slot is one fragment-program input: a varying slot (vary >= 0) or
@@ -82,7 +85,7 @@ func (c *Context) drawES2(st *driver.State, dc *driver.DrawCall) error {
 			uniforms[o.Name] = r.Outputs[k]
 		}
 	}
-	d := &es2Draw{lp: lp, nvary: len(res.Varyings)}
+	d := &es2Draw{lp: lp, nvary: len(res.Varyings), colors: 1}
 	for i, in := range lp.fp.Inputs {
 		if lp.fp.InputTemp[i] < 0 {
 			continue
@@ -390,7 +393,7 @@ func (c *Context) es2VAP(d *es2Draw, points bool) {
 // program and its constants, the depth source and the texture units.
 func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string][4]float32) error {
 	fp := d.lp.fp
-	c.set(r3.RS_COUNT, uint32(4*len(d.slots))|1<<7)
+	c.set(r3.RS_COUNT, uint32(4*len(d.slots))|uint32(d.colors)<<7)
 	var ips [8]uint32
 	var insts [16]uint32
 	for k, s := range d.slots {

@@ -70,8 +70,14 @@ func buildVertex(lp *linkedProgram) (*rc.VertexProgram, error) {
 		outs = append(outs, "psize")
 		lp.vpsize = true
 	}
-	outs = append(outs, outColor0)
-	for _, s := range es2SlotsOf(lp) {
+	slots := es2SlotsOf(lp)
+	if len(slots) == 0 {
+		// The RS needs something to interpolate: a colour, as Mesa's
+		// r300 rasterises one when there is nothing else ([OUT]
+		// r300_state_derived.c "Rasterize at least one color").
+		outs = append(outs, outColor0)
+	}
+	for _, s := range slots {
 		switch s.kind {
 		case "var":
 			outs = append(outs, lp.fp.Inputs[s.input])
@@ -161,7 +167,12 @@ func (c *Context) drawES2Program(st *driver.State, dc *driver.DrawCall, d *es2Dr
 			td.inputs = append(td.inputs, tclInput{val: st.CurrentAttrib[loc]})
 		}
 	}
-	td.fmt0, td.fmt1 = outFormat(lp.vpsize, 1, len(d.slots))
+	colors := 0
+	if len(d.slots) == 0 {
+		colors = 1
+	}
+	td.fmt0, td.fmt1 = outFormat(lp.vpsize, colors, len(d.slots))
+	d.colors = colors
 	gb := uint32(0)
 	if class == r3.PrimPoints {
 		for k, s := range d.slots {
