@@ -138,8 +138,12 @@ func (c *comp) emit() error {
 		return &LimitError{"instructions", n, MaxInsts}
 	}
 	out.Code, out.Descs, out.Consts = code, descs, c.cslots
-	for _, v := range c.p.Inputs {
-		out.Inputs = append(out.Inputs, v.Name)
+	for i, v := range c.p.Inputs {
+		r := c.inputReg(i)
+		for len(out.Inputs) <= r {
+			out.Inputs = append(out.Inputs, "")
+		}
+		out.Inputs[r] = v.Name
 	}
 	out.Outputs = c.opts.Outputs
 	out.Stats = Stats{Insts: len(code), Descs: len(descs), Temps: c.temps, Consts: len(c.cslots), Movs: c.movs, Loops: len(out.Loops)}

@@ -92,6 +92,9 @@ type Options struct {
 	// written; a listed one the program never writes gets (0, 0, 0, 0).
 	// Empty: the IR's outputs in their order.
 	Outputs []string
+	// InputRegs gives, per IR input, the input register (v0-v15) it is
+	// read from; inputs past its end read v<index>.
+	InputRegs []int
 	// NoOpt skips the optional passes.
 	NoOpt bool
 	// Dump, when set, receives the program after every pass.
@@ -131,7 +134,8 @@ type Program struct {
 	Descs []uint32
 	// Consts gives float uniform registers c0, c1, ...
 	Consts []ConstSlot
-	// Inputs names the IR inputs: input i is read from v<i>.
+	// Inputs names, per input register v0, v1, ..., the IR input read
+	// from it ("" for none).
 	Inputs []string
 	// Outputs names the IR output each output register o<k> receives.
 	Outputs []string
@@ -185,7 +189,9 @@ func (p *Program) Disassemble() []string {
 	s := p.Stats
 	out := []string{fmt.Sprintf("; vertex: insts=%d descs=%d temps=%d consts=%d movs=%d loops=%d", s.Insts, s.Descs, s.Temps, s.Consts, s.Movs, s.Loops)}
 	for i, n := range p.Inputs {
-		out = append(out, fmt.Sprintf("; input v%d %s", i, n))
+		if n != "" {
+			out = append(out, fmt.Sprintf("; input v%d %s", i, n))
+		}
 	}
 	for i, n := range p.Outputs {
 		out = append(out, fmt.Sprintf("; output o%d %s", i, n))

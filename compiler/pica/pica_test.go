@@ -403,3 +403,18 @@ func TestRandomPrograms(t *testing.T) {
 		})
 	}
 }
+
+// TestInputRegs reads IR inputs from the registers the option names.
+func TestInputRegs(t *testing.T) {
+	p := parse(t, "vertex\nin v0 attr0\nin v1 attr1\nout o0 position\nadd o0, v0, v1.wzyx\n")
+	prog, err := Compile(p, Options{InputRegs: []int{3, 0}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"attr1", "", "", "attr0"}, prog.Inputs)
+	s := load(t, prog, nil)
+	got := shade(t, s, prog, [][4]float32{inB, {}, {}, inA})
+	want, err := refRun(p, [][4]float32{inA, inB}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, want[0], got[0])
+	_, err = Compile(p, Options{InputRegs: []int{16}})
+	assert.Error(t, err)
+}

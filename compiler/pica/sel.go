@@ -15,7 +15,7 @@ type file uint8
 const (
 	fNone  file = iota
 	fTemp       // a virtual temporary (physical after regalloc)
-	fInput      // v<index> = IR input index
+	fInput      // v<index>: the input register (Options.InputRegs)
 	fUni        // an IR uniform constant (before consts)
 	fRel        // an IR constant read relative to a0.x (before consts)
 	fLit        // a literal operand (before consts)
@@ -120,6 +120,11 @@ func (in *inst) chans(k int) uint8 {
 func (c *comp) verify() error {
 	if n := len(c.p.Inputs); n > MaxInputs {
 		return &LimitError{"inputs", n, MaxInputs}
+	}
+	for i := range c.p.Inputs {
+		if r := c.inputReg(i); r < 0 || r >= MaxInputs {
+			return fmt.Errorf("input %d: register v%d", i, r)
+		}
 	}
 	if n := len(c.opts.Outputs); n > MaxOutputs {
 		return &LimitError{"outputs", n, MaxOutputs}
@@ -239,7 +244,7 @@ func (c *comp) operand(s ir.Src, read ir.Mask) src {
 	case ir.Temp:
 		v.reg = reg{fTemp, s.Index}
 	case ir.Input:
-		v.reg = reg{fInput, s.Index}
+		v.reg = reg{fInput, c.inputReg(s.Index)}
 	case ir.Const:
 		if s.Rel {
 			v.reg, v.rel, v.relComp = reg{fRel, s.Index}, true, s.RelComp
@@ -292,6 +297,14 @@ func onlySelects(swz ir.Swizzle, read ir.Mask) bool {
 		}
 	}
 	return true
+}
+
+// inputReg returns the input register IR input i is read from.
+func (c *comp) inputReg(i int) int {
+	if i < len(c.opts.InputRegs) {
+		return c.opts.InputRegs[i]
+	}
+	return i
 }
 
 func (c *comp) dstOf(d ir.Dst) (reg, bool) {
