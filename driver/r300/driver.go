@@ -176,7 +176,7 @@ func newCaps(tcl bool) *driver.Caps {
 func tclCaps(c *driver.Caps) {
 	c.Where = []driver.Placement{
 		{Stage: "ES 1.1 vertex", Runs: "the PVS: generated programs (driver/ffvs, compiled by compiler/r300) cached by state; clipping and the viewport on the VAP"},
-		{Stage: "ES 2.0 vertex shader", Runs: "the PVS (compiler/r300's vertex back end), float32; clipping and the viewport on the VAP"},
+		{Stage: "ES 2.0 vertex shader", Runs: "the PVS (compiler/r300's vertex back end), float32, loops on its flow control; clipping and the viewport on the VAP; a shader over the PVS's limits (or a draw whose loop exceeds 510 iterations) on the CPU"},
 		{Stage: "ES 2.0 fragment shader", Runs: "the US fragment unit (compiler/r300), FP24; uniform-only expressions in a CPU preshader"},
 	}
 	replace := map[string]driver.Emulation{
