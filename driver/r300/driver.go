@@ -141,7 +141,7 @@ func newCaps(tcl bool) *driver.Caps {
 		TextureFormats: []string{"RGBA8888", "RGB565", "RGBA4444", "L8", "A8", "LA88", "DXT1", "DXT3", "DXT5",
 			"RGB888 (as 8888)", "RGBA5551 (repacked)", "PALETTE4/8 (as 8888)", "ETC1 (as 8888)"},
 		Emulated: []driver.Emulation{
-			{Feature: "transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette", How: "driver/swtnl on the CPU; the VAP runs in PVS bypass (the seed has no vertex-program encoding)"},
+			{Feature: "transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette", How: "driver/swtnl on the CPU; the VAP runs in PVS bypass (the RS400-class chip has no TCL unit)"},
 			{Feature: "texture environments (all modes and GL_COMBINE incl. DOT3)", How: "generated fragment programs compiled by compiler/r300, cached per environment"},
 			{Feature: "glClear", How: "a rectangle with depth ALWAYS and stencil REPLACE (no fast clear)"},
 			{Feature: "two-sided lighting", How: "swtnl picks the back colour for back-facing triangles"},
@@ -153,7 +153,7 @@ func newCaps(tcl bool) *driver.Caps {
 			{Feature: "GL ES 2.0 vertex shaders", How: "lowered to compiler/ir and run on the CPU by ir.Run with float32 rounding; clipped on the CPU; the VAP runs in PVS bypass"},
 			{Feature: "STENCIL_INDEX8 renderbuffers", How: "Z24S8 surfaces (the ZB has stencil only in Z24S8); with a DEPTH_COMPONENT16 renderbuffer attached too, the depth values are copied into the stencil surface's Z24 bits by the CPU while the two are used together"},
 			{Feature: "rendering into RGBA8888, RGB888 and RGBA4444 textures", How: "the texture moves to the colour buffer's ARGB8888/ARGB4444 layout on first attachment (TX channel selects follow); ReadTexture converts back"},
-			{Feature: "GLSL control flow", How: "loops with constant trip counts unrolled, branches turned into selects, functions inlined (compiler/lower)"},
+			{Feature: "GLSL control flow", How: "functions inlined, branches turned into selects, fragment loops unrolled (compiler/lower); vertex loops with uniform bounds kept as loops (the PVS's flow control, or the CPU without TCL), other vertex loops unrolled or, when their condition is known only at run time, run 510 times predicated off after they end"},
 		},
 	}
 	if tcl {
