@@ -28,6 +28,9 @@ func runLoopVSWith(t *testing.T, vs string, opts Options, uniforms map[string][]
 		for name, ref := range res.Uniforms {
 			if ref.Location == loc {
 				base := strings.SplitN(name, "#", 2)[0]
+				if v, ok := uniforms[base]; ok {
+					return v
+				}
 				base = strings.SplitN(base, "[", 2)[0]
 				if v, ok := uniforms[base]; ok {
 					return v
@@ -165,4 +168,29 @@ func TestDynamicLoops(t *testing.T) {
 		got, _ := runLoopVSWith(t, vs, Options{Loops: true, DynamicLoops: 6}, map[string][]float32{"n": {float32(n)}})
 		assert.Equal(t, want, got, "n = %d", n)
 	}
+}
+
+// TestRelativeUniforms reads uniform arrays at dynamic indices through
+// the address register (Options.Relative): vec4 and mat4 elements, in an
+// IR loop and in straight-line code, with two different indices in one
+// expression.
+func TestRelativeUniforms(t *testing.T) {
+	vs := "uniform vec4 v[5];\nuniform mat2 m[3];\nuniform int n;\nuniform float k;\nvarying vec4 c;\n" +
+		"void main() {\n gl_Position = vec4(0.0);\n vec4 s = vec4(0.0);\n for (int i = 0; i < n; i++) s += v[i];\n" +
+		" int j = int(k);\n s.xy += m[j][1] + v[j + 1].zw * v[j].x;\n c = s;\n}\n"
+	u := map[string][]float32{"v[0]": {1, 2, 3, 4}, "v[1]": {10, 20, 30, 40}, "v[2]": {100, 200, 300, 400}, "v[3]": {-1, -2, -3, -4},
+		"v[4]": {0.5, 0.25, 0.125, 2}, "m[0]": {1, 2, 3, 4}, "m[1]": {5, 6, 7, 8}, "m[2]": {9, 10, 11, 12}, "n": {4}, "k": {1}}
+	got, p := runLoopVSWith(t, vs, Options{Loops: true, Relative: true}, u)
+	arl := false
+	for _, in := range p.Insts {
+		arl = arl || in.Op == ir.ARL
+	}
+	assert.True(t, arl, "%s", p)
+	// s = v0+v1+v2+v3 = (110, 220, 330, 440) (with the elements above: 1+10+100-1...)
+	want := [4]float32{1 + 10 + 100 - 1, 2 + 20 + 200 - 2, 3 + 30 + 300 - 3, 4 + 40 + 400 - 4}
+	want[0] += 7 + 300*10
+	want[1] += 8 + 400*10
+	assert.Equal(t, want, got, "%s", p)
+	got2, p2 := runLoopVSWith(t, vs, Options{Loops: true}, u)
+	assert.Equal(t, want, got2, "%s", p2)
 }

@@ -68,6 +68,11 @@ type Options struct {
 	// known only at run time as an IR loop of this many iterations
 	// (hwloop.go); 0 leaves such loops to the unroller, which fails.
 	DynamicLoops int
+	// Relative reads uniform array elements at dynamic indices in
+	// vertex programs through the address register (ARL, c[a0.x+N])
+	// instead of selecting among the elements; the program then keeps
+	// each array's constants consecutive.
+	Relative bool
 }
 
 // Result is a lowered program.
