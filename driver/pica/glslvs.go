@@ -138,7 +138,7 @@ func buildGLSLVS(prog *glsl.Program) (*glslVS, error) {
 			return nil, fmt.Errorf("error: attribute '%s': GL_RETRO_pica_vertex_shader feeds gl_Vertex, gl_Color, gl_Normal and gl_MultiTexCoord0-2 from the fixed-function arrays", a.Name)
 		}
 	}
-	opts := lower.Options{MaxAttribs: 16, Loops: true}
+	opts := lower.Options{MaxAttribs: 16, Loops: true, Relative: true}
 	res, err := lower.Lower(prog, opts)
 	if err != nil {
 		opts.DynamicLoops = cp.MaxLoopIterations

@@ -127,7 +127,9 @@ func (sc shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]
 }
 
 // buildProgram lowers and compiles a linked program. Vertex loops with
-// uniform bounds stay loops (the PVS's, or the CPU's without TCL); a
+// uniform bounds stay loops (the PVS's, or the CPU's without TCL) and
+// uniform arrays indexed at run time are read through the address
+// register (ARL, as Mesa's r300 does); a
 // program that does not lower so (a vertex loop whose condition is known
 // only at run time cannot be unrolled) is lowered again with such loops
 // run rc.MaxLoopIterations times, predicated off once their condition
@@ -142,7 +144,7 @@ func (sc shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]
 // shader with a dummy one that draws nothing useful ([OUT] r300_vs.h
 // "dummy"), a simulator can do better.
 func buildProgram(prog *glsl.Program, tcl bool) (*linkedProgram, error) {
-	base := lower.Options{MaxAttribs: maxAttribs, Loops: true}
+	base := lower.Options{MaxAttribs: maxAttribs, Loops: true, Relative: true}
 	first, err := buildWith(prog, base, tcl)
 	if err != nil {
 		dyn := base
@@ -164,7 +166,7 @@ func buildProgram(prog *glsl.Program, tcl bool) (*linkedProgram, error) {
 		tries = append(tries, o)
 	}
 	if first.res.Vertex.HasLoops() {
-		tries = append(tries, lower.Options{MaxAttribs: maxAttribs})
+		tries = append(tries, lower.Options{MaxAttribs: maxAttribs, Relative: true})
 	}
 	for _, o := range tries {
 		if lp, err := buildWith(prog, o, true); err == nil && lp.vpErr == nil {
