@@ -50,14 +50,6 @@ func shade(t testing.TB, s *sim.Shader, p *Program, in [][4]float32) [][4]float3
 	return out
 }
 
-func outputNames(p *ir.Program) []string {
-	var out []string
-	for _, o := range p.Outputs {
-		out = append(out, o.Name)
-	}
-	return out
-}
-
 func same(g, w float32) bool {
 	return math.Float32bits(g) == math.Float32bits(w) || (g == 0 && w == 0) || (g != g && w != w)
 }

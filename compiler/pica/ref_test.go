@@ -138,7 +138,6 @@ type refEnv struct {
 	in     [][4]float32
 	uni    map[string][4]float32
 	consts [][4]float32 // the IR's constants as the unit reads them
-	relLay bool         // constants read relatively: c<i> is constant i
 	temps  map[int][4]float32
 	out    [][4]float32
 	a0     [2]int32

@@ -506,17 +506,6 @@ func isZeroSrc(s pvSrc) bool {
 	return true
 }
 
-// reads returns the registers an instruction reads.
-func (in *pvInst) reads() []pvReg {
-	var r []pvReg
-	for k := 0; k < 3; k++ {
-		if in.srcs>>k&1 != 0 {
-			r = append(r, in.src[k].reg)
-		}
-	}
-	return r
-}
-
 // chans returns the register components operand k reads.
 func (in *pvInst) chans(k int) uint8 {
 	s := in.src[k]

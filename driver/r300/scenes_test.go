@@ -33,14 +33,8 @@ type scene struct {
 	format         driver.PixelFormat
 }
 
-// render draws a scene on r300 with a capture and returns the image and
-// the listing of every submitted command buffer.
-func render(t *testing.T, sc scene) (*image.NRGBA, []string) {
-	t.Helper()
-	return renderOn(t, "r300", sc)
-}
-
-// renderOn draws a scene on a backend (r300 or r300-notcl).
+// renderOn draws a scene on a backend (r300 or r300-notcl) with a capture
+// and returns the image and the listing of every submitted command buffer.
 func renderOn(t *testing.T, backend string, sc scene) (*image.NRGBA, []string) {
 	t.Helper()
 	var capture bytes.Buffer
