@@ -18,7 +18,9 @@ import (
 // texture interpolators (one vec4 each); gl_FragCoord, gl_FrontFacing and
 // gl_PointCoord take one more each when a fragment shader reads them.
 // Fragment uniforms share the US's 32 constant registers with literals.
-// Vertex shaders run on the CPU, so their limits are the API's.
+// Vertex uniforms are the API's 256: the PVS has 256 constant vectors
+// (r3.PVSMaxConsts); a shader whose uniforms and literals do not fit them
+// runs on the CPU with a link warning (buildProgram).
 const (
 	maxAttribs          = 16
 	maxVaryingVectors   = 8
