@@ -13,4 +13,11 @@ func init() {
 		NewDevice: func() (hal.Device, error) { return r300sim.New(), nil },
 		NewDriver: r300drv.New,
 	})
+	// The same chip family without the TCL engine (an RS400-class IGP):
+	// vertices are transformed on the CPU and sent through PVS_BYPASS.
+	driver.Register(driver.Backend{
+		Name:      "r300-notcl",
+		NewDevice: func() (hal.Device, error) { return r300sim.NewWith(r300sim.Config{NoTCL: true}), nil },
+		NewDriver: r300drv.New,
+	})
 }

@@ -170,10 +170,22 @@ type Caps struct {
 	StencilBits    []int         `json:"stencil_bits"`
 	Default        SurfaceConfig `json:"default_config"`
 	TextureFormats []string      `json:"texture_formats"`
+	// Where says, per pipeline stage, where the backend runs it (the chip's
+	// own unit, a program on it, or the CPU).
+	Where []Placement `json:"where"`
 	// Emulated lists what the driver does in software or by other means.
 	Emulated []Emulation `json:"emulated"`
 	// Missing lists the feature groups that do not work, with the reason.
 	Missing []Missing `json:"missing"`
+}
+
+// Placement is where one pipeline stage runs.
+type Placement struct {
+	// Stage names it: "ES 1.1 vertex", "ES 2.0 vertex shader", "ES 2.0
+	// fragment shader".
+	Stage string `json:"stage"`
+	// Runs says where: the unit and how the work reaches it.
+	Runs string `json:"runs"`
 }
 
 // Has reports whether the backend provides feature f.

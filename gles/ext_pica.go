@@ -95,3 +95,67 @@ func (e *PicaShaderExt) Uniform4f(reg int, x, y, z, w float32) {
 		e.c.record(fn, INVALID_VALUE, "%v", err)
 	}
 }
+
+// GL_RETRO_pica_vertex_shader: GLSL vertex shaders for the pica200
+// backend's shader unit, compiled by compiler/pica (driver/pica
+// glslvs.go has the language: desktop GLSL 1.10 with the fixed-function
+// arrays as gl_Vertex, gl_Color, gl_Normal and gl_MultiTexCoord0-2, the
+// ES 1.1 matrices as gl_ModelViewMatrix and friends, outputs gl_Position,
+// gl_FrontColor and gl_TexCoord[0-2] for the fixed-function combiners).
+// The shaders share names with SHBIN ones and are selected with Use:
+//
+//	ext := gles.PicaShaders(ctx)
+//	id, log := ext.VertexShader(src)      // 0 and the info log on failure
+//	ext.Use(id)
+//	ext.Uniform(id, "scale", 0.5)          // by name; matrices column-major
+//
+// A shader that does not compile is not a GL error (as glCompileShader);
+// Uniform records INVALID_OPERATION for an unknown shader, an unknown or
+// built-in uniform or a wrong number of values.
+
+// picaGLSLContext is implemented by driver contexts that compile GLSL
+// vertex shaders (driver/pica).
+type picaGLSLContext interface {
+	CompileVertexShader(src string) (uint32, string, error)
+	SetVertexShaderUniform(id uint32, name string, v []float32) error
+}
+
+func (e *PicaShaderExt) glslExt(fn string) (picaGLSLContext, bool) {
+	c := e.c
+	if !c.alive(fn) {
+		return nil, false
+	}
+	pc, ok := c.dc.(picaGLSLContext)
+	if !ok || !c.caps.HasExtension("GL_RETRO_pica_vertex_shader") {
+		c.record(fn, INVALID_OPERATION, "GL_RETRO_pica_vertex_shader is not supported by %s", c.caps.Name)
+		return nil, false
+	}
+	return pc, true
+}
+
+// VertexShader compiles a GLSL vertex shader for the shader unit and
+// returns its name and info log; the name is 0 when it does not compile.
+func (e *PicaShaderExt) VertexShader(src string) (uint32, string) {
+	const fn = "PicaVertexShaderRETRO"
+	pc, ok := e.glslExt(fn)
+	if !ok {
+		return 0, ""
+	}
+	id, log, err := pc.CompileVertexShader(src)
+	if err != nil {
+		return 0, log
+	}
+	return id, log
+}
+
+// Uniform sets uniform name of GLSL vertex shader id.
+func (e *PicaShaderExt) Uniform(id uint32, name string, v ...float32) {
+	const fn = "PicaUniformRETRO"
+	pc, ok := e.glslExt(fn)
+	if !ok {
+		return
+	}
+	if err := pc.SetVertexShaderUniform(id, name, v); err != nil {
+		e.c.record(fn, INVALID_OPERATION, "%v", err)
+	}
+}

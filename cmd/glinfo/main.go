@@ -51,6 +51,9 @@ func run(w io.Writer, backend string, asJSON bool) error {
 		if c.Emulated == nil {
 			c.Emulated = []driver.Emulation{}
 		}
+		if c.Where == nil {
+			c.Where = []driver.Placement{}
+		}
 		if c.Extensions == nil {
 			c.Extensions = []string{}
 		}
@@ -116,6 +119,10 @@ func printText(w io.Writer, c *driver.Caps) {
 		have = append(have, f.String())
 	}
 	fmt.Fprintf(w, "  features: %s\n", strings.Join(have, " "))
+	fmt.Fprintf(w, "  where work runs:\n")
+	for _, p := range c.Where {
+		fmt.Fprintf(w, "    %s: %s\n", p.Stage, p.Runs)
+	}
 	fmt.Fprintf(w, "  emulated:\n")
 	for _, e := range c.Emulated {
 		fmt.Fprintf(w, "    %s: %s\n", e.Feature, e.How)

@@ -1,19 +1,27 @@
-// Command r300fp compiles fragment programs in the compiler/ir text form
-// for the R3xx fragment unit and prints, per program, its statistics (ALU
-// and TEX instructions, temporaries, indirection levels, constants,
-// pre-subtracts and output modifiers used) and the disassembly of the
-// emitted microcode.
+// Command r300fp compiles programs in the compiler/ir text form for the
+// R3xx and prints, per program, its statistics and the disassembly of the
+// emitted code: fragment programs for the fragment unit (ALU and TEX
+// instructions, temporaries, indirection levels, constants, pre-subtracts
+// and output modifiers used), vertex programs for the PVS (instructions,
+// temporaries, constants, operand-conflict moves, loops; the outputs in
+// the program's order).
 //
 // Usage:
 //
 //	r300fp [-stats] [-noopt] [-dump pass] file.ir...
 //	r300fp < file.ir
 //	r300fp -shader-tests DIR -mesa testdata/conformance/mesa-r300-fs-builtins.txt [-v] [-run regexp] [-dump pass]
+//	r300fp -vertex-tests DIR... [-mesa testdata/conformance/mesa-r300-fs-builtins.txt] [-v] [-run regexp]
 //
-// The last form compiles the fragment shader of every fs-*.shader_test in
-// DIR (piglit's generated built-in tests) as the r300 driver does, with
-// and without the preshader, and compares the programs' sizes with Mesa's
-// r300 compiler on the same tests.
+// The -shader-tests form compiles the fragment shader of every
+// fs-*.shader_test in DIR (piglit's generated built-in tests) as the r300
+// driver does, with and without the preshader, and compares the programs'
+// sizes with Mesa's r300 compiler on the same tests. The -vertex-tests
+// form compiles every .shader_test under the directories as the driver
+// does on a board with TCL and reports the vertex programs: how many run
+// on the PVS, with loops, or on the CPU (and why), their sizes, and,
+// where -mesa gives Mesa's vertex instruction count for a test (vs_inst),
+// the comparison.
 //
 // -dump prints the program after the named pass (or "all"). A program
 // that does not fit the unit reports the limit it exceeds and the command
@@ -39,12 +47,29 @@ func main() {
 	tests := flag.String("shader-tests", "", "compile every fs-*.shader_test in this directory and compare with -mesa")
 	verbose := flag.Bool("v", false, "with -shader-tests: one line per test (ALU, temps, consts against Mesa's)")
 	run := flag.String("run", "", "with -shader-tests: only the tests whose names match this regular expression")
-	mesa := flag.String("mesa", "", "Mesa r300 statistics file (testdata/conformance/mesa-r300-fs-builtins.txt) for -shader-tests")
+	mesa := flag.String("mesa", "", "Mesa r300 statistics file (testdata/conformance/mesa-r300-fs-builtins.txt) for -shader-tests and -vertex-tests")
+	vtests := flag.Bool("vertex-tests", false, "compile the vertex shader of every .shader_test under the directories given as arguments")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: r300fp [-stats] [-noopt] [-dump pass] [file.ir...]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *vtests {
+		cfg := compareConfig{verbose: *verbose}
+		if *run != "" {
+			re, err := regexp.Compile(*run)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "r300fp: -run:", err)
+				os.Exit(2)
+			}
+			cfg.run = re
+		}
+		if err := vertexReport(os.Stdout, flag.Args(), *mesa, cfg); err != nil {
+			fmt.Fprintln(os.Stderr, "r300fp:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *tests != "" {
 		cfg := compareConfig{verbose: *verbose}
 		if *run != "" {
@@ -107,11 +132,24 @@ func compileFile(w io.Writer, name string, statsOnly, noopt bool, dump string) e
 			}
 		}
 	}
-	prog, err := rc.Compile(p, opts)
-	if err != nil {
-		return err
+	var lines []string
+	if p.Stage == ir.Vertex {
+		var outs []string
+		for _, o := range p.Outputs {
+			outs = append(outs, o.Name)
+		}
+		vp, err := rc.CompileVertex(p, rc.VertexOptions{Outputs: outs, NoOpt: noopt, Dump: opts.Dump})
+		if err != nil {
+			return err
+		}
+		lines = vp.Disassemble()
+	} else {
+		prog, err := rc.Compile(p, opts)
+		if err != nil {
+			return err
+		}
+		lines = prog.Disassemble()
 	}
-	lines := prog.Disassemble()
 	fmt.Fprintf(w, "%s: %s\n", name, strings.TrimPrefix(lines[0], "; "))
 	if !statsOnly {
 		for _, l := range lines[1:] {

@@ -26,3 +26,13 @@ func TestCompileFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte("fragment\nfoo r0\n"), 0o644))
 	assert.ErrorContains(t, compileFile(&b, bad, false, false, ""), `unknown opcode "foo"`)
 }
+
+func TestCompileVertexFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "vs.ir")
+	require.NoError(t, os.WriteFile(path, []byte("vertex\nin v0 attr0\nuniform c0 mvp0\nout o0 position\ndp4 o0.x, v0, c0\nmov o0.yzw, v0\n"), 0o644))
+	var b bytes.Buffer
+	require.NoError(t, compileFile(&b, path, false, false, ""))
+	assert.Contains(t, b.String(), "vs.ir: vertex: insts=2 temps=0 consts=1")
+	assert.Contains(t, b.String(), "; output o0 position")
+}

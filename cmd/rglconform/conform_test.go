@@ -32,10 +32,16 @@ func expectationsFrom(t *testing.T, path string) conform.Expectations {
 	return e
 }
 
-// check runs files and compares them with the expected failures: a file
-// not listed must pass, a listed one must fail (so the list stays exact).
+// check runs files on r300 and compares them with the expected failures: a
+// file not listed must pass, a listed one must fail (so the list stays
+// exact).
 func check(t *testing.T, base string, files []string, exp conform.Expectations) (pass, fail int) {
-	r := &conform.Runner{Backend: "r300"}
+	return checkOn(t, "r300", base, files, exp)
+}
+
+// checkOn is check on the named backend.
+func checkOn(t *testing.T, backend, base string, files []string, exp conform.Expectations) (pass, fail int) {
+	r := &conform.Runner{Backend: backend}
 	defer r.Close()
 	for _, p := range files {
 		name, err := filepath.Rel(base, p)
@@ -238,14 +244,23 @@ func TestPiglitContextReuse(t *testing.T) {
 	t.Logf("%d files compared", len(files))
 }
 
-// TestPiglitExecution runs piglit's GLSL 1.10 execution tests (in the
-// compatibility mode) against r300-fails.txt: a file not listed must pass,
-// a listed one must fail.
+// TestPiglitExecution runs tests/spec/glsl-1.10/execution (in the
+// compatibility mode) on r300, whose vertex shaders run on the PVS, and,
+// unless -short, on r300-notcl, whose vertex shaders run on the CPU: both
+// must fail exactly the files listed in r300-fails.txt (docs/es2.md,
+// "Conformance").
 func TestPiglitExecution(t *testing.T) {
 	dir, err := piglit.Path("tests/spec/glsl-1.10/execution")
 	testenv.Need(t, piglit.Package, err)
 	files, err := conform.Find([]string{dir}, "")
 	require.NoError(t, err)
-	pass, fail := check(t, piglit.Dir(), files, expectations(t))
-	t.Logf("%d passed, %d failed, %d skipped", pass, fail, len(files)-pass-fail)
+	for _, backend := range []string{"r300", "r300-notcl"} {
+		t.Run(backend, func(t *testing.T) {
+			if backend != "r300" && testing.Short() {
+				t.Skip("-short: r300 only")
+			}
+			pass, fail := checkOn(t, backend, piglit.Dir(), files, expectations(t))
+			t.Logf("%d passed, %d failed, %d skipped", pass, fail, len(files)-pass-fail)
+		})
+	}
 }

@@ -69,6 +69,7 @@ func Run(p *Program, env *Env) (*Result, error) {
 		inputs[i] = rv(env.Inputs[i])
 	}
 	temps := make([][4]float32, p.NumTemps())
+	var a0 [4]int32
 	res := &Result{Outputs: make([][4]float32, len(p.Outputs)), Written: make([]Mask, len(p.Outputs))}
 
 	read := func(s Src) [4]float64 {
@@ -79,7 +80,13 @@ func Run(p *Program, env *Env) (*Result, error) {
 		case Input:
 			reg = inputs[s.Index]
 		case Const:
-			reg = consts[s.Index]
+			k := s.Index
+			if s.Rel {
+				k += int(a0[s.RelComp&3])
+			}
+			if k >= 0 && k < len(consts) {
+				reg = consts[k]
+			}
 		}
 		var out [4]float64
 		for i, c := range s.Swz {
@@ -100,15 +107,42 @@ func Run(p *Program, env *Env) (*Result, error) {
 		}
 		return out
 	}
-	for i := range p.Insts {
+	ends := loopEnds(p)
+	type active struct{ start, left int }
+	var loops []active
+	steps := 0
+	for i := 0; i < len(p.Insts); i++ {
 		in := &p.Insts[i]
 		info := in.Op.Info()
 		var src [3][4]float64
 		for k := 0; k < info.NumSrc; k++ {
 			src[k] = read(in.Src[k])
 		}
+		if steps++; steps > maxSteps {
+			return nil, fmt.Errorf("ir: run: more than %d instructions executed", maxSteps)
+		}
 		var val [4]float32
 		switch info.Kind {
+		case Flow:
+			if in.Op == ENDLOOP {
+				top := &loops[len(loops)-1]
+				if top.left--; top.left > 0 {
+					i = top.start
+				} else {
+					loops = loops[:len(loops)-1]
+				}
+				continue
+			}
+			n := loopCount(float32(src[0][0]))
+			if n > MaxLoopCount {
+				return nil, fmt.Errorf("ir: run: a loop of %d iterations, more than %d", n, MaxLoopCount)
+			}
+			if n == 0 {
+				i = ends[i]
+				continue
+			}
+			loops = append(loops, active{i, n})
+			continue
 		case Kill:
 			for c := 0; c < 4; c++ {
 				if src[0][c] < 0 {
@@ -155,6 +189,8 @@ func Run(p *Program, env *Env) (*Result, error) {
 				continue
 			}
 			switch in.Dst.File {
+			case Addr:
+				a0[c] = addrValue(val[c])
 			case Temp:
 				temps[in.Dst.Index][c] = val[c]
 			case Output:
@@ -164,6 +200,64 @@ func Run(p *Program, env *Env) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// maxSteps bounds the instructions one Run executes.
+const maxSteps = 1 << 26
+
+// loopCount is a bgnloop's count: x truncated towards zero, 0 for
+// negative values and NaN, saturated beyond MaxLoopCount.
+func loopCount(x float32) int {
+	switch {
+	case !(x > 0):
+		return 0
+	case x > MaxLoopCount+1:
+		return MaxLoopCount + 1
+	}
+	return int(x)
+}
+
+// loopEnds maps each bgnloop to its endloop (the program is verified).
+func loopEnds(p *Program) map[int]int {
+	ends := map[int]int{}
+	var open []int
+	for i := range p.Insts {
+		switch p.Insts[i].Op {
+		case BGNLOOP:
+			open = append(open, i)
+		case ENDLOOP:
+			ends[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
+	return ends
+}
+
+// LoopEnds maps each bgnloop of a verified program to its endloop.
+func LoopEnds(p *Program) map[int]int { return loopEnds(p) }
+
+// HasLoops reports whether a program has a loop.
+func (p *Program) HasLoops() bool {
+	for i := range p.Insts {
+		if p.Insts[i].Op == BGNLOOP {
+			return true
+		}
+	}
+	return false
+}
+
+// addrValue converts an ARL result (already floored) to a0: clamped to
+// [-32768, 32767], NaN 0.
+func addrValue(x float32) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x > 32767:
+		return 32767
+	case x < -32768:
+		return -32768
+	}
+	return int32(x)
 }
 
 // sat clamps to [0, 1]; NaN becomes 0.

@@ -83,9 +83,10 @@ const (
 	Input       // v: read-only inputs
 	Const       // c: read-only constants
 	Output      // o: write-only outputs
+	Addr        // a: the address register a0 (ARL writes it; relative constants read it)
 )
 
-var filePrefix = [...]string{None: "_", Temp: "r", Input: "v", Const: "c", Output: "o"}
+var filePrefix = [...]string{None: "_", Temp: "r", Input: "v", Const: "c", Output: "o", Addr: "a"}
 
 // Reg names a register.
 type Reg struct {
@@ -151,11 +152,16 @@ func (s Swizzle) Compose(inner Swizzle) Swizzle {
 	return out
 }
 
-// Src is a source operand.
+// Src is a source operand. A relative constant (Rel) reads constant
+// Index + a0[RelComp]; an address outside the constants reads (0, 0, 0, 0)
+// (the R3xx PVS's rule, L1986 of its seed; the PICA200 reads its own
+// registers, which its back end bounds-checks).
 type Src struct {
 	Reg
 	Swz      Swizzle
 	Abs, Neg bool
+	Rel      bool
+	RelComp  uint8
 }
 
 // S returns a source reading r with the identity swizzle.

@@ -40,6 +40,9 @@ const (
 	TEX
 	TXP
 	TXB
+	ARL
+	BGNLOOP
+	ENDLOOP
 	numOps
 )
 
@@ -62,6 +65,8 @@ const (
 	Texture
 	// Kill: discards the fragment; writes nothing.
 	Kill
+	// Flow: loop structure; writes nothing (see BGNLOOP).
+	Flow
 )
 
 // Rounder rounds an exact (float64) result to the machine's format.
@@ -112,13 +117,19 @@ var Ops = [numOps]OpInfo{
 	POW: {"pow", 2, Scalar, 0, func(a, b, _ float64, r Rounder) float64 {
 		return math.Exp2(float64(r(b * float64(r(math.Log2(a))))))
 	}, "a^b, computed as 2^(b·log2 a) with each step rounded"},
-	SIN: {"sin", 1, Scalar, 0, func(a, _, _ float64, _ Rounder) float64 { return math.Sin(a) }, "sin(a), a in radians (back ends may approximate)"},
-	COS: {"cos", 1, Scalar, 0, func(a, _, _ float64, _ Rounder) float64 { return math.Cos(a) }, "cos(a) (back ends may approximate)"},
-	KIL: {"kil", 1, Kill, 0, nil, "discard the fragment if any component of a is < 0"},
-	TEX: {"tex", 1, Texture, 0, nil, "sample unit Unit at a.xy (a.xyz for 3D and cube)"},
-	TXP: {"txp", 1, Texture, 0, nil, "sample at a.xyz / a.w"},
-	TXB: {"txb", 1, Texture, 0, nil, "sample with the LOD biased by a.w"},
+	SIN:     {"sin", 1, Scalar, 0, func(a, _, _ float64, _ Rounder) float64 { return math.Sin(a) }, "sin(a), a in radians (back ends may approximate)"},
+	COS:     {"cos", 1, Scalar, 0, func(a, _, _ float64, _ Rounder) float64 { return math.Cos(a) }, "cos(a) (back ends may approximate)"},
+	KIL:     {"kil", 1, Kill, 0, nil, "discard the fragment if any component of a is < 0"},
+	TEX:     {"tex", 1, Texture, 0, nil, "sample unit Unit at a.xy (a.xyz for 3D and cube)"},
+	TXP:     {"txp", 1, Texture, 0, nil, "sample at a.xyz / a.w"},
+	TXB:     {"txb", 1, Texture, 0, nil, "sample with the LOD biased by a.w"},
+	ARL:     {"arl", 1, CompWise, 0, func(a, _, _ float64, _ Rounder) float64 { return math.Floor(a) }, "a0 = floor(a) per written component, an integer clamped to [-32768, 32767] (NaN: 0); the destination is a0"},
+	BGNLOOP: {"bgnloop", 1, Flow, 0, nil, "runs the instructions up to the matching endloop n times, n = a.x truncated towards zero (negative or NaN: 0, the body is skipped); the count is read once, before the first iteration, and may be at most MaxLoopCount"},
+	ENDLOOP: {"endloop", 0, Flow, 0, nil, "ends the innermost loop"},
 }
+
+// MaxLoopCount bounds the iterations of one loop the interpreter runs.
+const MaxLoopCount = 1 << 16
 
 // Info returns the opcode's fact sheet.
 func (op Op) Info() *OpInfo {
@@ -183,13 +194,15 @@ func (in *Inst) ReadMask(k int) Mask {
 		return m
 	case Kill:
 		return 15
+	case Flow:
+		return 1
 	}
 	return 0
 }
 
 // WriteMask returns the components the instruction writes (0 for KIL).
 func (in *Inst) WriteMask() Mask {
-	if in.Op.Info().Kind == Kill {
+	if k := in.Op.Info().Kind; k == Kill || k == Flow {
 		return 0
 	}
 	return in.Dst.Mask

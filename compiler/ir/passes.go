@@ -6,42 +6,114 @@ package ir
 // DeadCode removes instructions whose results are never used and narrows
 // write masks to the components that are used. Output writes and KIL are
 // the roots; an output component written twice keeps only the last write.
+// In a loop, what the body's start needs is needed at its end too (the
+// next iteration), and what follows the loop is needed before it (no
+// iteration): the liveness is iterated until it settles.
 func DeadCode(p *Program) bool {
-	changed := false
 	nt := p.NumTemps()
-	live := make([]Mask, nt)
-	outLive := make([]Mask, len(p.Outputs))
-	for i := range outLive {
-		outLive[i] = MaskXYZW
+	ends := loopEnds(p)
+	type state struct{ t, o []Mask }
+	fresh := func() state {
+		st := state{make([]Mask, nt), make([]Mask, len(p.Outputs))}
+		for i := range st.o {
+			st.o[i] = MaskXYZW
+		}
+		return st
 	}
-	keep := make([]bool, len(p.Insts))
-	for i := len(p.Insts) - 1; i >= 0; i-- {
-		in := &p.Insts[i]
-		info := in.Op.Info()
-		if info.Kind != Kill {
-			var used Mask
-			switch in.Dst.File {
-			case Temp:
-				used = live[in.Dst.Index] & in.Dst.Mask
-				live[in.Dst.Index] &^= in.Dst.Mask
-			case Output:
-				used = outLive[in.Dst.Index] & in.Dst.Mask
-				outLive[in.Dst.Index] &^= in.Dst.Mask
-			}
-			if used == 0 {
-				changed = true
-				continue
-			}
-			if used != in.Dst.Mask {
-				in.Dst.Mask = used
-				changed = true
+	cp := func(a state) state {
+		return state{append([]Mask(nil), a.t...), append([]Mask(nil), a.o...)}
+	}
+	union := func(a *state, b state) {
+		for i := range a.t {
+			a.t[i] |= b.t[i]
+		}
+		for i := range a.o {
+			a.o[i] |= b.o[i]
+		}
+	}
+	same := func(a, b state) bool {
+		for i := range a.t {
+			if a.t[i] != b.t[i] {
+				return false
 			}
 		}
-		keep[i] = true
-		for k := 0; k < info.NumSrc; k++ {
-			if in.Src[k].File == Temp {
-				live[in.Src[k].Index] |= in.SrcChannels(k)
+		for i := range a.o {
+			if a.o[i] != b.o[i] {
+				return false
 			}
+		}
+		return true
+	}
+	bodyStart := map[int]state{} // by endloop
+	afterEnd := map[int]state{}
+	keep := make([]bool, len(p.Insts))
+	used := make([]Mask, len(p.Insts))
+	for round := 0; round < 64; round++ {
+		live := fresh()
+		settled := true
+		for i := len(p.Insts) - 1; i >= 0; i-- {
+			in := &p.Insts[i]
+			info := in.Op.Info()
+			switch in.Op {
+			case ENDLOOP:
+				afterEnd[i] = cp(live)
+				if bs, ok := bodyStart[i]; ok {
+					union(&live, bs)
+				}
+				keep[i] = true
+				continue
+			case BGNLOOP:
+				e := ends[i]
+				if old, ok := bodyStart[e]; !ok || !same(old, live) {
+					settled = false
+					bodyStart[e] = cp(live)
+				}
+				union(&live, afterEnd[e])
+			}
+			keep[i] = false
+			if info.Kind != Kill && info.Kind != Flow {
+				var u Mask
+				switch in.Dst.File {
+				case Addr:
+					u = in.Dst.Mask // a0 feeds relative reads: kept
+				case Temp:
+					u = live.t[in.Dst.Index] & in.Dst.Mask
+					live.t[in.Dst.Index] &^= in.Dst.Mask
+				case Output:
+					u = live.o[in.Dst.Index] & in.Dst.Mask
+					live.o[in.Dst.Index] &^= in.Dst.Mask
+				}
+				used[i] = u
+				if u == 0 {
+					continue
+				}
+			}
+			keep[i] = true
+			// The sources are read for the components still used.
+			m := in.Dst.Mask
+			if info.Kind != Kill && info.Kind != Flow {
+				in.Dst.Mask = used[i]
+			}
+			for k := 0; k < info.NumSrc; k++ {
+				if in.Src[k].File == Temp {
+					live.t[in.Src[k].Index] |= in.SrcChannels(k)
+				}
+			}
+			in.Dst.Mask = m
+		}
+		if settled {
+			break
+		}
+	}
+	changed := false
+	for i := range p.Insts {
+		in := &p.Insts[i]
+		if k := in.Op.Info().Kind; keep[i] && k != Kill && k != Flow && used[i] != in.Dst.Mask {
+			in.Dst.Mask = used[i]
+			changed = true
+		}
+		if !keep[i] {
+			changed = true
 		}
 	}
 	if changed {
@@ -78,6 +150,14 @@ func CopyProp(p *Program) bool {
 				changed = true
 			}
 		}
+		if info.Kind == Flow {
+			// A copy made before a loop may not hold in its later
+			// iterations, nor one made in a body after it.
+			for t := range copies {
+				copies[t] = [4]copyOf{}
+			}
+			continue
+		}
 		if info.Kind == Kill || in.Dst.File != Temp {
 			continue
 		}
@@ -96,7 +176,7 @@ func CopyProp(p *Program) bool {
 				copies[d.Index][c].valid = false
 			}
 		}
-		if in.Op != MOV || in.Sat || in.Src[0].Reg == d.Reg {
+		if in.Op != MOV || in.Sat || in.Src[0].Reg == d.Reg || in.Src[0].Rel {
 			continue
 		}
 		s := in.Src[0]
@@ -181,7 +261,7 @@ func constChannel(p *Program, s Src, c int) (float64, bool) {
 	case sel == SwzZero:
 	case sel == SwzOne:
 		x = 1
-	case s.File == Const && p.Consts[s.Index].Uniform == "":
+	case s.File == Const && !s.Rel && p.Consts[s.Index].Uniform == "":
 		x = float64(p.Consts[s.Index].Value[sel])
 	default:
 		return 0, false
@@ -220,7 +300,7 @@ func ConstFold(p *Program, round Rounder) bool {
 	for i := range p.Insts {
 		in := &p.Insts[i]
 		info := in.Op.Info()
-		if info.Kind == Kill || info.Kind == Texture {
+		if info.Kind == Kill || info.Kind == Texture || info.Kind == Flow || in.Dst.File == Addr {
 			continue
 		}
 		if v, ok := foldInst(p, in, round); ok {

@@ -34,6 +34,9 @@ func ftoa(f float32) string { return strconv.FormatFloat(float64(f), 'g', -1, 32
 // String returns the source's text: "-|r0.xy|".
 func (s Src) String() string {
 	t := s.Reg.String() + s.Swz.String()
+	if s.Rel {
+		t = fmt.Sprintf("%s[a0.%c+%d]%s", filePrefix[s.File], "xyzw"[s.RelComp&3], s.Index, s.Swz.String())
+	}
 	if s.Abs {
 		t = "|" + t + "|"
 	}
@@ -55,7 +58,7 @@ func (in *Inst) String() string {
 		b.WriteString("_sat")
 	}
 	var ops []string
-	if info.Kind != Kill {
+	if info.Kind != Kill && info.Kind != Flow {
 		ops = append(ops, in.Dst.String())
 	}
 	for k := 0; k < info.NumSrc; k++ {
@@ -70,7 +73,9 @@ func (in *Inst) String() string {
 			ops = append(ops, "cube")
 		}
 	}
-	b.WriteString(" " + strings.Join(ops, ", "))
+	if len(ops) > 0 {
+		b.WriteString(" " + strings.Join(ops, ", "))
+	}
 	return b.String()
 }
 
@@ -195,6 +200,8 @@ func parseReg(s string) (Reg, error) {
 		f = Const
 	case 'o':
 		f = Output
+	case 'a':
+		f = Addr
 	default:
 		return Reg{}, fmt.Errorf("bad register %q", s)
 	}
@@ -231,7 +238,7 @@ func parseInst(word, rest string) (Inst, error) {
 		}
 	}
 	want := info.NumSrc
-	if info.Kind != Kill {
+	if info.Kind != Kill && info.Kind != Flow {
 		want++
 	}
 	if info.Kind == Texture {
@@ -240,7 +247,7 @@ func parseInst(word, rest string) (Inst, error) {
 	if len(ops) != want {
 		return in, fmt.Errorf("%s takes %d operands, got %d", name, want, len(ops))
 	}
-	if info.Kind != Kill {
+	if info.Kind != Kill && info.Kind != Flow {
 		d, err := parseDst(ops[0])
 		if err != nil {
 			return in, err
@@ -302,10 +309,32 @@ func parseSrc(s string) (Src, error) {
 		}
 		out.Abs, t = true, t[1:len(t)-1]
 	}
-	name, swz, hasSwz := strings.Cut(t, ".")
-	r, err := parseReg(name)
-	if err != nil {
-		return out, err
+	var r Reg
+	var swz string
+	var hasSwz bool
+	if rest, ok := strings.CutPrefix(t, "c[a0."); ok {
+		// A relative constant: c[a0.x+N].
+		inner, after, ok := strings.Cut(rest, "]")
+		comp, off, ok2 := strings.Cut(inner, "+")
+		n, err := strconv.Atoi(off)
+		c := strings.Index("xyzw", comp)
+		if !ok || !ok2 || err != nil || len(comp) != 1 || c < 0 || n < 0 || n > 1<<16 {
+			return out, fmt.Errorf("bad relative constant %q", s)
+		}
+		r, out.Rel, out.RelComp = Reg{Const, n}, true, uint8(c)
+		if after != "" {
+			if !strings.HasPrefix(after, ".") {
+				return out, fmt.Errorf("bad relative constant %q", s)
+			}
+			swz, hasSwz = after[1:], true
+		}
+	} else {
+		var name string
+		name, swz, hasSwz = strings.Cut(t, ".")
+		var err error
+		if r, err = parseReg(name); err != nil {
+			return out, err
+		}
 	}
 	out.Reg, out.Swz = r, Identity
 	if hasSwz {
@@ -328,6 +357,7 @@ func parseSrc(s string) (Src, error) {
 // sources are readable and destinations writable, and that texture units
 // and masks are in range.
 func (p *Program) Verify() error {
+	depth := 0
 	for i := range p.Insts {
 		in := &p.Insts[i]
 		fail := func(format string, args ...any) error {
@@ -337,9 +367,24 @@ func (p *Program) Verify() error {
 		if in.Op >= numOps {
 			return fail("unknown opcode %d", in.Op)
 		}
-		if info.Kind != Kill {
+		if in.Op == ARL && in.Dst.File != Addr {
+			return fail("arl writes a0")
+		}
+		switch in.Op {
+		case BGNLOOP:
+			depth++
+		case ENDLOOP:
+			if depth--; depth < 0 {
+				return fail("endloop without bgnloop")
+			}
+		}
+		if info.Kind != Kill && info.Kind != Flow {
 			switch in.Dst.File {
 			case Temp:
+			case Addr:
+				if in.Op != ARL || in.Dst.Index != 0 {
+					return fail("only arl writes a0")
+				}
 			case Output:
 				if in.Dst.Index >= len(p.Outputs) {
 					return fail("output %s is not declared", in.Dst.Reg)
@@ -360,11 +405,17 @@ func (p *Program) Verify() error {
 					return fail("input %s is not declared", s.Reg)
 				}
 			case Const:
-				if s.Index >= len(p.Consts) {
+				if s.Index >= len(p.Consts) && !s.Rel {
 					return fail("constant %s is not declared", s.Reg)
+				}
+				if s.Rel && s.RelComp > 3 {
+					return fail("bad address component %d", s.RelComp)
 				}
 			default:
 				return fail("cannot read %s", s.Reg)
+			}
+			if s.Rel && s.File != Const {
+				return fail("only constants are read relatively")
 			}
 			for _, c := range s.Swz {
 				if c > SwzOne {
@@ -375,6 +426,9 @@ func (p *Program) Verify() error {
 		if info.Kind == Texture && (in.Unit < 0 || in.Unit > 31) {
 			return fail("bad texture unit %d", in.Unit)
 		}
+	}
+	if depth != 0 {
+		return fmt.Errorf("ir: %d bgnloop without endloop", depth)
 	}
 	return nil
 }

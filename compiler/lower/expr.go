@@ -158,7 +158,7 @@ func (l *lowerer) lvalue(e glsl.Expr) lval {
 			for i, c := range e.Comps {
 				cs[i] = s[0].comps[c]
 			}
-			return []lslot{{s[0].reg, cs}}
+			return []lslot{{reg: s[0].reg, comps: cs, rel: s[0].rel}}
 		})
 	case *glsl.Index:
 		b := l.lvalue(e.X)
@@ -172,7 +172,7 @@ func (l *lowerer) lvalue(e glsl.Expr) lval {
 			case xt.IsMatrix():
 				return func(s []lslot) []lslot { return s[k : k+1] }
 			default:
-				return func(s []lslot) []lslot { return []lslot{{s[0].reg, []uint8{s[0].comps[k]}}} }
+				return func(s []lslot) []lslot { return []lslot{{reg: s[0].reg, comps: []uint8{s[0].comps[k]}, rel: s[0].rel}} }
 			}
 		}
 		count := int(xt.Rows)
@@ -189,6 +189,9 @@ func (l *lowerer) lvalue(e glsl.Expr) lval {
 				k = 0
 			}
 			return mapAlts(b, e.T, pick(k))
+		}
+		if lv, ok := l.relIndex(b, xt, e.T, idx); ok {
+			return lv
 		}
 		if count > 256 {
 			l.failf(e.P, "dynamic index into %d elements: the target selects among at most 256", count)
@@ -211,6 +214,38 @@ func (l *lowerer) lvalue(e glsl.Expr) lval {
 	}
 	l.failf(e.Pos(), "not an lvalue: %T", e)
 	return lval{}
+}
+
+// relIndex reads a uniform array element at a dynamic index through the
+// address register (Options.Relative, vertex programs): the array's
+// constants are consecutive, so element k's slot j is constant base +
+// k·n + j. Other arrays select among their elements.
+func (l *lowerer) relIndex(b lval, xt, et glsl.Type, idx ir.Src) (lval, bool) {
+	if !l.opts.Relative || l.stage != glsl.StageVertex || !xt.IsArray() || len(b.alts) != 1 || b.alts[0].cond != nil {
+		return lval{}, false
+	}
+	slots := b.alts[0].slots
+	if len(slots) == 0 {
+		return lval{}, false
+	}
+	base := slots[0].reg.Index
+	for j, s := range slots {
+		if s.rel != nil || s.reg.File != ir.Const || s.reg.Index != base+j || l.p.Consts[s.reg.Index].Uniform == "" {
+			return lval{}, false
+		}
+	}
+	n := slotCount(xt.Elem())
+	a := idx
+	if n > 1 {
+		a = l.vop(ir.MUL, 1, idx, l.lit(float32(n)))
+	}
+	a = splatX(l.snap(val{t: glsl.TypeFloat, s: []ir.Src{a}}).s[0])
+	out := make([]lslot, n)
+	for j := range out {
+		out[j] = slots[j]
+		out[j].rel = &a
+	}
+	return lval{t: et, alts: []lalt{{slots: out}}}, true
 }
 
 func mapAlts(b lval, t glsl.Type, f func([]lslot) []lslot) lval {

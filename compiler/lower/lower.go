@@ -60,6 +60,19 @@ type Options struct {
 	// 16): built-in attributes (gl_Vertex, ...), which glsl.Link leaves
 	// at location -1, take the first free ones.
 	MaxAttribs int
+	// Loops lets the vertex program keep loops whose trip count uniforms
+	// give as IR loops (hwloop.go), for a vertex unit that loops.
+	// PreferLoops keeps constant-count loops too.
+	Loops, PreferLoops bool
+	// DynamicLoops, with Loops, runs a vertex loop whose condition is
+	// known only at run time as an IR loop of this many iterations
+	// (hwloop.go); 0 leaves such loops to the unroller, which fails.
+	DynamicLoops int
+	// Relative reads uniform array elements at dynamic indices in
+	// vertex programs through the address register (ARL, c[a0.x+N])
+	// instead of selecting among the elements; the program then keeps
+	// each array's constants consecutive.
+	Relative bool
 }
 
 // Result is a lowered program.
@@ -155,7 +168,10 @@ func Lower(prog *glsl.Program, opts Options) (res *Result, err error) {
 		l := newLowerer(prog, st, opts, res, samplers)
 		l.run()
 		ir.Optimize(l.p, nil)
-		optimize(l.p)
+		if !l.p.HasLoops() {
+			// The rewrites follow straight-line definitions.
+			optimize(l.p)
+		}
 		if err := l.p.Verify(); err != nil {
 			return nil, fmt.Errorf("lower: %s program: %w", st, err)
 		}
@@ -368,6 +384,8 @@ type lowerer struct {
 	frames []*frame
 	loops  []*loopFrame
 	pos    glsl.Pos
+	// hwDepth counts the IR loops being lowered (hwloop.go).
+	hwDepth int
 }
 
 type outCopy struct {

@@ -164,7 +164,9 @@ func (l *lowerer) stmt(s glsl.Stmt) {
 			l.popCond()
 		}
 	case *glsl.Loop:
-		l.loop(s)
+		if !l.tryHWLoop(s) {
+			l.loop(s)
+		}
 	case *glsl.Return:
 		f := l.frames[len(l.frames)-1]
 		if s.X != nil && f.ret != nil {

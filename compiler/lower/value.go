@@ -36,6 +36,10 @@ type lalt struct {
 type lslot struct {
 	reg   ir.Reg
 	comps []uint8
+	// rel, when set, makes the slot constant reg.Index + a0.x, with a0.x
+	// = rel (relative addressing, Options.Relative): a read sets a0 and
+	// copies the constant out at once.
+	rel *ir.Src
 }
 
 func neg(s ir.Src) ir.Src { s.Neg = !s.Neg; return s }
@@ -88,7 +92,7 @@ func (l *lowerer) regsLval(t glsl.Type, regs []ir.Reg) lval {
 		for k := range cs {
 			cs[k] = uint8(k)
 		}
-		slots[i] = lslot{r, cs}
+		slots[i] = lslot{reg: r, comps: cs}
 	}
 	return lval{t: t, alts: []lalt{{slots: slots}}}
 }
@@ -160,7 +164,18 @@ func (l *lowerer) track(r ir.Reg, comps []uint8, src ir.Src, plain bool) {
 func (l *lowerer) load(lv lval) val {
 	read := func(a lalt) val {
 		v := val{t: lv.t, s: make([]ir.Src, len(a.slots))}
+		var a0 *ir.Src
 		for i, s := range a.slots {
+			if s.rel != nil {
+				if a0 == nil || *a0 != *s.rel {
+					l.emit(ir.Inst{Op: ir.ARL, Dst: ir.Dst{Reg: ir.Reg{File: ir.Addr}, Mask: 1}, Src: [3]ir.Src{*s.rel}})
+					a0 = s.rel
+				}
+				src := slotSrc(s)
+				src.Rel = true
+				v.s[i] = l.vop(ir.MOV, len(s.comps), src)
+				continue
+			}
 			if k, ok := l.knownSlot(s); ok && len(lv.alts) == 1 {
 				v.s[i] = k
 				continue

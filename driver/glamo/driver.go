@@ -119,6 +119,9 @@ func newCaps() *driver.Caps {
 			"RGBA8888 (as RGBA4444)", "RGB888 (as RGB565)", "PALETTE4/8_RGB8 (as RGB565 palette)",
 			"PALETTE4/8_RGBA8 (as RGBA4444 palette)", "ETC1 (decoded to RGB565)",
 		},
+		Where: []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "the chip's geometry and lighting engine, in its s[7].16 fixed point"},
+		},
 		Emulated: []driver.Emulation{
 			{Feature: "matrix stacks", How: "kept by the driver; T1 = projection x model-view, Mwv = model-view, InvMwv = normal matrix"},
 			{Feature: "client-side arrays and buffer objects", How: "the used vertex range is copied into VRAM for every draw; the streams read it there"},

@@ -385,9 +385,14 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	if err != nil {
 		return err
 	}
-	if c.custom == nil {
+	switch {
+	case c.custom == nil:
 		c.ffUniforms(st, key)
-	} else {
+	case c.custom.glsl != nil:
+		if err := c.glslUniforms(st, c.custom.glsl); err != nil {
+			return err
+		}
+	default:
 		c.customUniformUpload()
 	}
 	c.useProgram(pr, len(attrs))

@@ -68,6 +68,7 @@ func newCaps() *driver.Caps {
 			"GL_OES_texture_mirrored_repeat",
 			"GL_EXT_blend_minmax",
 			"GL_RETRO_pica_shader_binary",
+			"GL_RETRO_pica_vertex_shader",
 		},
 		Limits: driver.Limits{
 			MaxTextureSize: 1024, MaxTextureUnits: 3, MaxLights: 8, MaxClipPlanes: 1,
@@ -96,6 +97,12 @@ func newCaps() *driver.Caps {
 		StencilBits:    []int{0, 8},
 		Default:        driver.SurfaceConfig{Width: 400, Height: 240, Format: driver.FormatRGBA8888, DepthBits: 24},
 		TextureFormats: []string{"RGBA8888", "RGB888", "RGB565", "RGBA4444", "RGBA5551", "L8", "A8", "LA88", "PALETTE4", "PALETTE8", "ETC1"},
+		Where: []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "generated vertex shaders on the simulated shader unit"},
+			{Stage: "GLSL vertex shader (GL_RETRO_pica_vertex_shader)", Runs: "the shader unit (compiler/pica), float24; loops on its LOOP instruction"},
+			{Stage: "SHBIN vertex shader (GL_RETRO_pica_shader_binary)", Runs: "the shader unit, as assembled"},
+			{Stage: "fragments", Runs: "the fixed-function combiners (six stages), fog LUT and per-fragment operations"},
+		},
 		Emulated: []driver.Emulation{
 			{Feature: "transform and lighting", How: "vertex shaders generated from the fixed-function state and run on the PICA's shader unit"},
 			{Feature: "texture environment", How: "mapped onto the six combiner stages, one stage per enabled unit"},
@@ -115,7 +122,7 @@ func newCaps() *driver.Caps {
 		},
 		Missing: []driver.Missing{
 			{Feature: driver.FeatureDither, Why: "the PICA200 has no dither stage"},
-			{Feature: driver.FeatureShaders, Why: "GL ES 2.0 needs a GLSL compiler for the PICA shader unit; shaders load as SHBIN through GL_RETRO_pica_shader_binary instead"},
+			{Feature: driver.FeatureShaders, Why: "the PICA200 has no programmable fragment stage for GL ES 2.0's fragment shaders; GLSL vertex shaders compile for the shader unit through GL_RETRO_pica_vertex_shader (fragments on the combiners), SHBIN ones load through GL_RETRO_pica_shader_binary"},
 			{Feature: driver.FeatureFramebufferObjects, Why: "framebuffer objects come with the GL ES 2.0 API, which this backend does not offer (the PICA renders into texture-layout buffers, so render-to-texture would need no conversion)"},
 		},
 	}

@@ -20,6 +20,8 @@ type program struct {
 	clock   uint32
 	useTex  bool
 	consts  []p.ShaderConst
+	// glsl is the GLSL shader a program was compiled from (glslvs.go).
+	glsl *glslVS
 }
 
 // outSemantic gives the output-map semantic of component c of an output

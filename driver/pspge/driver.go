@@ -105,6 +105,9 @@ func newCaps() *driver.Caps {
 			"RGB888, L8, A8, LA88 (widened to 8888)", "PALETTE4_* (CLUT4)", "PALETTE8_* (CLUT8)",
 			"DXT1, DXT1A, DXT3, DXT5 (PSP block layout)",
 		},
+		Where: []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "the GE's transform and 4 lights; driver/swtnl on the CPU beyond them"},
+		},
 		Emulated: []driver.Emulation{
 			{Feature: "matrix stacks", How: "kept by the driver; WORLD = model-view, VIEW = identity, PROJ = projection"},
 			{Feature: "client arrays of any type and stride", How: "repacked on the CPU into one VTYPE layout (float UV, 8888 colour, float normal, float position)"},

@@ -35,6 +35,16 @@ type Context struct {
 
 	s      r3.Stream
 	shadow map[uint32]uint32
+	// pvsShadow holds the PVS vector memory this context wrote, by
+	// octword.
+	pvsShadow map[int][4]uint32
+	// tcl is set when the chip has the PVS: vertices are transformed on
+	// the chip (tcl.go) instead of by swtnl and the CPU.
+	tcl bool
+	// vprogs caches the generated fixed-function vertex programs.
+	vprogs map[ffKey]*vcompiled
+	// tclActive is set while a TCL draw emits its state.
+	tclActive bool
 	// pending holds register writes not yet in a packet.
 	pending []regWrite
 
@@ -64,11 +74,8 @@ func (c *Context) Config() driver.SurfaceConfig { return c.cfg }
 
 // set writes a register unless the shadow already holds the value.
 func (c *Context) set(addr, v uint32) {
-	if c.drv.owner != c {
-		// Another context drove the chip: forget what it holds.
-		c.shadow = map[uint32]uint32{}
-		c.drv.owner = c
-	}
+	// Another context may have driven the chip: then forget what it holds.
+	c.claim()
 	if old, ok := c.shadow[addr]; ok && old == v {
 		return
 	}

@@ -70,6 +70,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if st.CullEnabled && st.CullFace == driver.FaceFrontAndBack && dc.Prim >= driver.PrimTriangles {
 		return nil
 	}
+	if c.tcl {
+		if done, err := c.drawFF(st, dc); done || err != nil {
+			return err
+		}
+	}
 	mesh, err := c.tnl.Run(st, dc)
 	if err != nil {
 		return err
@@ -270,9 +275,6 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 	c.set(r3.SC_SCREENDOOR, 0xFFFFFF)
 	c.set(r3.SU_DEPTH_SCALE, f32(1<<24-1))
 	c.set(r3.SU_DEPTH_OFFSET, 0)
-	c.set(r3.VAP_CNTL_STATUS, 1<<8) // PVS_BYPASS
-	c.set(r3.VAP_CLIP_CNTL, 1<<16)  // CLIP_DISABLE: swtnl clipped
-	c.set(r3.VAP_VTE_CNTL, 0x300)   // x, y, z already divided; W is 1/W
 	for a := uint32(r3.VAP_GB_VERT_CLIP_ADJ); a <= r3.VAP_GB_HORZ_DISC_ADJ; a += 4 {
 		c.set(a, f32(1))
 	}
@@ -321,7 +323,12 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 	// Points and lines: half sizes in subpixels (L597-606, L652-657).
 	switch prim {
 	case r3.PrimPoints:
-		c.set(r3.GA_POINT_MINMAX, uint32(maxPointSize*subpixels/2)<<16)
+		minSize := uint32(0)
+		if c.tclActive {
+			// The PVS's point size is clamped to GL's range [1, max].
+			minSize = subpixels / 2
+		}
+		c.set(r3.GA_POINT_MINMAX, minSize|uint32(maxPointSize*subpixels/2)<<16)
 		c.set(r3.GB_ENABLE, gb)
 		if gb != 0 {
 			// (0, 1) at the lower left, (1, 0) at the upper right: t
@@ -355,8 +362,17 @@ func (c *Context) emitState(st *driver.State, prim r3.PrimType, gb uint32, frag 
 	return nil
 }
 
+// bypassVAP sets the VAP for window-space vertices: PVS bypass, clipping
+// off (the CPU clipped), the viewport transform off.
+func (c *Context) bypassVAP() {
+	c.set(r3.VAP_CNTL_STATUS, 1<<8) // PVS_BYPASS
+	c.set(r3.VAP_CLIP_CNTL, 1<<16)  // CLIP_DISABLE: swtnl clipped
+	c.set(r3.VAP_VTE_CNTL, 0x300)   // x, y, z already divided; W is 1/W
+}
+
 // emitVAP programs the vertex fetch and the PVS-bypass outputs.
 func (c *Context) emitVAP(l *layout) {
+	c.bypassVAP()
 	var els []uint32
 	add := func(dtype uint32) {
 		e := dtype | uint32(len(els))<<8

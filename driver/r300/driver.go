@@ -4,10 +4,15 @@
 // one indirect buffer per flush.
 //
 // Mapping decisions (guide shared/notes/r300.md §5):
-//   - Vertices go through the shared software T&L (driver/swtnl): the seed
-//     has no vertex-program encoding, so the VAP runs in PVS bypass with
-//     window-space positions (x, H-y, z, 1/w) and clipping disabled; the
-//     y flip turns GL's y-up window into the chip's y-down screen.
+//   - On a chip with the TCL engine, vertices run through the PVS: ES 2.0
+//     vertex shaders compiled by compiler/r300 (es2tcl.go), ES 1.1 state as
+//     generated programs (fftcl.go), then clipping and the viewport on the
+//     VAP (tcl.go). On an RS400-class chip without it (hal/r300
+//     RevisionNoTCL, backend "r300-notcl") they go through the shared
+//     software T&L (driver/swtnl) or the CPU's IR interpreter, and the VAP
+//     runs in PVS bypass with window-space positions (x, H-y, z, 1/w) and
+//     clipping disabled; the y flip turns GL's y-up window into the chip's
+//     y-down screen.
 //   - The fragment side is a generated fragment program per texture
 //     environment (texenv.go), compiled by compiler/r300 and cached;
 //     environment colours are uniforms.
@@ -33,6 +38,8 @@ import (
 type Driver struct {
 	dev  hal.Device
 	caps *driver.Caps
+	// tcl is set when the device has the PVS (hal/r300 HasTCL).
+	tcl bool
 	// owner is the context whose register shadow matches the chip.
 	owner *Context
 }
@@ -42,7 +49,8 @@ func New(dev hal.Device) (driver.Driver, error) {
 	if dev.Info().Chip != "r300" {
 		return nil, fmt.Errorf("r300 driver: device is %q", dev.Info().Chip)
 	}
-	return &Driver{dev: dev, caps: newCaps()}, nil
+	tcl := r3.HasTCL(dev.Info())
+	return &Driver{dev: dev, caps: newCaps(tcl), tcl: tcl}, nil
 }
 
 // Subpixel precision: GB_TILE_CONFIG.SUBPIXEL = 1/16 (L856).
@@ -52,14 +60,14 @@ const subpixels = 16
 // 16 bits of subpixels (L636-640).
 const maxPointSize = 2048
 
-func newCaps() *driver.Caps {
+func newCaps(tcl bool) *driver.Caps {
 	c := &driver.Caps{
 		Name:     "r300",
 		Vendor:   "retrogl",
 		Renderer: "retrogl r300 (ATI Radeon R3xx, simulated)",
 		Version:  "OpenGL ES-CM 1.1",
-		// GL ES 2.0: compiler/glsl, compiler/lower, compiler/r300 for the
-		// fragment side, the vertex shader on the CPU (es2.go).
+		// GL ES 2.0: compiler/glsl, compiler/lower, compiler/r300 for both
+		// stages (the vertex shader on the CPU without TCL, es2.go).
 		ES2:         true,
 		VersionES2:  "OpenGL ES 2.0 retrogl r300",
 		GLSLVersion: "OpenGL ES GLSL ES 1.00",
@@ -133,7 +141,7 @@ func newCaps() *driver.Caps {
 		TextureFormats: []string{"RGBA8888", "RGB565", "RGBA4444", "L8", "A8", "LA88", "DXT1", "DXT3", "DXT5",
 			"RGB888 (as 8888)", "RGBA5551 (repacked)", "PALETTE4/8 (as 8888)", "ETC1 (as 8888)"},
 		Emulated: []driver.Emulation{
-			{Feature: "transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette", How: "driver/swtnl on the CPU; the VAP runs in PVS bypass (the seed has no vertex-program encoding)"},
+			{Feature: "transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette", How: "driver/swtnl on the CPU; the VAP runs in PVS bypass (the RS400-class chip has no TCL unit)"},
 			{Feature: "texture environments (all modes and GL_COMBINE incl. DOT3)", How: "generated fragment programs compiled by compiler/r300, cached per environment"},
 			{Feature: "glClear", How: "a rectangle with depth ALWAYS and stencil REPLACE (no fast clear)"},
 			{Feature: "two-sided lighting", How: "swtnl picks the back colour for back-facing triangles"},
@@ -146,11 +154,57 @@ func newCaps() *driver.Caps {
 			{Feature: "GLSL fragment arithmetic on uniforms only (the preshader)", How: "computed once per draw on the CPU by ir.Run in float32; the fragment unit reads the results as constants (RETROGL_R300_NO_PRESHADER=1 leaves everything to the unit)"},
 			{Feature: "STENCIL_INDEX8 renderbuffers", How: "Z24S8 surfaces (the ZB has stencil only in Z24S8); with a DEPTH_COMPONENT16 renderbuffer attached too, the depth values are copied into the stencil surface's Z24 bits by the CPU while the two are used together"},
 			{Feature: "rendering into RGBA8888, RGB888 and RGBA4444 textures", How: "the texture moves to the colour buffer's ARGB8888/ARGB4444 layout on first attachment (TX channel selects follow); ReadTexture converts back"},
-			{Feature: "GLSL control flow", How: "loops with constant trip counts unrolled, branches turned into selects, functions inlined (compiler/lower)"},
+			{Feature: "GLSL control flow", How: "functions inlined, branches turned into selects, fragment loops unrolled (compiler/lower); vertex loops with uniform bounds kept as loops (the PVS's flow control, or the CPU without TCL), other vertex loops unrolled or, when their condition is known only at run time, run 510 times predicated off after they end"},
 		},
+	}
+	if tcl {
+		tclCaps(c)
+	} else {
+		c.Name = "r300-notcl"
+		c.Renderer = "retrogl r300 (RS400-class IGP without TCL, simulated)"
+		c.Where = []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "driver/swtnl on the CPU; the VAP takes window-space vertices through PVS_BYPASS"},
+			{Stage: "ES 2.0 vertex shader", Runs: "the CPU (compiler/ir's interpreter in float32); clipped on the CPU, PVS_BYPASS"},
+			{Stage: "ES 2.0 fragment shader", Runs: "the US fragment unit (compiler/r300), FP24; uniform-only expressions in a CPU preshader"},
+		}
 	}
 	c.FillMissing("not implemented in the r300 backend yet")
 	return c
+}
+
+// tclCaps turns the capabilities of the chip without TCL into those of the
+// chip with the PVS: vertex work moves to the chip.
+func tclCaps(c *driver.Caps) {
+	c.Where = []driver.Placement{
+		{Stage: "ES 1.1 vertex", Runs: "the PVS: generated programs (driver/ffvs, compiled by compiler/r300) cached by state; clipping and the viewport on the VAP"},
+		{Stage: "ES 2.0 vertex shader", Runs: "the PVS (compiler/r300's vertex back end), float32, loops on its flow control; clipping and the viewport on the VAP; a shader over the PVS's limits (or a draw whose loop exceeds 510 iterations) on the CPU"},
+		{Stage: "ES 2.0 fragment shader", Runs: "the US fragment unit (compiler/r300), FP24; uniform-only expressions in a CPU preshader"},
+	}
+	replace := map[string]driver.Emulation{
+		"transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette": {
+			Feature: "transform, lighting, texture matrices, fog factors, point sizes, matrix palette",
+			How:     "generated PVS programs (driver/ffvs IR compiled by compiler/r300), cached by state; a state whose program exceeds the PVS's limits is drawn by driver/swtnl through PVS_BYPASS"},
+		"two-sided lighting": {Feature: "two-sided lighting", How: "two passes: back faces culled with the front colour, front faces culled with the back colour"},
+	}
+	var out []driver.Emulation
+	for _, e := range c.Emulated {
+		switch e.Feature {
+		case "DrawElements", "GL ES 2.0 vertex shaders":
+			continue // native: the VAP fetches indexed vertices; the PVS runs the shader
+		}
+		if r, ok := replace[e.Feature]; ok {
+			e = r
+		}
+		out = append(out, e)
+	}
+	out = append(out,
+		driver.Emulation{Feature: "gl_FrontFacing", How: "two passes with the SU culling each face and a uniform giving the facing"},
+		driver.Emulation{Feature: "GL ES 2.0 vertex shaders over the PVS's limits", How: "a shader no compilation fits (instructions, temporaries, constants, loop depth), or a draw whose loop count exceeds 510, runs on the CPU by ir.Run in float32 (a link-log warning says so), clipped on the CPU, the VAP in PVS bypass"})
+	c.Emulated = out
+	c.Limits.Extra["vs_instructions"] = r3.PVSMaxInsts
+	c.Limits.Extra["vs_temporaries"] = r3.PVSMaxTemps
+	c.Limits.Extra["vs_constants"] = r3.PVSMaxConsts
+	c.Limits.Extra["vs_loop_depth"] = r3.PVSMaxLoopDepth
 }
 
 // Caps implements driver.Driver.
@@ -183,7 +237,8 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		cfg.DepthBits = 24
 	}
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, cbCode: f.code, cbBpp: f.bpp,
-		shadow: map[uint32]uint32{}, textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{},
+		shadow: map[uint32]uint32{}, pvsShadow: map[int][4]uint32{}, tcl: d.tcl, vprogs: map[ffKey]*vcompiled{},
+		textures: map[uint32]*devTexture{}, programs: map[fpKey]*compiled{},
 		rbs: map[uint32]*devRB{}, joined: map[uint32]uint32{}}
 	// COLORPITCH counts 2-pixel units (L441); rows stay 64-byte aligned.
 	c.pitch = (cfg.Width + 15) &^ 15

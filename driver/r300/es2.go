@@ -11,8 +11,9 @@ import (
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
 
-// GL ES 2.0 draws. The seed has no PVS (vertex program) encoding, so the
-// vertex shader runs on the CPU: its lowered IR program goes through
+// GL ES 2.0 draws on a chip without the PVS (hal/r300 RevisionNoTCL; the
+// chip with it runs the vertex shader there, es2tcl.go): the vertex shader
+// runs on the CPU: its lowered IR program goes through
 // ir.Run once per vertex with float32 rounding (every operation rounded
 // once to float32; SIN, COS, EX2, LG2 and POW from Go's float64 math, so
 // the CPU path is more precise than the chip's vertex unit would be).
@@ -38,6 +39,9 @@ type es2Draw struct {
 	lp    *linkedProgram
 	nvary int
 	slots []es2Slot // fragment-program inputs the RS loads
+	// colors is how many colours the VAP outputs: 1 on the CPU path, on
+	// the PVS only when there are no slots (es2tcl.go).
+	colors int
 }
 
 // es2Slot is one fragment-program input: a varying slot (vary >= 0) or
@@ -81,7 +85,7 @@ func (c *Context) drawES2(st *driver.State, dc *driver.DrawCall) error {
 			uniforms[o.Name] = r.Outputs[k]
 		}
 	}
-	d := &es2Draw{lp: lp, nvary: len(res.Varyings)}
+	d := &es2Draw{lp: lp, nvary: len(res.Varyings), colors: 1}
 	for i, in := range lp.fp.Inputs {
 		if lp.fp.InputTemp[i] < 0 {
 			continue
@@ -98,6 +102,11 @@ func (c *Context) drawES2(st *driver.State, dc *driver.DrawCall) error {
 		d.slots = append(d.slots, s)
 	}
 
+	if c.tcl && lp.vp != nil {
+		if ok, err := c.drawES2TCL(st, dc, d, uniforms); ok || err != nil {
+			return err
+		}
+	}
 	// The vertex shader, once per vertex the draw reads.
 	nv := dc.MaxIndex - dc.MinIndex + 1
 	if dc.Count == 0 || nv <= 0 {
@@ -348,6 +357,7 @@ func (c *Context) emitRaw(prim r3.PrimType, data []float32, n, nd int) error {
 // es2VAP programs the vertex fetch: position, colour 0, the point size,
 // then one 4-component texture coordinate set per slot.
 func (c *Context) es2VAP(d *es2Draw, points bool) {
+	c.bypassVAP()
 	var els []uint32
 	add := func(dtype uint32) { els = append(els, dtype|uint32(len(els))<<8) }
 	add(3)
@@ -383,7 +393,7 @@ func (c *Context) es2VAP(d *es2Draw, points bool) {
 // program and its constants, the depth source and the texture units.
 func (c *Context) es2Fragment(st *driver.State, d *es2Draw, uniforms map[string][4]float32) error {
 	fp := d.lp.fp
-	c.set(r3.RS_COUNT, uint32(4*len(d.slots))|1<<7)
+	c.set(r3.RS_COUNT, uint32(4*len(d.slots))|uint32(d.colors)<<7)
 	var ips [8]uint32
 	var insts [16]uint32
 	for k, s := range d.slots {

@@ -447,10 +447,14 @@ func TestSceneGoldens(t *testing.T) {
 		{"clear", 64, 64, 0, 0, clearScene, 0},
 		{"rgb565-dither", 64, 32, 0, 0, rgb565Scene, driver.FormatRGB565},
 	}...)
-	for _, sc := range list {
-		t.Run(sc.name, func(t *testing.T) {
-			img, lines := render(t, sc)
-			checkGolden(t, "scene-"+sc.name, img, lines)
-		})
+	// The chip with the TCL engine, and the one without (PVS bypass,
+	// driver/swtnl on the CPU), whose goldens are under notcl/.
+	for _, b := range []struct{ backend, dir string }{{"r300", ""}, {"r300-notcl", "notcl/"}} {
+		for _, sc := range list {
+			t.Run(b.backend+"/"+sc.name, func(t *testing.T) {
+				img, lines := renderOn(t, b.backend, sc)
+				checkGolden(t, b.dir+"scene-"+sc.name, img, lines)
+			})
+		}
 	}
 }

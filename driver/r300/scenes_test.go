@@ -33,12 +33,12 @@ type scene struct {
 	format         driver.PixelFormat
 }
 
-// render draws a scene on r300 with a capture and returns the image and
-// the listing of every submitted command buffer.
-func render(t *testing.T, sc scene) (*image.NRGBA, []string) {
+// renderOn draws a scene on a backend (r300 or r300-notcl) with a capture
+// and returns the image and the listing of every submitted command buffer.
+func renderOn(t *testing.T, backend string, sc scene) (*image.NRGBA, []string) {
 	t.Helper()
 	var capture bytes.Buffer
-	c, err := gles.NewContext("r300", gles.Config{Width: sc.w, Height: sc.h, Format: sc.format, DepthBits: sc.depth, StencilBits: sc.stencil, Capture: &capture})
+	c, err := gles.NewContext(backend, gles.Config{Width: sc.w, Height: sc.h, Format: sc.format, DepthBits: sc.depth, StencilBits: sc.stencil, Capture: &capture})
 	require.NoError(t, err)
 	sc.draw(c)
 	c.Finish()

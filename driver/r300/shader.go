@@ -18,7 +18,9 @@ import (
 // texture interpolators (one vec4 each); gl_FragCoord, gl_FrontFacing and
 // gl_PointCoord take one more each when a fragment shader reads them.
 // Fragment uniforms share the US's 32 constant registers with literals.
-// Vertex shaders run on the CPU, so their limits are the API's.
+// Vertex uniforms are the API's 256: the PVS has 256 constant vectors
+// (r3.PVSMaxConsts); a shader whose uniforms and literals do not fit them
+// runs on the CPU with a link warning (buildProgram).
 const (
 	maxAttribs          = 16
 	maxVaryingVectors   = 8
@@ -28,9 +30,10 @@ const (
 )
 
 // ShaderCompiler implements driver.ShaderDriver.
-func (d *Driver) ShaderCompiler() driver.ShaderCompiler { return shaderCompiler{} }
+func (d *Driver) ShaderCompiler() driver.ShaderCompiler { return shaderCompiler{tcl: d.tcl} }
 
-type shaderCompiler struct{}
+// shaderCompiler compiles for a chip with the PVS (tcl) or without.
+type shaderCompiler struct{ tcl bool }
 
 type compiledShader struct {
 	sh *glsl.Shader
@@ -84,6 +87,14 @@ type linkedProgram struct {
 	samplerLocs []int
 	// pre is the fragment program's preshader (nil when none).
 	pre *ir.Program
+	// vp is the vertex program for the PVS (nil without TCL) and vpsize
+	// whether it writes the point size.
+	vp     *rc.VertexProgram
+	vpsize bool
+	// vpErr is why the vertex program did not compile for the PVS; log
+	// the link's info log.
+	vpErr error
+	log   string
 }
 
 // noPreshader turns the preshader off (RETROGL_R300_NO_PRESHADER=1, read
@@ -100,7 +111,7 @@ func (p *linkedProgram) Uniforms() []driver.ActiveVar { return p.unis }
 // Link implements driver.ShaderCompiler: glsl.Link, compiler/lower, then
 // the fragment program through compiler/r300. A program over a limit of
 // the fragment unit fails to link, naming the limit.
-func (shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]int) (driver.LinkedProgram, string, bool) {
+func (sc shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]int) (driver.LinkedProgram, string, bool) {
 	v, ok1 := vs.(*compiledShader)
 	f, ok2 := fs.(*compiledShader)
 	if !ok1 || !ok2 || v == nil || f == nil {
@@ -110,15 +121,69 @@ func (shaderCompiler) Link(vs, fs driver.CompiledShader, bindings map[string]int
 	if err != nil {
 		return nil, logOf(err), false
 	}
-	lp, err := buildProgram(prog)
+	lp, err := buildProgram(prog, sc.tcl)
 	if err != nil {
 		return nil, logOf(err), false
 	}
-	return lp, "", true
+	return lp, lp.log, true
 }
 
-func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
-	res, err := lower.Lower(prog, lower.Options{MaxAttribs: maxAttribs})
+// buildProgram lowers and compiles a linked program. Vertex loops with
+// uniform bounds stay loops (the PVS's, or the CPU's without TCL) and
+// uniform arrays indexed at run time are read through the address
+// register (ARL, as Mesa's r300 does); a
+// program that does not lower so (a vertex loop whose condition is known
+// only at run time cannot be unrolled) is lowered again with such loops
+// run rc.MaxLoopIterations times, predicated off once their condition
+// fails (compiler/lower hwloop.go), on the CPU too so both boards agree.
+//
+// With TCL the vertex shader is then compiled for the PVS; over the PVS's
+// 256 instructions it is tried again with constant-bounded loops as PVS
+// loops too, and where loops were the trouble (more than three, or a
+// count the PVS cannot take) with every loop unrolled. A vertex shader no
+// try fits runs on the CPU (the swtnl path, as without TCL), and the
+// link's info log says so, naming the limit: Mesa's r300 replaces such a
+// shader with a dummy one that draws nothing useful ([OUT] r300_vs.h
+// "dummy"), a simulator can do better.
+func buildProgram(prog *glsl.Program, tcl bool) (*linkedProgram, error) {
+	base := lower.Options{MaxAttribs: maxAttribs, Loops: true, Relative: true}
+	first, err := buildWith(prog, base, tcl)
+	if err != nil {
+		dyn := base
+		dyn.DynamicLoops = rc.MaxLoopIterations
+		lp, err2 := buildWith(prog, dyn, tcl)
+		if err2 != nil {
+			return nil, err
+		}
+		first, base = lp, dyn
+	}
+	if !tcl || first.vpErr == nil {
+		return first, nil
+	}
+	var le *rc.VertexLimitError
+	var tries []lower.Options
+	if errors.As(first.vpErr, &le) && le.Limit == "instructions" {
+		o := base
+		o.PreferLoops = true
+		tries = append(tries, o)
+	}
+	if first.res.Vertex.HasLoops() {
+		tries = append(tries, lower.Options{MaxAttribs: maxAttribs, Relative: true})
+	}
+	for _, o := range tries {
+		if lp, err := buildWith(prog, o, true); err == nil && lp.vpErr == nil {
+			return lp, nil
+		}
+	}
+	first.log = "0:0(0): warning: the vertex shader runs on the CPU: " + first.vpErr.Error() + "\n"
+	return first, nil
+}
+
+// buildWith lowers with opts and compiles the fragment program and, with
+// tcl, the vertex program (a vertex program that does not compile leaves
+// vpErr set).
+func buildWith(prog *glsl.Program, opts lower.Options, tcl bool) (*linkedProgram, error) {
+	res, err := lower.Lower(prog, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +210,9 @@ func buildProgram(prog *glsl.Program) (*linkedProgram, error) {
 		return nil, fmt.Errorf("0:0(0): error: fragment shader: %w", err)
 	}
 	lp := &linkedProgram{res: res, fp: fp, pre: pre}
+	if tcl {
+		lp.vp, lp.vpErr = buildVertex(lp)
+	}
 	for _, a := range prog.Attributes {
 		lp.attribs = append(lp.attribs, driver.ActiveVar{Name: a.Name, Type: glType(a.Type), Size: 1, Location: a.Location})
 	}

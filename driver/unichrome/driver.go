@@ -118,6 +118,9 @@ func newCaps() *driver.Caps {
 			"RGBA8888 (ABGR8888)", "RGB888 (ABGR0888)", "RGB565", "RGBA4444", "RGBA5551", "L8", "A8", "LA88 (AL88)",
 			"DXT1", "DXT3", "DXT5", "PALETTE4/8 (expanded)", "ETC1 (decoded)",
 		},
+		Where: []driver.Placement{
+			{Stage: "ES 1.1 vertex", Runs: "driver/swtnl on the CPU"},
+		},
 		Emulated: []driver.Emulation{
 			{Feature: "transform, lighting (8 lights), texture matrices, matrix palette", How: "software T&L on the CPU (driver/swtnl); the chip has no geometry unit"},
 			{Feature: "clipping and 6 user clip planes", How: "software clipping against the view volume and the planes (driver/swtnl)"},

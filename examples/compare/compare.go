@@ -42,6 +42,8 @@ var tolerances = map[string]Tolerance{
 		Why: "16-bit colour with dithering on the 565 surfaces, fixed-point setup, 4 hardware lights"},
 	"r300": {Threshold: 12, MaxBad: 0.01,
 		Why: "FP24 fragment arithmetic; otherwise close to Mesa's float pipeline"},
+	"r300-notcl": {Threshold: 12, MaxBad: 0.01,
+		Why: "FP24 fragment arithmetic; vertices on the CPU in float32; otherwise close to Mesa's float pipeline"},
 }
 
 // Default is the tolerance of a backend with no entry.

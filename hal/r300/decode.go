@@ -29,9 +29,10 @@ func Disassemble(buf []byte, base uint32) []string {
 }
 
 // Listing is Disassemble with the fragment program (see
-// Program.Disassemble) printed as ";" comment lines before every draw
-// packet whose US registers changed since the previous draw. Golden files
-// and the cmd tools use it.
+// Program.Disassemble) and, when VAP_CNTL_STATUS.PVS_BYPASS is clear, the
+// vertex program (PVSProgram.Disassemble) printed as ";" comment lines
+// before every draw packet whose program changed since the previous draw.
+// Golden files and the cmd tools use it.
 func Listing(buf []byte, base uint32) []string {
 	return decode(buf, base, true)
 }
@@ -43,10 +44,16 @@ type decoder struct {
 	regs    map[uint32]uint32
 	listing bool
 	lastFP  []string
+	lastVP  []string
+	// pvs mirrors the PVS vector memory the stream writes through
+	// VAP_PVS_VECTOR_INDX_REG and the data ports; pvsIdx is the next
+	// dword.
+	pvs    []uint32
+	pvsIdx uint32
 }
 
 func decode(buf []byte, base uint32, listing bool) []string {
-	d := &decoder{base: base, words: Words(buf), regs: map[uint32]uint32{}, listing: listing}
+	d := &decoder{base: base, words: Words(buf), regs: map[uint32]uint32{}, listing: listing, pvs: make([]uint32, 4*PVSMemOctets)}
 	d.out = make([]string, 0, len(d.words)+1)
 	for i := 0; i < len(d.words); {
 		i = d.packet(i)
@@ -103,6 +110,7 @@ func (d *decoder) packet(i int) int {
 		n = left
 	}
 	if h.Type == 3 && d.listing && isDraw(h.Op) {
+		d.vertexProgram()
 		d.program()
 	}
 	d.line(i, text)
@@ -117,6 +125,12 @@ func (d *decoder) packet(i int) int {
 			t := FormatReg(a, v)
 			if a >= US_TEX_INST_0 && a < US_TEX_INST_0+4*MaxTEX {
 				t += " ; " + DecodeTex(v).String()
+			}
+			switch a {
+			case VAP_PVS_VECTOR_INDX_REG:
+				d.pvsIdx = 4 * (v & 0x7FF)
+			case VAP_PVS_VECTOR_DATA_REG, VAP_PVS_VECTOR_DATA_REG_128:
+				t += " ; " + d.pvsWrite(v)
 			}
 			d.line(i+1+k, "  "+t)
 		}
@@ -149,6 +163,60 @@ func (d *decoder) program() {
 	}
 	d.lastFP = lines
 	d.out = append(d.out, lines...)
+}
+
+// pvsWrite stores a vector-memory dword and describes where it went: an
+// instruction dword (the whole instruction once its last dword arrives), a
+// constant component, a user clip plane component.
+func (d *decoder) pvsWrite(v uint32) string {
+	i := d.pvsIdx % uint32(len(d.pvs))
+	d.pvs[i] = v
+	d.pvsIdx = i + 1
+	o, c := int(i/4), int(i%4)
+	switch {
+	case o < PVSConstStart:
+		if c < 3 {
+			return fmt.Sprintf("code %d dword %d", o, c)
+		}
+		var w [4]uint32
+		copy(w[:], d.pvs[4*o:4*o+4])
+		return fmt.Sprintf("code %d: %s", o, DecodePVS(w))
+	case o < PVSConstStart+PVSMaxConsts:
+		return fmt.Sprintf("const %d.%c = %s", o-PVSConstStart, "xyzw"[c], f32(v))
+	case o >= PVSUCPStart && o < PVSUCPStart+PVSMaxUCP:
+		return fmt.Sprintf("clip plane %d.%c = %s", o-PVSUCPStart, "xyzw"[c], f32(v))
+	}
+	return fmt.Sprintf("octword %d dword %d", o, c)
+}
+
+// vertexProgram emits the vertex program if the buffer turned the PVS on
+// and the program's text changed since the last draw.
+func (d *decoder) vertexProgram() {
+	// A buffer that never sets VAP_CNTL_STATUS leaves the mode to an
+	// earlier one: nothing is printed.
+	st, ok := d.regs[VAP_CNTL_STATUS]
+	if !ok || st>>8&1 != 0 {
+		return
+	}
+	p := ReadPVSProgram(func(a uint32) uint32 { return d.regs[a] }, d.pvs)
+	lines := p.Disassemble()
+	if slicesEqual(lines, d.lastVP) {
+		return
+	}
+	d.lastVP = lines
+	d.out = append(d.out, lines...)
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func f32(v uint32) string { return fmt.Sprintf("%g", math.Float32frombits(v)) }

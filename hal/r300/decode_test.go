@@ -21,7 +21,7 @@ func golden(t *testing.T, name string, lines []string) {
 }
 
 // sampleStream is a small stream that touches every packet type: the
-// two-level program of fact 45, an AOS draw, an immediate draw, an indexed
+// two-level program of fact 45, a vertex program, an AOS draw, an immediate draw, an indexed
 // draw from an index buffer, a filler and the simulator fence.
 func sampleStream() *Stream {
 	var s Stream
@@ -47,6 +47,21 @@ func sampleStream() *Stream {
 	s.Reg(US_ALU_RGB_INST_0, ri...)
 	s.Reg(US_ALU_ALPHA_INST_0, ai...)
 	s.Reg(US_ALU_CONST_R_0, EncodeFP24(1), EncodeFP24(0.5), EncodeFP24(0.25), EncodeFP24(-2))
+	// A vertex program: clip position = c0-c3 · v0, colour = v1.
+	var code []uint32
+	in := func(k uint8) PVSSrc { return PVSSrc{Type: PVSSrcInput, Offset: k, Swz: [4]uint8{0, 1, 2, 3}} }
+	for r := uint8(0); r < 4; r++ {
+		w := PVSInst{Dst: PVSDst{Op: VEDot4, Type: PVSDstOut, WE: 1 << r}, Src: [3]PVSSrc{{Type: PVSSrcConst, Offset: r, Swz: [4]uint8{0, 1, 2, 3}}, in(0), in(0)}}.Encode()
+		code = append(code, w[:]...)
+	}
+	w := PVSInst{Dst: PVSDst{Op: VEAdd, Type: PVSDstOut, Offset: 1, WE: 15}, Src: [3]PVSSrc{in(1), {Type: PVSSrcInput, Offset: 1, Swz: [4]uint8{4, 4, 4, 4}}, in(1)}}.Encode()
+	code = append(code, w[:]...)
+	s.Reg(VAP_CNTL_STATUS, 0) // the PVS runs
+	s.Reg(VAP_PVS_STATE_FLUSH_REG, 0)
+	s.PVSUpload(PVSCodeStart, code)
+	s.Reg(VAP_PVS_CODE_CNTL_0, 3<<10|4<<20, 3<<16, 4)
+	one := math.Float32bits(1)
+	s.PVSUpload(PVSConstStart, []uint32{one, 0, 0, 0, 0, one, 0, 0, 0, 0, one, 0, 0, 0, 0, one})
 	s.Reg(VAP_VPORT_XSCALE, math.Float32bits(320), math.Float32bits(320))
 	s.RegOne(VAP_PORT_IDX0, 0x00010000, 0x00030002)
 	s.Packet3(OpLoadVbpntr, LoadVbpntr([]AOS{{Count: 4, Stride: 8, Addr: 0x1000}, {Count: 4, Stride: 8, Addr: 0x1010}, {Count: 2, Stride: 2, Addr: 0x2000}})...)

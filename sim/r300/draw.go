@@ -136,6 +136,13 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
 	var buf []uint32
 	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
+	// An indexed draw shades each index once (the vertex cache, L1785's
+	// VF_MAX_VTX_NUM, without its size limit: the result is the same).
+	var seen map[uint32]int
+	if indices != nil && s.pvs != nil {
+		seen = map[uint32]int{}
+	}
+	var regs pvsRegs
 	for i := 0; i < n; i++ {
 		v := &e.verts[i]
 		*v = vertex{}
@@ -149,18 +156,34 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 			}
 			// L2066-2075: indices outside [MIN, MAX] are clamped.
 			idx = max(minI, min(maxI, idx))
+			if j, ok := seen[idx]; ok {
+				*v = e.verts[j]
+				continue
+			}
+			if seen != nil {
+				seen[idx] = i
+			}
 			var err error
 			if buf, err = e.vertexDwords(idx, buf); err != nil {
 				return err
 			}
 			d = buf
 		}
-		if err := assemble(s.els, &s.out, d, v); err != nil {
+		if s.pvs != nil {
+			if err := s.pvs.shade(s.els, &s.out, d, v, &regs); err != nil {
+				return err
+			}
+		} else if err := assemble(s.els, &s.out, d, v); err != nil {
 			return err
 		}
 		if !s.clip {
 			s.viewport(v)
 		}
+	}
+	if s.pvs != nil {
+		// One watchdog step per 64 PVS instructions (pvs.go).
+		n += s.pvs.steps / 64
+		s.pvs.steps %= 64
 	}
 	return e.x.Step(n)
 }
@@ -393,25 +416,16 @@ func lerp(a, b *vertex, t float32) vertex {
 	return v
 }
 
-// clipDist returns the signed distances of a vertex to the view-volume
-// planes (x and y widened by the guard-band clip adjust, L1807-1828; z per
-// VAP_CNTL.DX_CLIP_SPACE_DEF, L1788).
-func (s *drawState) clipDist(v *vertex) [6]float32 {
-	x, y, z, w := v.pos[0], v.pos[1], v.pos[2], v.pos[3]
-	gx, gy := float32(s.gbHorz), float32(s.gbVert)
-	near := w + z
-	if s.dxClip {
-		near = z
-	}
-	return [6]float32{float32(gx*w) + x, float32(gx*w) - x, float32(gy*w) + y, float32(gy*w) - y, near, w - z}
-}
-
 func (e *Engine) clipPoint(s *drawState, v *vertex) error {
 	if s.clip {
-		for _, d := range s.clipDist(v) {
-			if !(d >= 0) {
+		d, n := s.clipDist(v)
+		for _, x := range d[:n] {
+			if !(x >= 0) {
 				return nil
 			}
+		}
+		if s.ucpCulled(v) {
+			return nil
 		}
 		s.viewport(v)
 	}
@@ -420,9 +434,13 @@ func (e *Engine) clipPoint(s *drawState, v *vertex) error {
 
 func (e *Engine) clipLine(s *drawState, l [2]vertex) error {
 	if s.clip {
-		da, db := s.clipDist(&l[0]), s.clipDist(&l[1])
+		if s.ucpCulled(&l[0], &l[1]) {
+			return nil
+		}
+		da, n := s.clipDist(&l[0])
+		db, _ := s.clipDist(&l[1])
 		t0, t1 := float32(0), float32(1)
-		for k := 0; k < 6; k++ {
+		for k := 0; k < n; k++ {
 			a, b := da[k], db[k]
 			switch {
 			case a >= 0 && b >= 0:
@@ -451,16 +469,22 @@ func (e *Engine) triangle(s *drawState, t [3]vertex) error {
 	if !s.clip {
 		return e.setupTri(s, &t[0], &t[1], &t[2])
 	}
+	if s.ucpCulled(&t[0], &t[1], &t[2]) {
+		return nil
+	}
 	in := make([]vertex, 0, 9)
 	in = append(in, t[:]...)
-	for k := 0; k < 6; k++ {
+	_, n := s.clipDist(&t[0])
+	for k := 0; k < n; k++ {
 		if len(in) == 0 {
 			return nil
 		}
 		var out []vertex
 		for i := range in {
 			a, b := &in[i], &in[(i+1)%len(in)]
-			da, db := s.clipDist(a)[k], s.clipDist(b)[k]
+			dA, _ := s.clipDist(a)
+			dB, _ := s.clipDist(b)
+			da, db := dA[k], dB[k]
 			if da >= 0 {
 				out = append(out, *a)
 			}

@@ -14,9 +14,10 @@
 //     opcode 0xF0 writes a fence value to memory. Writes to undefined
 //     registers, type-1 packets, reserved header bits and unknown opcodes
 //     are faults.
-//   - Only the PVS bypass is simulated: vertex program execution faults.
-//     In bypass, the k-th output VAP_OUT_VTX_FMT_0/1 enables (position,
-//     colours 0-3, point size, texture coordinates 0-7) is input vector k.
+//   - Vertex programs run as pvs.go describes. In bypass, the k-th output
+//     VAP_OUT_VTX_FMT_0/1 enables (position, colours 0-3, point size,
+//     texture coordinates 0-7) is input vector k. A board made with
+//     Config.NoTCL (an RS400-class IGP) has the bypass only.
 //   - Rasterisation walks 2x2 quads (the US computes texture LOD from the
 //     quad's coordinates) with pixel centres at (x+0.5, y+0.5) of a y-down
 //     screen, in GB_TILE_CONFIG.SUBPIXEL units, and SC_EDGERULE deciding
@@ -63,10 +64,12 @@ type Stats struct {
 type Engine struct {
 	mem  *device.Memory
 	regs [0x8000 / 4]uint32
-	// pvs is the PVS vector memory written through VAP_PVS_VECTOR_*
-	// (stored, not executed).
-	pvs      [2048 * 4]uint32
+	// pvs is the PVS vector memory written through VAP_PVS_VECTOR_*:
+	// code, constants and user clip planes (hal/r300's map).
+	pvs      [r3.PVSMemOctets * 4]uint32
 	pvsIndex uint32
+	// noTCL is set on boards without the PVS.
+	noTCL bool
 	// Stats accumulates over the engine's life.
 	Stats Stats
 
@@ -88,7 +91,13 @@ type Config struct {
 	Budget int64
 	// VRAMSize and GARTSize override the memory sizes (0 = default).
 	VRAMSize, GARTSize uint32
+	// NoTCL makes the board an RS400-class IGP without the PVS
+	// (hal/r300 RevisionNoTCL): a draw with PVS_BYPASS clear faults.
+	NoTCL bool
 }
+
+// RevisionNoTCL is the revision of a board without the PVS.
+const RevisionNoTCL = r3.RevisionNoTCL
 
 // New returns a simulated R300 with the default board.
 func New() *Device { return NewWith(Config{}) }
@@ -102,9 +111,13 @@ func NewWith(cfg Config) *Device {
 	if cfg.GARTSize != 0 {
 		gs = cfg.GARTSize
 	}
-	e := &Engine{}
+	e := &Engine{noTCL: cfg.NoTCL}
+	rev := r3.RevisionR300
+	if cfg.NoTCL {
+		rev = r3.RevisionNoTCL
+	}
 	d := device.New(device.Config{Budget: cfg.Budget, Info: hal.Info{
-		Chip: "r300", Revision: "R300 (Radeon 9700), simulated", WordSize: 4,
+		Chip: "r300", Revision: rev, WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: vs}, {Name: "gart", Base: GARTBase, Size: gs}},
 	}}, e)
 	e.mem = d.Memory()

@@ -34,11 +34,12 @@ func TestFaults(t *testing.T) {
 			s.Words = append(s.Words, r3.Type2)
 		}, "not INDX_BUFFER", 0},
 		{"lone INDX_BUFFER", func(s *r3.Stream) { s.Packet3(r3.OpIndxBuffer, r3.IndxBuffer(GARTBase, 1)...) }, "must follow", 0},
-		{"PVS not bypassed", func(s *r3.Stream) {
+		{"PVS position instruction outside the program", func(s *r3.Stream) {
 			baseline(s, 4, 4)
 			s.Reg(r3.VAP_CNTL_STATUS, 0)
+			s.Reg(r3.VAP_PVS_CODE_CNTL_0, 2<<20|5<<10)
 			full(s, 4, 4, 0, [4]float32{1, 1, 1, 1})
-		}, "PVS_BYPASS is clear", 0},
+		}, "PVS_XYZW_VALID_INST 5 lies outside instructions 0-2", 0},
 		{"tiled colour buffer", func(s *r3.Stream) {
 			baseline(s, 4, 4)
 			s.Reg(r3.RB3D_COLORPITCH0, 4|1<<16|6<<21)

@@ -12,12 +12,18 @@ import (
 type drawState struct {
 	els []element
 	out outputs
+	// pvs is the vertex program, nil in PVS bypass.
+	pvs *pvsState
 
 	// VAP viewport transform and clipping (L2076-2121, L1763-1828).
-	vte                    uint32
-	vp                     [6]float64 // xscale, xoffset, yscale, yoffset, zscale, zoffset
-	clip, dxClip           bool
-	gbHorz, gbVert         float64
+	vte            uint32
+	vp             [6]float64 // xscale, xoffset, yscale, yoffset, zscale, zoffset
+	clip, dxClip   bool
+	gbHorz, gbVert float64
+	// ucp holds the enabled user clip planes (clip.go); ucpCull is
+	// UCP_CULL_ONLY_ENA.
+	ucp                    [][4]float32
+	ucpCull                bool
 	sub                    int64 // subpixels per pixel (12 or 16)
 	roundNearest           bool
 	gaOffX, gaOffY         int64
@@ -72,7 +78,12 @@ func (e *Engine) prepare(prim r3.PrimType) (*drawState, error) {
 		return nil, err
 	}
 	if e.reg(r3.VAP_CNTL_STATUS)>>8&1 == 0 {
-		return nil, faultf("VAP_CNTL_STATUS.PVS_BYPASS is clear: vertex program execution is not simulated")
+		if e.noTCL {
+			return nil, faultf("VAP_CNTL_STATUS.PVS_BYPASS is clear, but this %s has no TCL engine (L1796: \"logically or physically removed\")", RevisionNoTCL)
+		}
+		if s.pvs, err = e.preparePVS(); err != nil {
+			return nil, err
+		}
 	}
 	if e.reg(r3.VAP_CNTL_STATUS)&3 != 0 {
 		return nil, faultf("VAP_CNTL_STATUS.VC_SWAP endian swapping is not simulated")
@@ -84,7 +95,9 @@ func (e *Engine) prepare(prim r3.PrimType) (*drawState, error) {
 	cc := e.reg(r3.VAP_CLIP_CNTL)
 	s.clip = cc>>16&1 == 0
 	if s.clip && cc&63 != 0 {
-		return nil, faultf("VAP_CLIP_CNTL: user clip planes (PVS memory) are not simulated")
+		if err := e.prepareUCP(s, cc, prim); err != nil {
+			return nil, err
+		}
 	}
 	s.dxClip = e.reg(r3.VAP_CNTL)>>22&1 != 0
 	s.gbHorz = f32reg(e.reg(r3.VAP_GB_HORZ_CLIP_ADJ))

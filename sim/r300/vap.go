@@ -192,10 +192,9 @@ func (el *element) convert(d []uint32) [4]float32 {
 	return v
 }
 
-// assemble runs the stream elements over a vertex's dwords and the PVS
-// bypass into v.
-func assemble(els []element, out *outputs, d []uint32, v *vertex) error {
-	var in [32][4]float32
+// fetchInputs runs the stream elements over a vertex's dwords into the
+// input vectors (L1911-1946).
+func fetchInputs(els []element, d []uint32, in *[32][4]float32) error {
 	p := 0
 	for i := range els {
 		el := &els[i]
@@ -219,6 +218,16 @@ func assemble(els []element, out *outputs, d []uint32, v *vertex) error {
 			}
 		}
 	}
+	return nil
+}
+
+// assemble runs the stream elements over a vertex's dwords and the PVS
+// bypass into v.
+func assemble(els []element, out *outputs, d []uint32, v *vertex) error {
+	var in [32][4]float32
+	if err := fetchInputs(els, d, &in); err != nil {
+		return err
+	}
 	// PVS bypass: output k is input vector k ([PROP], see the package doc).
 	k := 0
 	v.pos = in[k]
@@ -236,6 +245,39 @@ func assemble(els []element, out *outputs, d []uint32, v *vertex) error {
 	for t := 0; t < 8; t++ {
 		if out.texComp[t] > 0 {
 			v.tex[t] = in[k]
+			k++
+		}
+	}
+	return nil
+}
+
+// shade runs the vertex program over a vertex's dwords into v: output
+// vector k is the k-th output enabled in the order position, point size,
+// colours 0-3, texture coordinates 0-7 ([OUT] Mesa r300_vs.c).
+func (st *pvsState) shade(els []element, out *outputs, d []uint32, v *vertex, r *pvsRegs) error {
+	*r = pvsRegs{}
+	if err := fetchInputs(els, d, &r.in); err != nil {
+		return err
+	}
+	if err := st.run(r); err != nil {
+		return err
+	}
+	k := 0
+	v.pos = r.out[k]
+	k++
+	if out.psize {
+		v.psize = r.out[k][0]
+		k++
+	}
+	for c := 0; c < 4; c++ {
+		if out.col[c] {
+			v.col[c] = r.out[k]
+			k++
+		}
+	}
+	for t := 0; t < 8; t++ {
+		if out.texComp[t] > 0 {
+			v.tex[t] = r.out[k]
 			k++
 		}
 	}
