@@ -197,3 +197,39 @@ func (stallEngine) Run(x *device.Exec) error {
 }
 
 func (stallEngine) Reset() {}
+
+func TestReplayUntil(t *testing.T) {
+	var file bytes.Buffer
+	c, err := hal.NewCapture(newDev(), &file)
+	require.NoError(t, err)
+	a, err := c.Alloc(64, 16, "ram")
+	require.NoError(t, err)
+	for i := 0; i < 3; i++ {
+		require.NoError(t, c.Write(a.Addr, []byte{0x00, 0x08, 0, 0, 1, 0, 0, 0, byte('a' + i)}))
+		f, err := c.Submit(hal.Buffer{Addr: a.Addr, Size: 9})
+		require.NoError(t, err)
+		require.NoError(t, c.Wait(f))
+	}
+	require.NoError(t, c.Close())
+
+	// Stop once the first submission was issued: the rest is not.
+	dev := newDev()
+	rep, err := hal.ReplayUntil(bytes.NewReader(file.Bytes()), dev, func() bool { return true })
+	require.NoError(t, err)
+	assert.Equal(t, hal.ReplayReport{}, rep, "nothing issued when done from the start")
+	counting := &countingDevice{Device: dev}
+	rep, err = hal.ReplayUntil(bytes.NewReader(file.Bytes()), counting, func() bool { return counting.submits > 0 })
+	require.NoError(t, err)
+	assert.Equal(t, hal.ReplayReport{Writes: 1, Submits: 1}, rep, "the replay ends right after the first submission")
+	require.NoError(t, dev.Close())
+}
+
+type countingDevice struct {
+	hal.Device
+	submits int
+}
+
+func (d *countingDevice) Submit(b hal.Buffer) (hal.Fence, error) {
+	d.submits++
+	return d.Device.Submit(b)
+}
