@@ -233,3 +233,19 @@ func (d *countingDevice) Submit(b hal.Buffer) (hal.Fence, error) {
 	d.submits++
 	return d.Device.Submit(b)
 }
+
+func TestImagePages(t *testing.T) {
+	img := hal.NewImage(hal.Info{Regions: []hal.Region{{Name: "big", Base: 0x10000000, Size: 1 << 30}}})
+	p := []byte{1, 2, 3, 4, 5, 6}
+	require.NoError(t, img.Write(0x10000000+64<<10-3, p), "a write across a page boundary")
+	got := make([]byte, 10)
+	require.NoError(t, img.Read(0x10000000+64<<10-5, got))
+	assert.Equal(t, []byte{0, 0, 1, 2, 3, 4, 5, 6, 0, 0}, got)
+	require.NoError(t, img.Read(0x30000000, got), "untouched memory reads as zero")
+	assert.Equal(t, make([]byte, 10), got)
+	assert.ErrorIs(t, img.Write(0x10000000+1<<30-2, p), hal.ErrBadAddress)
+	assert.ErrorIs(t, img.Read(0x0FFFFFFF, got), hal.ErrBadAddress)
+	tail, err := img.Bytes(0x10000000 + 1<<30 - 4)
+	require.NoError(t, err)
+	assert.Len(t, tail, 4)
+}
