@@ -89,6 +89,9 @@ type Call struct {
 	Line int
 	// Text is the call as the trace writes it (long data shortened).
 	Text string
+	// Err holds the GL errors the call raised, or why it could not be
+	// made.
+	Err string `json:",omitempty"`
 }
 
 // Load decodes a capture file.
