@@ -10,8 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/retrogl/retrogl/examples/compare"
 	"github.com/retrogl/retrogl/examples/internal/app"
 	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/internal/testenv"
+	"github.com/retrogl/retrogl/tools/mesaref"
 	"github.com/retrogl/retrogl/trace"
 )
 
@@ -79,4 +82,22 @@ func TestTrace(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTraceOnMesa plays the scene's ES 2.0 trace on Mesa softpipe
+// (tools/mesaref: the GL 2.0 calls of a compatibility context, the GLSL ES
+// 1.00 shaders as they are): the image is r300's within the R3xx tolerance
+// of examples/compare, with no GL error and no shader error.
+func TestTraceOnMesa(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	var rec bytes.Buffer
+	img, err := RenderWith("r300", 160, 120, app.Options{Trace: &rec})
+	require.NoError(t, err)
+	res, err := mesaref.Replay(rec.Bytes(), mesaref.Softpipe)
+	require.NoError(t, err)
+	tol := compare.For("r300")
+	got, err := compare.Images(img, res.Image, tol.Threshold)
+	require.NoError(t, err)
+	assert.True(t, got.Pass(tol), "r300 against Mesa: %s (at most %.1f%% bad)", got, 100*tol.MaxBad)
+	assert.Equal(t, 160*120, got.Total)
 }
