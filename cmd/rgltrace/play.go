@@ -168,7 +168,7 @@ func compareCmd(w io.Writer, args []string) error {
 	}
 	ref, err := mesaref.Replay(data, mesaref.Renderer(*renderer))
 	if err != nil {
-		return fmt.Errorf("Mesa: %w", err)
+		return fmt.Errorf("the Mesa reference: %w", err)
 	}
 	fmt.Fprintf(w, "reference: Mesa %s\n", ref.Renderer)
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
