@@ -18,7 +18,9 @@ import (
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
 	"github.com/retrogl/retrogl/hal"
+	"github.com/retrogl/retrogl/internal/testenv"
 	"github.com/retrogl/retrogl/tools/frame"
+	"github.com/retrogl/retrogl/tools/mesaref"
 	"github.com/retrogl/retrogl/trace"
 )
 
@@ -319,4 +321,98 @@ func TestTrace(t *testing.T) {
 	require.NotEmpty(t, f.Draws[last].Calls)
 	assert.Contains(t, page, `<ol class="calls" id="calls">`)
 	assert.Contains(t, page, "DrawArrays TRIANGLES")
+}
+
+// es2Trace records a small GL ES 2.0 program: a uniform-coloured triangle
+// over a clear.
+func es2Trace(t testing.TB) []byte {
+	t.Helper()
+	cfg := gles.Config{Width: 64, Height: 48, DepthBits: 16, ES2: true}
+	ctx, err := gles.NewContext("r300", cfg)
+	require.NoError(t, err)
+	defer ctx.Close()
+	var buf bytes.Buffer
+	gl := trace.NewRecorder(ctx, &buf, cfg)
+	vs := gl.CreateShader(gles.VERTEX_SHADER)
+	gl.ShaderSource(vs, "attribute vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n")
+	gl.CompileShader(vs)
+	fs := gl.CreateShader(gles.FRAGMENT_SHADER)
+	gl.ShaderSource(fs, "precision mediump float;\nuniform vec4 col;\nvoid main() { gl_FragColor = col * 0.5 + vec4(0.25); }\n")
+	gl.CompileShader(fs)
+	p := gl.CreateProgram()
+	gl.AttachShader(p, vs)
+	gl.AttachShader(p, fs)
+	gl.LinkProgram(p)
+	gl.UseProgram(p)
+	gl.ClearColor(0, 0, 0.5, 1)
+	gl.Clear(gles.COLOR_BUFFER_BIT)
+	gl.Uniform4f(gl.GetUniformLocation(p, "col"), 1, 0.5, 0, 1)
+	loc := gl.GetAttribLocation(p, "pos")
+	gl.VertexAttribPointer(loc, 2, gles.FLOAT, false, 0, []float32{-1, -1, 1, -1, 0, 1})
+	gl.EnableVertexAttribArray(loc)
+	gl.DrawArrays(gles.TRIANGLES, 0, 3)
+	gl.Finish()
+	require.NoError(t, gl.Close())
+	require.NoError(t, ctx.Err())
+	return buf.Bytes()
+}
+
+// TestES2Trace opens a GL ES 2.0 trace: it plays on r300 by default, the
+// draw lists its GL calls and the R3xx fragment program disassembled.
+func TestES2Trace(t *testing.T) {
+	srv := httptest.NewServer(newServer("es2.trace", es2Trace(t), ""))
+	defer srv.Close()
+	code, _, body := get(t, srv, "/")
+	require.Equal(t, http.StatusOK, code, string(body))
+	page := string(body)
+	assert.Contains(t, page, `<b id="backend">r300</b>`)
+	code, _, body = get(t, srv, "/api/frame")
+	require.Equal(t, http.StatusOK, code)
+	var fr struct{ Draws []struct{ Index int } }
+	require.NoError(t, json.Unmarshal(body, &fr))
+	require.NotEmpty(t, fr.Draws)
+	last := len(fr.Draws) - 1
+	code, _, body = get(t, srv, fmt.Sprintf("/?draw=%d", last))
+	require.Equal(t, http.StatusOK, code)
+	page = string(body)
+	assert.Contains(t, page, "DrawArrays TRIANGLES 0 3")
+	assert.Contains(t, page, "<h3>fragment program (US)</h3>")
+	assert.Contains(t, page, "MAD")
+}
+
+// TestCompare opens the comparison page of the triangle's trace: every
+// backend beside Mesa softpipe, each with its image, its difference image
+// and a passing metric; the ES 2.0 trace lists the backends without
+// shaders with their error.
+func TestCompare(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	srv := httptest.NewServer(newServer("tri.trace", triangleTrace(t), ""))
+	defer srv.Close()
+	code, _, body := get(t, srv, "/compare")
+	require.Equal(t, http.StatusOK, code, string(body))
+	page := string(body)
+	assert.Contains(t, page, "compared with Mesa softpipe")
+	for _, b := range allBackends {
+		assert.Contains(t, page, `<tr id="row-`+b+`">`)
+		assert.Regexp(t, `(?s)<tr id="row-`+b+`">.*?<span class="pass">pass</span> bad \d`, page)
+		for _, suffix := range []string{".png", ".diff.png"} {
+			code, ctype, img := get(t, srv, "/compare/"+b+suffix)
+			require.Equal(t, http.StatusOK, code, b+suffix)
+			assert.Equal(t, "image/png", ctype)
+			assert.Equal(t, image.Rect(0, 0, 320, 240), decodePNG(t, img).Bounds())
+		}
+	}
+	code, _, _ = get(t, srv, "/compare/mesa.png")
+	assert.Equal(t, http.StatusOK, code)
+	code, _, body = get(t, srv, "/compare/voodoo.png")
+	assert.Equal(t, http.StatusNotFound, code)
+	assert.Contains(t, string(body), `no image "voodoo"`)
+
+	srv2 := httptest.NewServer(newServer("es2.trace", es2Trace(t), ""))
+	defer srv2.Close()
+	code, _, body = get(t, srv2, "/compare")
+	require.Equal(t, http.StatusOK, code)
+	page = string(body)
+	assert.Contains(t, page, "pspge: GL ES 2.0 contexts are not supported")
+	assert.Regexp(t, `(?s)<tr id="row-r300">.*?<span class="pass">pass</span>`, page)
 }
