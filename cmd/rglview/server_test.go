@@ -416,3 +416,44 @@ func TestCompare(t *testing.T) {
 	assert.Contains(t, page, "pspge: GL ES 2.0 contexts are not supported")
 	assert.Regexp(t, `(?s)<tr id="row-r300">.*?<span class="pass">pass</span>`, page)
 }
+
+// TestEveryExample opens the capture of every example scene on every
+// backend: the page lists every draw the chip's inspector found and the
+// last draw's page shows its replayed colour buffer.
+func TestEveryExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every scene on every backend: not in -short")
+	}
+	for _, s := range scenes.All() {
+		for _, b := range allBackends {
+			t.Run(s.Name+"/"+b, func(t *testing.T) {
+				var buf bytes.Buffer
+				cfg := s.Config
+				cfg.Capture = &buf
+				ctx, err := gles.NewContext(b, cfg)
+				require.NoError(t, err)
+				// A backend lacking a feature the scene needs draws what
+				// it can (the gallery's rule): GL errors are not this
+				// test's concern.
+				_ = s.Draw(ctx)
+				require.NoError(t, ctx.Close())
+				f, err := frame.Load(buf.Bytes())
+				require.NoError(t, err)
+				require.NotEmpty(t, f.Draws)
+				srv := httptest.NewServer(newServer(s.Name+".cap", buf.Bytes(), ""))
+				defer srv.Close()
+				last := len(f.Draws) - 1
+				code, _, body := get(t, srv, fmt.Sprintf("/?draw=%d", last))
+				require.Equal(t, http.StatusOK, code, string(body))
+				page := string(body)
+				for i := range f.Draws {
+					assert.Contains(t, page, fmt.Sprintf(`id="draw-%d"`, i))
+				}
+				assert.NotContains(t, page, `id="replay-error"`)
+				code, ctype, _ := get(t, srv, fmt.Sprintf("/surface/%d/0", last))
+				assert.Equal(t, http.StatusOK, code)
+				assert.Equal(t, "image/png", ctype)
+			})
+		}
+	}
+}
