@@ -62,6 +62,9 @@ func run(file, addr, backend string) error {
 		return err
 	}
 	s := newServer(file, data, backend)
+	if backend != "" && s.kind == "capture" {
+		fmt.Fprintf(os.Stderr, "rglview: %s is a capture of a %s: -backend is for traces and is ignored\n", file, chipOf(s))
+	}
 	if s.err != nil {
 		// The page says it too; the terminal hears it first.
 		fmt.Fprintln(os.Stderr, "rglview:", s.err)
@@ -82,4 +85,12 @@ func known(name string) bool {
 		}
 	}
 	return false
+}
+
+// chipOf names the chip of a server's capture.
+func chipOf(s *Server) string {
+	if s.frame == nil {
+		return "device"
+	}
+	return s.frame.Info.Chip
 }
