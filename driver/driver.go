@@ -228,6 +228,10 @@ type OpenOptions struct {
 	// hal.Parallel: the number of goroutines its simulator shades with
 	// (negative: one per CPU). Output does not depend on it.
 	Workers int
+	// Wrap, when set, wraps the device (after Capture) before the driver
+	// sees it: a tool watches what the driver submits (cmd/rglview maps
+	// command words to the GL calls that emitted them).
+	Wrap func(hal.Device) hal.Device
 }
 
 // Open creates a device and a driver for the named backend.
@@ -249,6 +253,9 @@ func Open(name string, opt OpenOptions) (Driver, error) {
 			return nil, errors.Join(fmt.Errorf("%s: capture: %w", name, err), dev.Close())
 		}
 		dev = c
+	}
+	if opt.Wrap != nil {
+		dev = opt.Wrap(dev)
 	}
 	drv, err := b.NewDriver(dev)
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/go-multierror"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/hal"
 )
 
 // Config describes the context's surface, like an EGL config. Zero Width,
@@ -45,6 +46,9 @@ type Config struct {
 	// Workers sets how many goroutines the simulated device shades with
 	// (0: its default, one per CPU). Output does not depend on it.
 	Workers int
+	// WrapDevice, when set, wraps the backend's device before the driver
+	// sees it (driver.OpenOptions.Wrap), for tools that watch submissions.
+	WrapDevice func(hal.Device) hal.Device
 }
 
 // Error is one GL error, with the entry point that raised it.
@@ -138,7 +142,7 @@ type Context struct {
 // NewContext creates a context on the named backend. Import
 // github.com/retrogl/retrogl/backends to register the five chips.
 func NewContext(backend string, cfg Config) (*Context, error) {
-	drv, err := driver.Open(backend, driver.OpenOptions{Capture: cfg.Capture, Workers: cfg.Workers})
+	drv, err := driver.Open(backend, driver.OpenOptions{Capture: cfg.Capture, Workers: cfg.Workers, Wrap: cfg.WrapDevice})
 	if err != nil {
 		return nil, err
 	}

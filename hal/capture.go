@@ -465,6 +465,15 @@ type ReplayReport struct {
 // damaged file or a device that refuses a recorded operation; differences
 // in results are listed in the report.
 func Replay(r io.Reader, dev Device) (ReplayReport, error) {
+	return ReplayUntil(r, dev, nil)
+}
+
+// ReplayUntil is Replay that ends early once done reports true (it is
+// asked before each record; nil means never): a tool whose watch function
+// (see Watcher) has what it needs stops issuing the rest of the capture.
+// A device operation that fails once done reports true ends the replay
+// without an error (a stopped submission cannot be extended).
+func ReplayUntil(r io.Reader, dev Device, done func() bool) (ReplayReport, error) {
 	var rep ReplayReport
 	cr, err := NewCaptureReader(r)
 	if err != nil {
@@ -474,7 +483,11 @@ func Replay(r io.Reader, dev Device) (ReplayReport, error) {
 		return rep, fmt.Errorf("replay: capture is for %q, device is %q", want, got)
 	}
 	fences := map[Fence]Fence{}
+	stopped := func() bool { return done != nil && done() }
 	for i := 0; ; i++ {
+		if stopped() {
+			return rep, nil
+		}
 		rec, err := cr.Next()
 		if err == io.EOF {
 			return rep, nil
@@ -501,6 +514,9 @@ func Replay(r io.Reader, dev Device) (ReplayReport, error) {
 				return rep, fmt.Errorf("replay record %d: device cannot extend buffers", i)
 			}
 			if err := ap.Extend(fences[rec.Fence], rec.Size); err != nil {
+				if stopped() {
+					return rep, nil
+				}
 				return rep, fmt.Errorf("replay record %d: %w", i, err)
 			}
 		case RecWait:

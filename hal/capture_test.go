@@ -197,3 +197,55 @@ func (stallEngine) Run(x *device.Exec) error {
 }
 
 func (stallEngine) Reset() {}
+
+func TestReplayUntil(t *testing.T) {
+	var file bytes.Buffer
+	c, err := hal.NewCapture(newDev(), &file)
+	require.NoError(t, err)
+	a, err := c.Alloc(64, 16, "ram")
+	require.NoError(t, err)
+	for i := 0; i < 3; i++ {
+		require.NoError(t, c.Write(a.Addr, []byte{0x00, 0x08, 0, 0, 1, 0, 0, 0, byte('a' + i)}))
+		f, err := c.Submit(hal.Buffer{Addr: a.Addr, Size: 9})
+		require.NoError(t, err)
+		require.NoError(t, c.Wait(f))
+	}
+	require.NoError(t, c.Close())
+
+	// Stop once the first submission was issued: the rest is not.
+	dev := newDev()
+	rep, err := hal.ReplayUntil(bytes.NewReader(file.Bytes()), dev, func() bool { return true })
+	require.NoError(t, err)
+	assert.Equal(t, hal.ReplayReport{}, rep, "nothing issued when done from the start")
+	counting := &countingDevice{Device: dev}
+	rep, err = hal.ReplayUntil(bytes.NewReader(file.Bytes()), counting, func() bool { return counting.submits > 0 })
+	require.NoError(t, err)
+	assert.Equal(t, hal.ReplayReport{Writes: 1, Submits: 1}, rep, "the replay ends right after the first submission")
+	require.NoError(t, dev.Close())
+}
+
+type countingDevice struct {
+	hal.Device
+	submits int
+}
+
+func (d *countingDevice) Submit(b hal.Buffer) (hal.Fence, error) {
+	d.submits++
+	return d.Device.Submit(b)
+}
+
+func TestImagePages(t *testing.T) {
+	img := hal.NewImage(hal.Info{Regions: []hal.Region{{Name: "big", Base: 0x10000000, Size: 1 << 30}}})
+	p := []byte{1, 2, 3, 4, 5, 6}
+	require.NoError(t, img.Write(0x10000000+64<<10-3, p), "a write across a page boundary")
+	got := make([]byte, 10)
+	require.NoError(t, img.Read(0x10000000+64<<10-5, got))
+	assert.Equal(t, []byte{0, 0, 1, 2, 3, 4, 5, 6, 0, 0}, got)
+	require.NoError(t, img.Read(0x30000000, got), "untouched memory reads as zero")
+	assert.Equal(t, make([]byte, 10), got)
+	assert.ErrorIs(t, img.Write(0x10000000+1<<30-2, p), hal.ErrBadAddress)
+	assert.ErrorIs(t, img.Read(0x0FFFFFFF, got), hal.ErrBadAddress)
+	tail, err := img.Bytes(0x10000000 + 1<<30 - 4)
+	require.NoError(t, err)
+	assert.Len(t, tail, 4)
+}

@@ -7,60 +7,84 @@ import (
 )
 
 // Image is a device memory image rebuilt on the CPU, for tools that read a
-// capture without a device (the disassembler). Untouched bytes read as zero.
+// capture without a device (the disassembler). Untouched bytes read as
+// zero. Memory is kept in pages allocated when first written, so an image
+// of a large memory map costs what the capture wrote.
 type Image struct {
 	regions []Region
-	mem     map[string][]byte
+	pages   map[uint32][]byte // page number (address / imagePage) -> bytes
 }
+
+// imagePage is the size of an Image page.
+const imagePage = 64 << 10
 
 // NewImage returns an empty image with the regions of info.
 func NewImage(info Info) *Image {
-	return &Image{regions: info.Regions, mem: map[string][]byte{}}
+	return &Image{regions: info.Regions, pages: map[uint32][]byte{}}
 }
 
-func (m *Image) find(addr, n uint32) (Region, []byte, error) {
+// check returns an error unless [addr, addr+n) lies inside one region.
+func (m *Image) check(addr, n uint32) error {
 	for _, r := range m.regions {
 		if r.Contains(addr, n) {
-			b := m.mem[r.Name]
-			if b == nil {
-				b = make([]byte, r.Size)
-				m.mem[r.Name] = b
-			}
-			off := addr - r.Base
-			return r, b[off : off+n], nil
+			return nil
 		}
 	}
-	return Region{}, nil, fmt.Errorf("%#08x+%d: %w", addr, n, ErrBadAddress)
+	return fmt.Errorf("%#08x+%d: %w", addr, n, ErrBadAddress)
+}
+
+// span calls fn for each page piece of [addr, addr+n): the page (nil when
+// never written and alloc is false), the offset in it and the piece's
+// offset in the range.
+func (m *Image) span(addr, n uint32, alloc bool, fn func(page []byte, off, at, k uint32)) {
+	for at := uint32(0); at < n; {
+		a := addr + at
+		pn, off := a/imagePage, a%imagePage
+		k := min(n-at, imagePage-off)
+		page := m.pages[pn]
+		if page == nil && alloc {
+			page = make([]byte, imagePage)
+			m.pages[pn] = page
+		}
+		fn(page, off, at, k)
+		at += k
+	}
 }
 
 // Write copies p into the image.
 func (m *Image) Write(addr uint32, p []byte) error {
-	_, b, err := m.find(addr, uint32(len(p)))
-	if err != nil {
+	if err := m.check(addr, uint32(len(p))); err != nil {
 		return err
 	}
-	copy(b, p)
+	m.span(addr, uint32(len(p)), true, func(page []byte, off, at, k uint32) { copy(page[off:off+k], p[at:at+k]) })
 	return nil
 }
 
 // Read copies image bytes into p.
 func (m *Image) Read(addr uint32, p []byte) error {
-	_, b, err := m.find(addr, uint32(len(p)))
-	if err != nil {
+	if err := m.check(addr, uint32(len(p))); err != nil {
 		return err
 	}
-	copy(p, b)
+	m.span(addr, uint32(len(p)), false, func(page []byte, off, at, k uint32) {
+		if page == nil {
+			clear(p[at : at+k])
+		} else {
+			copy(p[at:at+k], page[off:off+k])
+		}
+	})
 	return nil
 }
 
-// Bytes returns the image bytes from addr to the end of its region.
+// Bytes returns a copy of the image bytes from addr to the end of its
+// region.
 func (m *Image) Bytes(addr uint32) ([]byte, error) {
-	r, _, err := m.find(addr, 0)
-	if err != nil {
-		return nil, err
+	for _, r := range m.regions {
+		if r.Contains(addr, 0) && addr < r.Base+r.Size {
+			p := make([]byte, r.Base+r.Size-addr)
+			return p, m.Read(addr, p)
+		}
 	}
-	_, b, err := m.find(addr, r.Base+r.Size-addr)
-	return b, err
+	return nil, fmt.Errorf("%#08x: %w", addr, ErrBadAddress)
 }
 
 // Submission is a command buffer found in a capture, with the memory image

@@ -11,15 +11,24 @@ type GL interface {
 	ActiveTexture(texture gles.Enum)
 	AlphaFunc(fn gles.Enum, ref float32)
 	AlphaFuncx(fn gles.Enum, ref gles.Fixed)
+	AttachShader(program uint32, shader uint32)
 	BeginBoundingBoxPSP(minX float32, minY float32, minZ float32, maxX float32, maxY float32, maxZ float32)
+	BindAttribLocation(program uint32, index int, name string)
 	BindBuffer(target gles.Enum, id uint32)
+	BindFramebuffer(target gles.Enum, id uint32)
+	BindRenderbuffer(target gles.Enum, id uint32)
 	BindTexture(target gles.Enum, id uint32)
+	BlendColor(r float32, g float32, b float32, a float32)
+	BlendEquation(mode gles.Enum)
 	BlendEquationOES(mode gles.Enum)
+	BlendEquationSeparate(modeRGB gles.Enum, modeAlpha gles.Enum)
 	BlendEquationSeparateOES(modeRGB gles.Enum, modeAlpha gles.Enum)
 	BlendFunc(sfactor gles.Enum, dfactor gles.Enum)
+	BlendFuncSeparate(srcRGB gles.Enum, dstRGB gles.Enum, srcAlpha gles.Enum, dstAlpha gles.Enum)
 	BlendFuncSeparateOES(srcRGB gles.Enum, dstRGB gles.Enum, srcAlpha gles.Enum, dstAlpha gles.Enum)
 	BufferData(target gles.Enum, data any, usage gles.Enum)
 	BufferSubData(target gles.Enum, offset int, data any)
+	CheckFramebufferStatus(target gles.Enum) gles.Enum
 	Clear(mask gles.Enum)
 	ClearColor(r float32, g float32, b float32, a float32)
 	ClearColorx(r gles.Fixed, g gles.Fixed, b gles.Fixed, a gles.Fixed)
@@ -34,20 +43,29 @@ type GL interface {
 	Color4x(r gles.Fixed, g gles.Fixed, b gles.Fixed, a gles.Fixed)
 	ColorMask(r bool, g bool, b bool, a bool)
 	ColorPointer(size int, typ gles.Enum, stride int, ptr any)
+	CompileShader(shader uint32)
 	CompressedTexImage2D(target gles.Enum, level int, internalformat gles.Enum, width int, height int, border int, data []byte)
 	CompressedTexSubImage2D(target gles.Enum, level int, xoffset int, yoffset int, width int, height int, format gles.Enum, data []byte)
 	CopyTexImage2D(target gles.Enum, level int, internalformat gles.Enum, x int, y int, width int, height int, border int)
 	CopyTexSubImage2D(target gles.Enum, level int, xoffset int, yoffset int, x int, y int, width int, height int)
+	CreateProgram() uint32
+	CreateShader(typ gles.Enum) uint32
 	CullFace(mode gles.Enum)
 	CurrentPaletteMatrixOES(index int)
 	DeleteBuffers(buffers ...uint32)
+	DeleteFramebuffers(ids ...uint32)
+	DeleteProgram(program uint32)
+	DeleteRenderbuffers(ids ...uint32)
+	DeleteShader(shader uint32)
 	DeleteTextures(textures ...uint32)
 	DepthFunc(fn gles.Enum)
 	DepthMask(flag bool)
 	DepthRangef(near float32, far float32)
 	DepthRangex(n gles.Fixed, f gles.Fixed)
+	DetachShader(program uint32, shader uint32)
 	Disable(cap gles.Enum)
 	DisableClientState(array gles.Enum)
+	DisableVertexAttribArray(index int)
 	DrawArrays(mode gles.Enum, first int, count int)
 	DrawBezierPSP(mode gles.Enum, ucount int, vcount int, udiv int, vdiv int)
 	DrawElements(mode gles.Enum, count int, typ gles.Enum, indices any)
@@ -56,6 +74,7 @@ type GL interface {
 	DrawTexiOES(x int, y int, z int, width int, height int)
 	Enable(cap gles.Enum)
 	EnableClientState(array gles.Enum)
+	EnableVertexAttribArray(index int)
 	EndBoundingBoxPSP()
 	Finish()
 	Flush()
@@ -63,11 +82,20 @@ type GL interface {
 	Fogfv(pname gles.Enum, params []float32)
 	Fogx(pname gles.Enum, param gles.Fixed)
 	Fogxv(pname gles.Enum, params []gles.Fixed)
+	FramebufferRenderbuffer(target gles.Enum, attach gles.Enum, rbtarget gles.Enum, rb uint32)
+	FramebufferTexture2D(target gles.Enum, attach gles.Enum, textarget gles.Enum, texture uint32, level int)
 	FrontFace(mode gles.Enum)
 	Frustumf(left float32, right float32, bottom float32, top float32, near float32, far float32)
 	Frustumx(l gles.Fixed, r gles.Fixed, b gles.Fixed, t gles.Fixed, n gles.Fixed, f gles.Fixed)
 	GenBuffers(n int) []uint32
+	GenFramebuffers(n int) []uint32
+	GenRenderbuffers(n int) []uint32
 	GenTextures(n int) []uint32
+	GenerateMipmap(target gles.Enum)
+	GetActiveAttrib(program uint32, index int) (gles.ActiveInfo, bool)
+	GetActiveUniform(program uint32, index int) (gles.ActiveInfo, bool)
+	GetAttachedShaders(program uint32) []uint32
+	GetAttribLocation(program uint32, name string) int
 	GetBooleanv(pname gles.Enum) []bool
 	GetBufferParameteriv(target gles.Enum, pname gles.Enum) int
 	GetClipPlanef(plane gles.Enum) []float32
@@ -75,21 +103,37 @@ type GL interface {
 	GetError() gles.Enum
 	GetFixedv(pname gles.Enum) []gles.Fixed
 	GetFloatv(pname gles.Enum) []float32
+	GetFramebufferAttachmentParameteriv(target gles.Enum, attach gles.Enum, pname gles.Enum) int
 	GetIntegerv(pname gles.Enum) []int
 	GetLightfv(light gles.Enum, pname gles.Enum) []float32
 	GetLightxv(light gles.Enum, pname gles.Enum) []gles.Fixed
 	GetMaterialfv(face gles.Enum, pname gles.Enum) []float32
 	GetMaterialxv(face gles.Enum, pname gles.Enum) []gles.Fixed
 	GetPointerv(pname gles.Enum) any
+	GetProgramInfoLog(program uint32) string
+	GetProgramiv(program uint32, pname gles.Enum) int
+	GetRenderbufferParameteriv(target gles.Enum, pname gles.Enum) int
+	GetShaderInfoLog(shader uint32) string
+	GetShaderPrecisionFormat(shaderType gles.Enum, precision gles.Enum) (int, int, int)
+	GetShaderSource(shader uint32) string
+	GetShaderiv(shader uint32, pname gles.Enum) int
 	GetString(name gles.Enum) string
 	GetTexEnvfv(target gles.Enum, pname gles.Enum) []float32
 	GetTexEnviv(target gles.Enum, pname gles.Enum) []int
 	GetTexEnvxv(target gles.Enum, pname gles.Enum) []gles.Fixed
 	GetTexParameteriv(target gles.Enum, pname gles.Enum) []int
 	GetTexParameterxv(target gles.Enum, pname gles.Enum) []gles.Fixed
+	GetUniformLocation(program uint32, name string) int
+	GetUniformfv(program uint32, loc int) []float32
+	GetUniformiv(program uint32, loc int) []int32
+	GetVertexAttribfv(index int, pname gles.Enum) []float32
 	Hint(target gles.Enum, mode gles.Enum)
 	IsBuffer(id uint32) bool
 	IsEnabled(cap gles.Enum) bool
+	IsFramebuffer(id uint32) bool
+	IsProgram(program uint32) bool
+	IsRenderbuffer(id uint32) bool
+	IsShader(shader uint32) bool
 	IsTexture(id uint32) bool
 	LightModelf(pname gles.Enum, param float32)
 	LightModelfv(pname gles.Enum, params []float32)
@@ -101,6 +145,7 @@ type GL interface {
 	Lightxv(light gles.Enum, pname gles.Enum, params []gles.Fixed)
 	LineWidth(width float32)
 	LineWidthx(w gles.Fixed)
+	LinkProgram(program uint32)
 	LoadIdentity()
 	LoadMatrixf(m []float32)
 	LoadMatrixx(m []gles.Fixed)
@@ -134,6 +179,8 @@ type GL interface {
 	PopMatrix()
 	PushMatrix()
 	ReadPixels(x int, y int, width int, height int, format gles.Enum, typ gles.Enum, pixels []byte)
+	ReleaseShaderCompiler()
+	RenderbufferStorage(target gles.Enum, internalformat gles.Enum, width int, height int)
 	Rotatef(angle float32, x float32, y float32, z float32)
 	Rotatex(angle gles.Fixed, x gles.Fixed, y gles.Fixed, z gles.Fixed)
 	SampleCoverage(value float32, invert bool)
@@ -142,9 +189,14 @@ type GL interface {
 	Scalex(x gles.Fixed, y gles.Fixed, z gles.Fixed)
 	Scissor(x int, y int, width int, height int)
 	ShadeModel(mode gles.Enum)
+	ShaderBinary(shaders []uint32, format gles.Enum, binary []byte)
+	ShaderSource(shader uint32, sources ...string)
 	StencilFunc(fn gles.Enum, ref int, mask uint32)
+	StencilFuncSeparate(face gles.Enum, fnc gles.Enum, ref int, mask uint32)
 	StencilMask(mask uint32)
+	StencilMaskSeparate(face gles.Enum, mask uint32)
 	StencilOp(fail gles.Enum, zfail gles.Enum, zpass gles.Enum)
+	StencilOpSeparate(face gles.Enum, fail gles.Enum, zfail gles.Enum, zpass gles.Enum)
 	TexCoordPointer(size int, typ gles.Enum, stride int, ptr any)
 	TexEnvf(target gles.Enum, pname gles.Enum, param float32)
 	TexEnvfv(target gles.Enum, pname gles.Enum, params []float32)
@@ -162,6 +214,33 @@ type GL interface {
 	TexSubImage2D(target gles.Enum, level int, xoffset int, yoffset int, width int, height int, format gles.Enum, typ gles.Enum, pixels any)
 	Translatef(x float32, y float32, z float32)
 	Translatex(x gles.Fixed, y gles.Fixed, z gles.Fixed)
+	Uniform1f(loc int, x float32)
+	Uniform1fv(loc int, v []float32)
+	Uniform1i(loc int, x int32)
+	Uniform1iv(loc int, v []int32)
+	Uniform2f(loc int, x float32, y float32)
+	Uniform2fv(loc int, v []float32)
+	Uniform2i(loc int, x int32, y int32)
+	Uniform2iv(loc int, v []int32)
+	Uniform3f(loc int, x float32, y float32, z float32)
+	Uniform3fv(loc int, v []float32)
+	Uniform3i(loc int, x int32, y int32, z int32)
+	Uniform3iv(loc int, v []int32)
+	Uniform4f(loc int, x float32, y float32, z float32, w float32)
+	Uniform4fv(loc int, v []float32)
+	Uniform4i(loc int, x int32, y int32, z int32, w int32)
+	Uniform4iv(loc int, v []int32)
+	UniformMatrix2fv(loc int, transpose bool, v []float32)
+	UniformMatrix3fv(loc int, transpose bool, v []float32)
+	UniformMatrix4fv(loc int, transpose bool, v []float32)
+	UseProgram(program uint32)
+	ValidateProgram(program uint32)
+	VertexAttrib1f(index int, x float32)
+	VertexAttrib2f(index int, x float32, y float32)
+	VertexAttrib3f(index int, x float32, y float32, z float32)
+	VertexAttrib4f(index int, x float32, y float32, z float32, w float32)
+	VertexAttribPointer(index int, size int, typ gles.Enum, normalized bool, stride int, ptr any)
+	VertexAttribfv(index int, v []float32)
 	VertexPointer(size int, typ gles.Enum, stride int, ptr any)
 	Viewport(x int, y int, width int, height int)
 	WeightPointerOES(size int, typ gles.Enum, stride int, ptr any)

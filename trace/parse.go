@@ -61,6 +61,9 @@ type Call struct {
 type Trace struct {
 	// Width, Height, DepthBits and StencilBits are the Surface line.
 	Width, Height, DepthBits, StencilBits int
+	// ES2 is set when the Surface line ends with ES2: the calls are
+	// GL ES 2.0 calls, played on an ES 2.0 context.
+	ES2 bool
 	// Calls are the call lines in order.
 	Calls []Call
 }
@@ -118,11 +121,15 @@ func Parse(r io.Reader) (*Trace, error) {
 }
 
 func (t *Trace) surface(c *Call) error {
-	if len(c.Args) != 4 {
-		return fmt.Errorf("the Surface line takes 4 numbers (width height depth stencil), got %d values", len(c.Args))
+	args := c.Args
+	if len(args) == 5 && args[4].Kind == Name && args[4].Text == "ES2" {
+		t.ES2, args = true, args[:4]
+	}
+	if len(args) != 4 {
+		return fmt.Errorf("the Surface line takes 4 numbers (width height depth stencil) and ES2 for a GL ES 2.0 context, got %d values", len(c.Args))
 	}
 	dst := []*int{&t.Width, &t.Height, &t.DepthBits, &t.StencilBits}
-	for i, v := range c.Args {
+	for i, v := range args {
 		n, err := v.Int()
 		if err != nil || n < 0 || n > 1<<14 {
 			return fmt.Errorf("the Surface line's value %d: %q is not a size 0..16384", i+1, v.Text)

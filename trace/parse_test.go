@@ -86,7 +86,7 @@ func TestParse(t *testing.T) {
 		{"retrogl-trace 2\n", `trace: line 1: want "retrogl-trace 1", got "retrogl-trace 2"`},
 		{"retrogl-trace 1\nFinish\n", "trace: no Surface line"},
 		{"retrogl-trace 1\nFinish\nSurface 1 1 0 0\n", "trace: line 3: the Surface line must come once, before any call"},
-		{"retrogl-trace 1\nSurface 1 1 0\n", "trace: line 2: the Surface line takes 4 numbers (width height depth stencil), got 3 values"},
+		{"retrogl-trace 1\nSurface 1 1 0\n", "trace: line 2: the Surface line takes 4 numbers (width height depth stencil) and ES2 for a GL ES 2.0 context, got 3 values"},
 		{"retrogl-trace 1\nSurface 1 99999 0 0\n", `trace: line 2: the Surface line's value 2: "99999" is not a size 0..16384`},
 		{"retrogl-trace 1\nSurface 1 1 0 0\nEnable {\n", "trace: line 3: Enable argument 1: vector without '}'"},
 	}

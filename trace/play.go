@@ -21,16 +21,29 @@ type Player struct {
 	MaxAlloc int
 	texs     map[uint32]uint32
 	bufs     map[uint32]uint32
+	fbs, rbs map[uint32]uint32
+	// objs maps shader and program names (one name space in GL ES 2.0).
+	objs map[uint32]uint32
+	// uniforms and attribs map, per program (the player's name), the
+	// locations the trace's GetUniformLocation and GetAttribLocation
+	// calls returned to the ones this context returns; current is the
+	// program in use, attribProgram the program of the last
+	// GetAttribLocation (the one an application sets attributes up for
+	// before it uses it).
+	uniforms, attribs      map[uint32]map[int]int
+	current, attribProgram uint32
 }
 
 // NewPlayer returns a Player that makes its calls on gl.
 func NewPlayer(gl GL) *Player {
-	return &Player{gl: gl, texs: map[uint32]uint32{}, bufs: map[uint32]uint32{}}
+	return &Player{gl: gl, texs: map[uint32]uint32{}, bufs: map[uint32]uint32{},
+		fbs: map[uint32]uint32{}, rbs: map[uint32]uint32{}, objs: map[uint32]uint32{},
+		uniforms: map[uint32]map[int]int{}, attribs: map[uint32]map[int]int{}}
 }
 
 // Config returns the context configuration a trace's Surface line asks for.
 func (t *Trace) Config() gles.Config {
-	return gles.Config{Width: t.Width, Height: t.Height, DepthBits: t.DepthBits, StencilBits: t.StencilBits}
+	return gles.Config{Width: t.Width, Height: t.Height, DepthBits: t.DepthBits, StencilBits: t.StencilBits, ES2: t.ES2}
 }
 
 // Play makes every call of t. It stops at the first call it cannot make (an
@@ -92,6 +105,37 @@ func (p *Player) mapNames(m map[uint32]uint32, a *args, got []uint32) error {
 			m[uint32(n)] = got[i]
 		}
 	}
+	return nil
+}
+
+// mapObject remembers the shader or program name a Create call returned
+// against the one the trace recorded.
+func (p *Player) mapObject(a *args, got uint32) error {
+	if a.c.Result == nil {
+		return nil
+	}
+	n, err := a.c.Result.Int()
+	if err != nil || n < 0 || n > 0xFFFFFFFF {
+		return fmt.Errorf("result: want a name, got %.40q", a.c.Result.Text)
+	}
+	p.objs[uint32(n)] = got
+	return nil
+}
+
+// mapLocation remembers, for a program, the uniform or attribute location
+// a call returned against the one the trace recorded.
+func (p *Player) mapLocation(m map[uint32]map[int]int, program uint32, a *args, got int) error {
+	if a.c.Result == nil {
+		return nil
+	}
+	n, err := a.c.Result.Int()
+	if err != nil || n < -1 || n > 1<<31-1 {
+		return fmt.Errorf("result: want a location, got %.40q", a.c.Result.Text)
+	}
+	if m[program] == nil {
+		m[program] = map[int]int{}
+	}
+	m[program][int(n)] = got
 	return nil
 }
 
@@ -235,6 +279,107 @@ func (a *args) names(i int, m map[uint32]uint32) []uint32 {
 
 func (a *args) bufs(i int) []uint32 { return a.names(i, a.p.bufs) }
 func (a *args) texs(i int) []uint32 { return a.names(i, a.p.texs) }
+func (a *args) fb(i int) uint32     { return mapped(a.p.fbs, a.uint(i)) }
+func (a *args) rb(i int) uint32     { return mapped(a.p.rbs, a.uint(i)) }
+func (a *args) fbs(i int) []uint32  { return a.names(i, a.p.fbs) }
+func (a *args) rbs(i int) []uint32  { return a.names(i, a.p.rbs) }
+
+// object reads a shader or program name.
+func (a *args) object(i int) uint32 { return mapped(a.p.objs, a.uint(i)) }
+
+// objects reads a vector of shader names.
+func (a *args) objects(i int) []uint32 { return a.names(i, a.p.objs) }
+
+// useProgram reads UseProgram's program, the program later uniform calls
+// address.
+func (a *args) useProgram(i int) uint32 {
+	p := a.object(i)
+	a.p.current = p
+	return p
+}
+
+// uloc reads a uniform location of program: the location this context
+// gave for the one the trace recorded (-1, "no uniform", stays -1).
+func (a *args) uloc(i int, program uint32) int {
+	n := a.int(i)
+	if m, ok := a.p.uniforms[program]; ok {
+		if got, ok := m[n]; ok {
+			return got
+		}
+	}
+	return n
+}
+
+// attrib reads a generic attribute index: the location this context gave
+// for the one the trace recorded, for the program in use or else the one
+// whose attributes were last asked for.
+func (a *args) attrib(i int) int {
+	n := a.int(i)
+	for _, prog := range []uint32{a.p.current, a.p.attribProgram} {
+		if got, ok := a.p.attribs[prog][n]; ok {
+			return got
+		}
+	}
+	return n
+}
+
+func (a *args) i32(i int) int32 {
+	n := a.int(i)
+	if n < -1<<31 || n > 1<<31-1 {
+		a.fail(i, fmt.Errorf("%d is not a 32-bit integer", n))
+		return 0
+	}
+	return int32(n)
+}
+
+func (a *args) i32s(i int) []int32 {
+	v := a.ints(i)
+	if v == nil {
+		return nil
+	}
+	out := make([]int32, len(v))
+	for j, n := range v {
+		if n < -1<<31 || n > 1<<31-1 {
+			a.fail(i, fmt.Errorf("element %d: %d is not a 32-bit integer", j+1, n))
+			return nil
+		}
+		out[j] = int32(n)
+	}
+	return out
+}
+
+// str reads a string.
+func (a *args) str(i int) string {
+	v, ok := a.at(i)
+	if !ok {
+		return ""
+	}
+	if v.Kind != String {
+		a.fail(i, fmt.Errorf("want a string, got %s", v.Kind))
+	}
+	return v.Text
+}
+
+// strs reads a vector of strings.
+func (a *args) strs(i int) []string {
+	v, ok := a.at(i)
+	if !ok {
+		return nil
+	}
+	if v.Kind != Vector {
+		a.fail(i, fmt.Errorf("want a vector of strings, got %s", v.Kind))
+		return nil
+	}
+	out := make([]string, len(v.Elems))
+	for j, e := range v.Elems {
+		if e.Kind != String {
+			a.fail(i, fmt.Errorf("element %d: want a string, got %s", j+1, e.Kind))
+			return nil
+		}
+		out[j] = e.Text
+	}
+	return out
+}
 
 func (a *args) float(i int) float32 {
 	v, ok := a.at(i)

@@ -31,6 +31,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.AlphaFuncx(fn, ref)
 		return nil
 	},
+	"AttachShader": func(pl *Player, av *args) error {
+		program := av.object(0)
+		shader := av.object(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.AttachShader(program, shader)
+		return nil
+	},
 	"BeginBoundingBoxPSP": func(pl *Player, av *args) error {
 		minX := av.float(0)
 		minY := av.float(1)
@@ -44,6 +53,16 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.BeginBoundingBoxPSP(minX, minY, minZ, maxX, maxY, maxZ)
 		return nil
 	},
+	"BindAttribLocation": func(pl *Player, av *args) error {
+		program := av.object(0)
+		index := av.int(1)
+		name := av.str(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.BindAttribLocation(program, index, name)
+		return nil
+	},
 	"BindBuffer": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		id := av.buf(1)
@@ -51,6 +70,24 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.BindBuffer(target, id)
+		return nil
+	},
+	"BindFramebuffer": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		id := av.fb(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.BindFramebuffer(target, id)
+		return nil
+	},
+	"BindRenderbuffer": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		id := av.rb(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.BindRenderbuffer(target, id)
 		return nil
 	},
 	"BindTexture": func(pl *Player, av *args) error {
@@ -62,12 +99,40 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.BindTexture(target, id)
 		return nil
 	},
+	"BlendColor": func(pl *Player, av *args) error {
+		r := av.float(0)
+		g := av.float(1)
+		b := av.float(2)
+		a := av.float(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.BlendColor(r, g, b, a)
+		return nil
+	},
+	"BlendEquation": func(pl *Player, av *args) error {
+		mode := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.BlendEquation(mode)
+		return nil
+	},
 	"BlendEquationOES": func(pl *Player, av *args) error {
 		mode := av.enum(0)
 		if err := av.done(1); err != nil {
 			return err
 		}
 		pl.gl.BlendEquationOES(mode)
+		return nil
+	},
+	"BlendEquationSeparate": func(pl *Player, av *args) error {
+		modeRGB := av.enum(0)
+		modeAlpha := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.BlendEquationSeparate(modeRGB, modeAlpha)
 		return nil
 	},
 	"BlendEquationSeparateOES": func(pl *Player, av *args) error {
@@ -86,6 +151,17 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.BlendFunc(sfactor, dfactor)
+		return nil
+	},
+	"BlendFuncSeparate": func(pl *Player, av *args) error {
+		srcRGB := av.enum(0)
+		dstRGB := av.enum(1)
+		srcAlpha := av.enum(2)
+		dstAlpha := av.enum(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.BlendFuncSeparate(srcRGB, dstRGB, srcAlpha, dstAlpha)
 		return nil
 	},
 	"BlendFuncSeparateOES": func(pl *Player, av *args) error {
@@ -117,6 +193,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.BufferSubData(target, offset, data)
+		return nil
+	},
+	"CheckFramebufferStatus": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.CheckFramebufferStatus(target)
 		return nil
 	},
 	"Clear": func(pl *Player, av *args) error {
@@ -254,6 +338,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.ColorPointer(size, typ, stride, ptr)
 		return nil
 	},
+	"CompileShader": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.CompileShader(shader)
+		return nil
+	},
 	"CompressedTexImage2D": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		level := av.int(1)
@@ -313,6 +405,19 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.CopyTexSubImage2D(target, level, xoffset, yoffset, x, y, width, height)
 		return nil
 	},
+	"CreateProgram": func(pl *Player, av *args) error {
+		if err := av.done(0); err != nil {
+			return err
+		}
+		return pl.mapObject(av, pl.gl.CreateProgram())
+	},
+	"CreateShader": func(pl *Player, av *args) error {
+		typ := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		return pl.mapObject(av, pl.gl.CreateShader(typ))
+	},
 	"CullFace": func(pl *Player, av *args) error {
 		mode := av.enum(0)
 		if err := av.done(1); err != nil {
@@ -335,6 +440,38 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.DeleteBuffers(buffers...)
+		return nil
+	},
+	"DeleteFramebuffers": func(pl *Player, av *args) error {
+		ids := av.fbs(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.DeleteFramebuffers(ids...)
+		return nil
+	},
+	"DeleteProgram": func(pl *Player, av *args) error {
+		program := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.DeleteProgram(program)
+		return nil
+	},
+	"DeleteRenderbuffers": func(pl *Player, av *args) error {
+		ids := av.rbs(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.DeleteRenderbuffers(ids...)
+		return nil
+	},
+	"DeleteShader": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.DeleteShader(shader)
 		return nil
 	},
 	"DeleteTextures": func(pl *Player, av *args) error {
@@ -379,6 +516,15 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.DepthRangex(n, f)
 		return nil
 	},
+	"DetachShader": func(pl *Player, av *args) error {
+		program := av.object(0)
+		shader := av.object(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.DetachShader(program, shader)
+		return nil
+	},
 	"Disable": func(pl *Player, av *args) error {
 		cap := av.enum(0)
 		if err := av.done(1); err != nil {
@@ -393,6 +539,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.DisableClientState(array)
+		return nil
+	},
+	"DisableVertexAttribArray": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.DisableVertexAttribArray(index)
 		return nil
 	},
 	"DrawArrays": func(pl *Player, av *args) error {
@@ -482,6 +636,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.EnableClientState(array)
 		return nil
 	},
+	"EnableVertexAttribArray": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.EnableVertexAttribArray(index)
+		return nil
+	},
 	"EndBoundingBoxPSP": func(pl *Player, av *args) error {
 		if err := av.done(0); err != nil {
 			return err
@@ -539,6 +701,29 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.Fogxv(pname, params)
 		return nil
 	},
+	"FramebufferRenderbuffer": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		attach := av.enum(1)
+		rbtarget := av.enum(2)
+		rb := av.rb(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.FramebufferRenderbuffer(target, attach, rbtarget, rb)
+		return nil
+	},
+	"FramebufferTexture2D": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		attach := av.enum(1)
+		textarget := av.enum(2)
+		texture := av.tex(3)
+		level := av.int(4)
+		if err := av.done(5); err != nil {
+			return err
+		}
+		pl.gl.FramebufferTexture2D(target, attach, textarget, texture, level)
+		return nil
+	},
 	"FrontFace": func(pl *Player, av *args) error {
 		mode := av.enum(0)
 		if err := av.done(1); err != nil {
@@ -580,12 +765,69 @@ var calls = map[string]func(pl *Player, av *args) error{
 		}
 		return pl.mapNames(pl.bufs, av, pl.gl.GenBuffers(n))
 	},
+	"GenFramebuffers": func(pl *Player, av *args) error {
+		n := av.count(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		return pl.mapNames(pl.fbs, av, pl.gl.GenFramebuffers(n))
+	},
+	"GenRenderbuffers": func(pl *Player, av *args) error {
+		n := av.count(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		return pl.mapNames(pl.rbs, av, pl.gl.GenRenderbuffers(n))
+	},
 	"GenTextures": func(pl *Player, av *args) error {
 		n := av.count(0)
 		if err := av.done(1); err != nil {
 			return err
 		}
 		return pl.mapNames(pl.texs, av, pl.gl.GenTextures(n))
+	},
+	"GenerateMipmap": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GenerateMipmap(target)
+		return nil
+	},
+	"GetActiveAttrib": func(pl *Player, av *args) error {
+		program := av.object(0)
+		index := av.int(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetActiveAttrib(program, index)
+		return nil
+	},
+	"GetActiveUniform": func(pl *Player, av *args) error {
+		program := av.object(0)
+		index := av.int(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetActiveUniform(program, index)
+		return nil
+	},
+	"GetAttachedShaders": func(pl *Player, av *args) error {
+		program := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetAttachedShaders(program)
+		return nil
+	},
+	"GetAttribLocation": func(pl *Player, av *args) error {
+		program := av.object(0)
+		name := av.str(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.attribProgram = program
+		return pl.mapLocation(pl.attribs, program, av, pl.gl.GetAttribLocation(program, name))
 	},
 	"GetBooleanv": func(pl *Player, av *args) error {
 		pname := av.enum(0)
@@ -643,6 +885,16 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.GetFloatv(pname)
 		return nil
 	},
+	"GetFramebufferAttachmentParameteriv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		attach := av.enum(1)
+		pname := av.enum(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.GetFramebufferAttachmentParameteriv(target, attach, pname)
+		return nil
+	},
 	"GetIntegerv": func(pl *Player, av *args) error {
 		pname := av.enum(0)
 		if err := av.done(1); err != nil {
@@ -693,6 +945,66 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.GetPointerv(pname)
+		return nil
+	},
+	"GetProgramInfoLog": func(pl *Player, av *args) error {
+		program := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetProgramInfoLog(program)
+		return nil
+	},
+	"GetProgramiv": func(pl *Player, av *args) error {
+		program := av.object(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetProgramiv(program, pname)
+		return nil
+	},
+	"GetRenderbufferParameteriv": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetRenderbufferParameteriv(target, pname)
+		return nil
+	},
+	"GetShaderInfoLog": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetShaderInfoLog(shader)
+		return nil
+	},
+	"GetShaderPrecisionFormat": func(pl *Player, av *args) error {
+		shaderType := av.enum(0)
+		precision := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetShaderPrecisionFormat(shaderType, precision)
+		return nil
+	},
+	"GetShaderSource": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.GetShaderSource(shader)
+		return nil
+	},
+	"GetShaderiv": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetShaderiv(shader, pname)
 		return nil
 	},
 	"GetString": func(pl *Player, av *args) error {
@@ -748,6 +1060,41 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.GetTexParameterxv(target, pname)
 		return nil
 	},
+	"GetUniformLocation": func(pl *Player, av *args) error {
+		program := av.object(0)
+		name := av.str(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		return pl.mapLocation(pl.uniforms, program, av, pl.gl.GetUniformLocation(program, name))
+	},
+	"GetUniformfv": func(pl *Player, av *args) error {
+		program := av.object(0)
+		loc := av.uloc(1, program)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetUniformfv(program, loc)
+		return nil
+	},
+	"GetUniformiv": func(pl *Player, av *args) error {
+		program := av.object(0)
+		loc := av.uloc(1, program)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetUniformiv(program, loc)
+		return nil
+	},
+	"GetVertexAttribfv": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		pname := av.enum(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.GetVertexAttribfv(index, pname)
+		return nil
+	},
 	"Hint": func(pl *Player, av *args) error {
 		target := av.enum(0)
 		mode := av.enum(1)
@@ -771,6 +1118,38 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.IsEnabled(cap)
+		return nil
+	},
+	"IsFramebuffer": func(pl *Player, av *args) error {
+		id := av.fb(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.IsFramebuffer(id)
+		return nil
+	},
+	"IsProgram": func(pl *Player, av *args) error {
+		program := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.IsProgram(program)
+		return nil
+	},
+	"IsRenderbuffer": func(pl *Player, av *args) error {
+		id := av.rb(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.IsRenderbuffer(id)
+		return nil
+	},
+	"IsShader": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.IsShader(shader)
 		return nil
 	},
 	"IsTexture": func(pl *Player, av *args) error {
@@ -871,6 +1250,14 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.LineWidthx(w)
+		return nil
+	},
+	"LinkProgram": func(pl *Player, av *args) error {
+		program := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.LinkProgram(program)
 		return nil
 	},
 	"LoadIdentity": func(pl *Player, av *args) error {
@@ -1183,6 +1570,24 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.ReadPixels(x, y, width, height, format, typ, pixels)
 		return nil
 	},
+	"ReleaseShaderCompiler": func(pl *Player, av *args) error {
+		if err := av.done(0); err != nil {
+			return err
+		}
+		pl.gl.ReleaseShaderCompiler()
+		return nil
+	},
+	"RenderbufferStorage": func(pl *Player, av *args) error {
+		target := av.enum(0)
+		internalformat := av.enum(1)
+		width := av.int(2)
+		height := av.int(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.RenderbufferStorage(target, internalformat, width, height)
+		return nil
+	},
 	"Rotatef": func(pl *Player, av *args) error {
 		angle := av.float(0)
 		x := av.float(1)
@@ -1262,6 +1667,25 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.ShadeModel(mode)
 		return nil
 	},
+	"ShaderBinary": func(pl *Player, av *args) error {
+		shaders := av.objects(0)
+		format := av.enum(1)
+		binary := av.data(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.ShaderBinary(shaders, format, binary)
+		return nil
+	},
+	"ShaderSource": func(pl *Player, av *args) error {
+		shader := av.object(0)
+		sources := av.strs(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.ShaderSource(shader, sources...)
+		return nil
+	},
 	"StencilFunc": func(pl *Player, av *args) error {
 		fn := av.enum(0)
 		ref := av.int(1)
@@ -1272,12 +1696,32 @@ var calls = map[string]func(pl *Player, av *args) error{
 		pl.gl.StencilFunc(fn, ref, mask)
 		return nil
 	},
+	"StencilFuncSeparate": func(pl *Player, av *args) error {
+		face := av.enum(0)
+		fnc := av.enum(1)
+		ref := av.int(2)
+		mask := av.uint(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.StencilFuncSeparate(face, fnc, ref, mask)
+		return nil
+	},
 	"StencilMask": func(pl *Player, av *args) error {
 		mask := av.uint(0)
 		if err := av.done(1); err != nil {
 			return err
 		}
 		pl.gl.StencilMask(mask)
+		return nil
+	},
+	"StencilMaskSeparate": func(pl *Player, av *args) error {
+		face := av.enum(0)
+		mask := av.uint(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.StencilMaskSeparate(face, mask)
 		return nil
 	},
 	"StencilOp": func(pl *Player, av *args) error {
@@ -1288,6 +1732,17 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.StencilOp(fail, zfail, zpass)
+		return nil
+	},
+	"StencilOpSeparate": func(pl *Player, av *args) error {
+		face := av.enum(0)
+		fail := av.enum(1)
+		zfail := av.enum(2)
+		zpass := av.enum(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.StencilOpSeparate(face, fail, zfail, zpass)
 		return nil
 	},
 	"TexCoordPointer": func(pl *Player, av *args) error {
@@ -1471,6 +1926,272 @@ var calls = map[string]func(pl *Player, av *args) error{
 			return err
 		}
 		pl.gl.Translatex(x, y, z)
+		return nil
+	},
+	"Uniform1f": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.float(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform1f(loc, x)
+		return nil
+	},
+	"Uniform1fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.floats(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform1fv(loc, v)
+		return nil
+	},
+	"Uniform1i": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.i32(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform1i(loc, x)
+		return nil
+	},
+	"Uniform1iv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.i32s(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform1iv(loc, v)
+		return nil
+	},
+	"Uniform2f": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.float(1)
+		y := av.float(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Uniform2f(loc, x, y)
+		return nil
+	},
+	"Uniform2fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.floats(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform2fv(loc, v)
+		return nil
+	},
+	"Uniform2i": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.i32(1)
+		y := av.i32(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.Uniform2i(loc, x, y)
+		return nil
+	},
+	"Uniform2iv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.i32s(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform2iv(loc, v)
+		return nil
+	},
+	"Uniform3f": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.float(1)
+		y := av.float(2)
+		z := av.float(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.Uniform3f(loc, x, y, z)
+		return nil
+	},
+	"Uniform3fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.floats(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform3fv(loc, v)
+		return nil
+	},
+	"Uniform3i": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.i32(1)
+		y := av.i32(2)
+		z := av.i32(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.Uniform3i(loc, x, y, z)
+		return nil
+	},
+	"Uniform3iv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.i32s(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform3iv(loc, v)
+		return nil
+	},
+	"Uniform4f": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.float(1)
+		y := av.float(2)
+		z := av.float(3)
+		w := av.float(4)
+		if err := av.done(5); err != nil {
+			return err
+		}
+		pl.gl.Uniform4f(loc, x, y, z, w)
+		return nil
+	},
+	"Uniform4fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.floats(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform4fv(loc, v)
+		return nil
+	},
+	"Uniform4i": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		x := av.i32(1)
+		y := av.i32(2)
+		z := av.i32(3)
+		w := av.i32(4)
+		if err := av.done(5); err != nil {
+			return err
+		}
+		pl.gl.Uniform4i(loc, x, y, z, w)
+		return nil
+	},
+	"Uniform4iv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		v := av.i32s(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.Uniform4iv(loc, v)
+		return nil
+	},
+	"UniformMatrix2fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		transpose := av.bool(1)
+		v := av.floats(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.UniformMatrix2fv(loc, transpose, v)
+		return nil
+	},
+	"UniformMatrix3fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		transpose := av.bool(1)
+		v := av.floats(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.UniformMatrix3fv(loc, transpose, v)
+		return nil
+	},
+	"UniformMatrix4fv": func(pl *Player, av *args) error {
+		loc := av.uloc(0, pl.current)
+		transpose := av.bool(1)
+		v := av.floats(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.UniformMatrix4fv(loc, transpose, v)
+		return nil
+	},
+	"UseProgram": func(pl *Player, av *args) error {
+		program := av.useProgram(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.UseProgram(program)
+		return nil
+	},
+	"ValidateProgram": func(pl *Player, av *args) error {
+		program := av.object(0)
+		if err := av.done(1); err != nil {
+			return err
+		}
+		pl.gl.ValidateProgram(program)
+		return nil
+	},
+	"VertexAttrib1f": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		x := av.float(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.VertexAttrib1f(index, x)
+		return nil
+	},
+	"VertexAttrib2f": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		x := av.float(1)
+		y := av.float(2)
+		if err := av.done(3); err != nil {
+			return err
+		}
+		pl.gl.VertexAttrib2f(index, x, y)
+		return nil
+	},
+	"VertexAttrib3f": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		x := av.float(1)
+		y := av.float(2)
+		z := av.float(3)
+		if err := av.done(4); err != nil {
+			return err
+		}
+		pl.gl.VertexAttrib3f(index, x, y, z)
+		return nil
+	},
+	"VertexAttrib4f": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		x := av.float(1)
+		y := av.float(2)
+		z := av.float(3)
+		w := av.float(4)
+		if err := av.done(5); err != nil {
+			return err
+		}
+		pl.gl.VertexAttrib4f(index, x, y, z, w)
+		return nil
+	},
+	"VertexAttribPointer": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		size := av.int(1)
+		typ := av.enum(2)
+		normalized := av.bool(3)
+		stride := av.int(4)
+		ptr := av.ptr(5)
+		if err := av.done(6); err != nil {
+			return err
+		}
+		pl.gl.VertexAttribPointer(index, size, typ, normalized, stride, ptr)
+		return nil
+	},
+	"VertexAttribfv": func(pl *Player, av *args) error {
+		index := av.attrib(0)
+		v := av.floats(1)
+		if err := av.done(2); err != nil {
+			return err
+		}
+		pl.gl.VertexAttribfv(index, v)
 		return nil
 	},
 	"VertexPointer": func(pl *Player, av *args) error {

@@ -28,6 +28,9 @@ type Recorder struct {
 	// wrote them, keyed by Pointer call (and texture unit).
 	arrays map[string]*clientArray
 	order  []string
+	// es2 is set for a GL ES 2.0 context, which has no client texture
+	// unit to ask about.
+	es2 bool
 }
 
 type clientArray struct {
@@ -40,8 +43,8 @@ type clientArray struct {
 // NewRecorder returns a Recorder that forwards to gl and writes the trace
 // header, with the surface cfg asks for, to w. Call Close to flush it.
 func NewRecorder(gl GL, w io.Writer, cfg gles.Config) *Recorder {
-	r := &Recorder{gl: gl, w: bufio.NewWriter(w), arrays: map[string]*clientArray{}}
-	r.write(fmt.Sprintf("%s\nSurface %d %d %d %d\n", Magic, cfg.Width, cfg.Height, cfg.DepthBits, cfg.StencilBits))
+	r := &Recorder{gl: gl, w: bufio.NewWriter(w), arrays: map[string]*clientArray{}, es2: cfg.ES2}
+	r.write(fmt.Sprintf("%s\n%s\n", Magic, surfaceLine(cfg.Width, cfg.Height, cfg.DepthBits, cfg.StencilBits, cfg.ES2)))
 	return r
 }
 
@@ -290,14 +293,19 @@ func (l *line) ptr(v any) {
 // remembers a client array so that draws can write it again if its bytes
 // change.
 func (r *Recorder) pointer(l *line, ptr any) {
-	name, _, _ := strings.Cut(string(l.b), " ")
+	name, rest, _ := strings.Cut(string(l.b), " ")
 	unit := -1
 	key := name
-	if name == "TexCoordPointer" {
+	switch name {
+	case "TexCoordPointer":
 		if v := r.gl.GetIntegerv(gles.CLIENT_ACTIVE_TEXTURE); len(v) == 1 {
 			unit = v[0] - int(gles.TEXTURE0)
 		}
 		key = fmt.Sprintf("%s/%d", name, unit)
+	case "VertexAttribPointer":
+		// One client array per generic attribute.
+		index, _, _ := strings.Cut(rest, " ")
+		key = name + "/" + index
 	}
 	prefix := string(l.b)
 	l.ptr(ptr)
@@ -345,8 +353,10 @@ func (r *Recorder) syncArrays() {
 	}
 	buffer := r.boundArrayBuffer()
 	unit := -1
-	if v := r.gl.GetIntegerv(gles.CLIENT_ACTIVE_TEXTURE); len(v) == 1 {
-		unit = v[0] - int(gles.TEXTURE0)
+	if !r.es2 {
+		if v := r.gl.GetIntegerv(gles.CLIENT_ACTIVE_TEXTURE); len(v) == 1 {
+			unit = v[0] - int(gles.TEXTURE0)
+		}
 	}
 	if buffer != 0 {
 		r.write("BindBuffer ARRAY_BUFFER 0\n")
@@ -409,6 +419,42 @@ func init() {
 }
 
 func (l *line) u8(v uint8) { l.int(int(v)) }
+
+func (l *line) i32(v int32) { l.int(int(v)) }
+
+func (l *line) i32s(v []int32) {
+	l.b = append(l.b, " {"...)
+	for i, n := range v {
+		if i > 0 {
+			l.b = append(l.b, ' ')
+		}
+		l.b = strconv.AppendInt(l.b, int64(n), 10)
+	}
+	l.b = append(l.b, '}')
+}
+
+// strs writes strings (a shader's sources) as a vector of Go-quoted
+// strings.
+func (l *line) strs(v []string) {
+	l.b = append(l.b, " {"...)
+	for i, s := range v {
+		if i > 0 {
+			l.b = append(l.b, ' ')
+		}
+		l.b = strconv.AppendQuote(l.b, s)
+	}
+	l.b = append(l.b, '}')
+}
+
+// surfaceLine is the Surface line: the surface's size and depth and
+// stencil bits, and ES2 for a GL ES 2.0 context.
+func surfaceLine(w, h, depth, stencil int, es2 bool) string {
+	s := fmt.Sprintf("Surface %d %d %d %d", w, h, depth, stencil)
+	if es2 {
+		s += " ES2"
+	}
+	return s
+}
 
 // fixed writes a 16.16 fixed-point value as its raw integer.
 func (l *line) fixed(v gles.Fixed) { l.int(int(v)) }

@@ -30,6 +30,15 @@ func (rec *Recorder) AlphaFuncx(fn gles.Enum, ref gles.Fixed) {
 	rec.gl.AlphaFuncx(fn, ref)
 }
 
+// AttachShader records glAttachShader and forwards it to the wrapped context.
+func (rec *Recorder) AttachShader(program uint32, shader uint32) {
+	ln := rec.begin("AttachShader")
+	ln.uint(program)
+	ln.uint(shader)
+	rec.end(ln)
+	rec.gl.AttachShader(program, shader)
+}
+
 // BeginBoundingBoxPSP records glBeginBoundingBoxPSP and forwards it to the wrapped context.
 func (rec *Recorder) BeginBoundingBoxPSP(minX float32, minY float32, minZ float32, maxX float32, maxY float32, maxZ float32) {
 	ln := rec.begin("BeginBoundingBoxPSP")
@@ -43,6 +52,16 @@ func (rec *Recorder) BeginBoundingBoxPSP(minX float32, minY float32, minZ float3
 	rec.gl.BeginBoundingBoxPSP(minX, minY, minZ, maxX, maxY, maxZ)
 }
 
+// BindAttribLocation records glBindAttribLocation and forwards it to the wrapped context.
+func (rec *Recorder) BindAttribLocation(program uint32, index int, name string) {
+	ln := rec.begin("BindAttribLocation")
+	ln.uint(program)
+	ln.int(index)
+	ln.str(name)
+	rec.end(ln)
+	rec.gl.BindAttribLocation(program, index, name)
+}
+
 // BindBuffer records glBindBuffer and forwards it to the wrapped context.
 func (rec *Recorder) BindBuffer(target gles.Enum, id uint32) {
 	ln := rec.begin("BindBuffer")
@@ -50,6 +69,24 @@ func (rec *Recorder) BindBuffer(target gles.Enum, id uint32) {
 	ln.uint(id)
 	rec.end(ln)
 	rec.gl.BindBuffer(target, id)
+}
+
+// BindFramebuffer records glBindFramebuffer and forwards it to the wrapped context.
+func (rec *Recorder) BindFramebuffer(target gles.Enum, id uint32) {
+	ln := rec.begin("BindFramebuffer")
+	ln.enum(target)
+	ln.uint(id)
+	rec.end(ln)
+	rec.gl.BindFramebuffer(target, id)
+}
+
+// BindRenderbuffer records glBindRenderbuffer and forwards it to the wrapped context.
+func (rec *Recorder) BindRenderbuffer(target gles.Enum, id uint32) {
+	ln := rec.begin("BindRenderbuffer")
+	ln.enum(target)
+	ln.uint(id)
+	rec.end(ln)
+	rec.gl.BindRenderbuffer(target, id)
 }
 
 // BindTexture records glBindTexture and forwards it to the wrapped context.
@@ -61,12 +98,40 @@ func (rec *Recorder) BindTexture(target gles.Enum, id uint32) {
 	rec.gl.BindTexture(target, id)
 }
 
+// BlendColor records glBlendColor and forwards it to the wrapped context.
+func (rec *Recorder) BlendColor(r float32, g float32, b float32, a float32) {
+	ln := rec.begin("BlendColor")
+	ln.float(r)
+	ln.float(g)
+	ln.float(b)
+	ln.float(a)
+	rec.end(ln)
+	rec.gl.BlendColor(r, g, b, a)
+}
+
+// BlendEquation records glBlendEquation and forwards it to the wrapped context.
+func (rec *Recorder) BlendEquation(mode gles.Enum) {
+	ln := rec.begin("BlendEquation")
+	ln.enum(mode)
+	rec.end(ln)
+	rec.gl.BlendEquation(mode)
+}
+
 // BlendEquationOES records glBlendEquationOES and forwards it to the wrapped context.
 func (rec *Recorder) BlendEquationOES(mode gles.Enum) {
 	ln := rec.begin("BlendEquationOES")
 	ln.enum(mode)
 	rec.end(ln)
 	rec.gl.BlendEquationOES(mode)
+}
+
+// BlendEquationSeparate records glBlendEquationSeparate and forwards it to the wrapped context.
+func (rec *Recorder) BlendEquationSeparate(modeRGB gles.Enum, modeAlpha gles.Enum) {
+	ln := rec.begin("BlendEquationSeparate")
+	ln.enum(modeRGB)
+	ln.enum(modeAlpha)
+	rec.end(ln)
+	rec.gl.BlendEquationSeparate(modeRGB, modeAlpha)
 }
 
 // BlendEquationSeparateOES records glBlendEquationSeparateOES and forwards it to the wrapped context.
@@ -85,6 +150,17 @@ func (rec *Recorder) BlendFunc(sfactor gles.Enum, dfactor gles.Enum) {
 	ln.enum(dfactor)
 	rec.end(ln)
 	rec.gl.BlendFunc(sfactor, dfactor)
+}
+
+// BlendFuncSeparate records glBlendFuncSeparate and forwards it to the wrapped context.
+func (rec *Recorder) BlendFuncSeparate(srcRGB gles.Enum, dstRGB gles.Enum, srcAlpha gles.Enum, dstAlpha gles.Enum) {
+	ln := rec.begin("BlendFuncSeparate")
+	ln.enum(srcRGB)
+	ln.enum(dstRGB)
+	ln.enum(srcAlpha)
+	ln.enum(dstAlpha)
+	rec.end(ln)
+	rec.gl.BlendFuncSeparate(srcRGB, dstRGB, srcAlpha, dstAlpha)
 }
 
 // BlendFuncSeparateOES records glBlendFuncSeparateOES and forwards it to the wrapped context.
@@ -116,6 +192,17 @@ func (rec *Recorder) BufferSubData(target gles.Enum, offset int, data any) {
 	ln.ptr(data)
 	rec.end(ln)
 	rec.gl.BufferSubData(target, offset, data)
+}
+
+// CheckFramebufferStatus records glCheckFramebufferStatus and forwards it to the wrapped context.
+func (rec *Recorder) CheckFramebufferStatus(target gles.Enum) gles.Enum {
+	res := rec.gl.CheckFramebufferStatus(target)
+	ln := rec.begin("CheckFramebufferStatus")
+	ln.enum(target)
+	ln.result()
+	ln.enum(res)
+	rec.end(ln)
+	return res
 }
 
 // Clear records glClear and forwards it to the wrapped context.
@@ -252,6 +339,14 @@ func (rec *Recorder) ColorPointer(size int, typ gles.Enum, stride int, ptr any) 
 	rec.gl.ColorPointer(size, typ, stride, ptr)
 }
 
+// CompileShader records glCompileShader and forwards it to the wrapped context.
+func (rec *Recorder) CompileShader(shader uint32) {
+	ln := rec.begin("CompileShader")
+	ln.uint(shader)
+	rec.end(ln)
+	rec.gl.CompileShader(shader)
+}
+
 // CompressedTexImage2D records glCompressedTexImage2D and forwards it to the wrapped context.
 func (rec *Recorder) CompressedTexImage2D(target gles.Enum, level int, internalformat gles.Enum, width int, height int, border int, data []byte) {
 	ln := rec.begin("CompressedTexImage2D")
@@ -311,6 +406,27 @@ func (rec *Recorder) CopyTexSubImage2D(target gles.Enum, level int, xoffset int,
 	rec.gl.CopyTexSubImage2D(target, level, xoffset, yoffset, x, y, width, height)
 }
 
+// CreateProgram records glCreateProgram and forwards it to the wrapped context.
+func (rec *Recorder) CreateProgram() uint32 {
+	res := rec.gl.CreateProgram()
+	ln := rec.begin("CreateProgram")
+	ln.result()
+	ln.uint(res)
+	rec.end(ln)
+	return res
+}
+
+// CreateShader records glCreateShader and forwards it to the wrapped context.
+func (rec *Recorder) CreateShader(typ gles.Enum) uint32 {
+	res := rec.gl.CreateShader(typ)
+	ln := rec.begin("CreateShader")
+	ln.enum(typ)
+	ln.result()
+	ln.uint(res)
+	rec.end(ln)
+	return res
+}
+
 // CullFace records glCullFace and forwards it to the wrapped context.
 func (rec *Recorder) CullFace(mode gles.Enum) {
 	ln := rec.begin("CullFace")
@@ -333,6 +449,38 @@ func (rec *Recorder) DeleteBuffers(buffers ...uint32) {
 	ln.uints(buffers)
 	rec.end(ln)
 	rec.gl.DeleteBuffers(buffers...)
+}
+
+// DeleteFramebuffers records glDeleteFramebuffers and forwards it to the wrapped context.
+func (rec *Recorder) DeleteFramebuffers(ids ...uint32) {
+	ln := rec.begin("DeleteFramebuffers")
+	ln.uints(ids)
+	rec.end(ln)
+	rec.gl.DeleteFramebuffers(ids...)
+}
+
+// DeleteProgram records glDeleteProgram and forwards it to the wrapped context.
+func (rec *Recorder) DeleteProgram(program uint32) {
+	ln := rec.begin("DeleteProgram")
+	ln.uint(program)
+	rec.end(ln)
+	rec.gl.DeleteProgram(program)
+}
+
+// DeleteRenderbuffers records glDeleteRenderbuffers and forwards it to the wrapped context.
+func (rec *Recorder) DeleteRenderbuffers(ids ...uint32) {
+	ln := rec.begin("DeleteRenderbuffers")
+	ln.uints(ids)
+	rec.end(ln)
+	rec.gl.DeleteRenderbuffers(ids...)
+}
+
+// DeleteShader records glDeleteShader and forwards it to the wrapped context.
+func (rec *Recorder) DeleteShader(shader uint32) {
+	ln := rec.begin("DeleteShader")
+	ln.uint(shader)
+	rec.end(ln)
+	rec.gl.DeleteShader(shader)
 }
 
 // DeleteTextures records glDeleteTextures and forwards it to the wrapped context.
@@ -377,6 +525,15 @@ func (rec *Recorder) DepthRangex(n gles.Fixed, f gles.Fixed) {
 	rec.gl.DepthRangex(n, f)
 }
 
+// DetachShader records glDetachShader and forwards it to the wrapped context.
+func (rec *Recorder) DetachShader(program uint32, shader uint32) {
+	ln := rec.begin("DetachShader")
+	ln.uint(program)
+	ln.uint(shader)
+	rec.end(ln)
+	rec.gl.DetachShader(program, shader)
+}
+
 // Disable records glDisable and forwards it to the wrapped context.
 func (rec *Recorder) Disable(cap gles.Enum) {
 	ln := rec.begin("Disable")
@@ -391,6 +548,14 @@ func (rec *Recorder) DisableClientState(array gles.Enum) {
 	ln.enum(array)
 	rec.end(ln)
 	rec.gl.DisableClientState(array)
+}
+
+// DisableVertexAttribArray records glDisableVertexAttribArray and forwards it to the wrapped context.
+func (rec *Recorder) DisableVertexAttribArray(index int) {
+	ln := rec.begin("DisableVertexAttribArray")
+	ln.int(index)
+	rec.end(ln)
+	rec.gl.DisableVertexAttribArray(index)
 }
 
 // DrawArrays records glDrawArrays and forwards it to the wrapped context.
@@ -484,6 +649,14 @@ func (rec *Recorder) EnableClientState(array gles.Enum) {
 	rec.gl.EnableClientState(array)
 }
 
+// EnableVertexAttribArray records glEnableVertexAttribArray and forwards it to the wrapped context.
+func (rec *Recorder) EnableVertexAttribArray(index int) {
+	ln := rec.begin("EnableVertexAttribArray")
+	ln.int(index)
+	rec.end(ln)
+	rec.gl.EnableVertexAttribArray(index)
+}
+
 // EndBoundingBoxPSP records glEndBoundingBoxPSP and forwards it to the wrapped context.
 func (rec *Recorder) EndBoundingBoxPSP() {
 	ln := rec.begin("EndBoundingBoxPSP")
@@ -541,6 +714,29 @@ func (rec *Recorder) Fogxv(pname gles.Enum, params []gles.Fixed) {
 	rec.gl.Fogxv(pname, params)
 }
 
+// FramebufferRenderbuffer records glFramebufferRenderbuffer and forwards it to the wrapped context.
+func (rec *Recorder) FramebufferRenderbuffer(target gles.Enum, attach gles.Enum, rbtarget gles.Enum, rb uint32) {
+	ln := rec.begin("FramebufferRenderbuffer")
+	ln.enum(target)
+	ln.enum(attach)
+	ln.enum(rbtarget)
+	ln.uint(rb)
+	rec.end(ln)
+	rec.gl.FramebufferRenderbuffer(target, attach, rbtarget, rb)
+}
+
+// FramebufferTexture2D records glFramebufferTexture2D and forwards it to the wrapped context.
+func (rec *Recorder) FramebufferTexture2D(target gles.Enum, attach gles.Enum, textarget gles.Enum, texture uint32, level int) {
+	ln := rec.begin("FramebufferTexture2D")
+	ln.enum(target)
+	ln.enum(attach)
+	ln.enum(textarget)
+	ln.uint(texture)
+	ln.int(level)
+	rec.end(ln)
+	rec.gl.FramebufferTexture2D(target, attach, textarget, texture, level)
+}
+
 // FrontFace records glFrontFace and forwards it to the wrapped context.
 func (rec *Recorder) FrontFace(mode gles.Enum) {
 	ln := rec.begin("FrontFace")
@@ -586,6 +782,28 @@ func (rec *Recorder) GenBuffers(n int) []uint32 {
 	return res
 }
 
+// GenFramebuffers records glGenFramebuffers and forwards it to the wrapped context.
+func (rec *Recorder) GenFramebuffers(n int) []uint32 {
+	res := rec.gl.GenFramebuffers(n)
+	ln := rec.begin("GenFramebuffers")
+	ln.int(n)
+	ln.result()
+	ln.uints(res)
+	rec.end(ln)
+	return res
+}
+
+// GenRenderbuffers records glGenRenderbuffers and forwards it to the wrapped context.
+func (rec *Recorder) GenRenderbuffers(n int) []uint32 {
+	res := rec.gl.GenRenderbuffers(n)
+	ln := rec.begin("GenRenderbuffers")
+	ln.int(n)
+	ln.result()
+	ln.uints(res)
+	rec.end(ln)
+	return res
+}
+
 // GenTextures records glGenTextures and forwards it to the wrapped context.
 func (rec *Recorder) GenTextures(n int) []uint32 {
 	res := rec.gl.GenTextures(n)
@@ -593,6 +811,57 @@ func (rec *Recorder) GenTextures(n int) []uint32 {
 	ln.int(n)
 	ln.result()
 	ln.uints(res)
+	rec.end(ln)
+	return res
+}
+
+// GenerateMipmap records glGenerateMipmap and forwards it to the wrapped context.
+func (rec *Recorder) GenerateMipmap(target gles.Enum) {
+	ln := rec.begin("GenerateMipmap")
+	ln.enum(target)
+	rec.end(ln)
+	rec.gl.GenerateMipmap(target)
+}
+
+// GetActiveAttrib records glGetActiveAttrib and forwards it to the wrapped context.
+func (rec *Recorder) GetActiveAttrib(program uint32, index int) (gles.ActiveInfo, bool) {
+	r0, r1 := rec.gl.GetActiveAttrib(program, index)
+	ln := rec.begin("GetActiveAttrib")
+	ln.uint(program)
+	ln.int(index)
+	rec.end(ln)
+	return r0, r1
+}
+
+// GetActiveUniform records glGetActiveUniform and forwards it to the wrapped context.
+func (rec *Recorder) GetActiveUniform(program uint32, index int) (gles.ActiveInfo, bool) {
+	r0, r1 := rec.gl.GetActiveUniform(program, index)
+	ln := rec.begin("GetActiveUniform")
+	ln.uint(program)
+	ln.int(index)
+	rec.end(ln)
+	return r0, r1
+}
+
+// GetAttachedShaders records glGetAttachedShaders and forwards it to the wrapped context.
+func (rec *Recorder) GetAttachedShaders(program uint32) []uint32 {
+	res := rec.gl.GetAttachedShaders(program)
+	ln := rec.begin("GetAttachedShaders")
+	ln.uint(program)
+	ln.result()
+	ln.uints(res)
+	rec.end(ln)
+	return res
+}
+
+// GetAttribLocation records glGetAttribLocation and forwards it to the wrapped context.
+func (rec *Recorder) GetAttribLocation(program uint32, name string) int {
+	res := rec.gl.GetAttribLocation(program, name)
+	ln := rec.begin("GetAttribLocation")
+	ln.uint(program)
+	ln.str(name)
+	ln.result()
+	ln.int(res)
 	rec.end(ln)
 	return res
 }
@@ -674,6 +943,19 @@ func (rec *Recorder) GetFloatv(pname gles.Enum) []float32 {
 	return res
 }
 
+// GetFramebufferAttachmentParameteriv records glGetFramebufferAttachmentParameteriv and forwards it to the wrapped context.
+func (rec *Recorder) GetFramebufferAttachmentParameteriv(target gles.Enum, attach gles.Enum, pname gles.Enum) int {
+	res := rec.gl.GetFramebufferAttachmentParameteriv(target, attach, pname)
+	ln := rec.begin("GetFramebufferAttachmentParameteriv")
+	ln.enum(target)
+	ln.enum(attach)
+	ln.enum(pname)
+	ln.result()
+	ln.int(res)
+	rec.end(ln)
+	return res
+}
+
 // GetIntegerv records glGetIntegerv and forwards it to the wrapped context.
 func (rec *Recorder) GetIntegerv(pname gles.Enum) []int {
 	res := rec.gl.GetIntegerv(pname)
@@ -738,6 +1020,84 @@ func (rec *Recorder) GetPointerv(pname gles.Enum) any {
 	res := rec.gl.GetPointerv(pname)
 	ln := rec.begin("GetPointerv")
 	rec.pointer(ln, pname)
+	return res
+}
+
+// GetProgramInfoLog records glGetProgramInfoLog and forwards it to the wrapped context.
+func (rec *Recorder) GetProgramInfoLog(program uint32) string {
+	res := rec.gl.GetProgramInfoLog(program)
+	ln := rec.begin("GetProgramInfoLog")
+	ln.uint(program)
+	ln.result()
+	ln.str(res)
+	rec.end(ln)
+	return res
+}
+
+// GetProgramiv records glGetProgramiv and forwards it to the wrapped context.
+func (rec *Recorder) GetProgramiv(program uint32, pname gles.Enum) int {
+	res := rec.gl.GetProgramiv(program, pname)
+	ln := rec.begin("GetProgramiv")
+	ln.uint(program)
+	ln.enum(pname)
+	ln.result()
+	ln.int(res)
+	rec.end(ln)
+	return res
+}
+
+// GetRenderbufferParameteriv records glGetRenderbufferParameteriv and forwards it to the wrapped context.
+func (rec *Recorder) GetRenderbufferParameteriv(target gles.Enum, pname gles.Enum) int {
+	res := rec.gl.GetRenderbufferParameteriv(target, pname)
+	ln := rec.begin("GetRenderbufferParameteriv")
+	ln.enum(target)
+	ln.enum(pname)
+	ln.result()
+	ln.int(res)
+	rec.end(ln)
+	return res
+}
+
+// GetShaderInfoLog records glGetShaderInfoLog and forwards it to the wrapped context.
+func (rec *Recorder) GetShaderInfoLog(shader uint32) string {
+	res := rec.gl.GetShaderInfoLog(shader)
+	ln := rec.begin("GetShaderInfoLog")
+	ln.uint(shader)
+	ln.result()
+	ln.str(res)
+	rec.end(ln)
+	return res
+}
+
+// GetShaderPrecisionFormat records glGetShaderPrecisionFormat and forwards it to the wrapped context.
+func (rec *Recorder) GetShaderPrecisionFormat(shaderType gles.Enum, precision gles.Enum) (int, int, int) {
+	r0, r1, r2 := rec.gl.GetShaderPrecisionFormat(shaderType, precision)
+	ln := rec.begin("GetShaderPrecisionFormat")
+	ln.enum(shaderType)
+	ln.enum(precision)
+	rec.end(ln)
+	return r0, r1, r2
+}
+
+// GetShaderSource records glGetShaderSource and forwards it to the wrapped context.
+func (rec *Recorder) GetShaderSource(shader uint32) string {
+	res := rec.gl.GetShaderSource(shader)
+	ln := rec.begin("GetShaderSource")
+	ln.uint(shader)
+	ln.result()
+	ln.str(res)
+	rec.end(ln)
+	return res
+}
+
+// GetShaderiv records glGetShaderiv and forwards it to the wrapped context.
+func (rec *Recorder) GetShaderiv(shader uint32, pname gles.Enum) int {
+	res := rec.gl.GetShaderiv(shader, pname)
+	ln := rec.begin("GetShaderiv")
+	ln.uint(shader)
+	ln.enum(pname)
+	ln.result()
+	ln.int(res)
 	rec.end(ln)
 	return res
 }
@@ -813,6 +1173,54 @@ func (rec *Recorder) GetTexParameterxv(target gles.Enum, pname gles.Enum) []gles
 	return res
 }
 
+// GetUniformLocation records glGetUniformLocation and forwards it to the wrapped context.
+func (rec *Recorder) GetUniformLocation(program uint32, name string) int {
+	res := rec.gl.GetUniformLocation(program, name)
+	ln := rec.begin("GetUniformLocation")
+	ln.uint(program)
+	ln.str(name)
+	ln.result()
+	ln.int(res)
+	rec.end(ln)
+	return res
+}
+
+// GetUniformfv records glGetUniformfv and forwards it to the wrapped context.
+func (rec *Recorder) GetUniformfv(program uint32, loc int) []float32 {
+	res := rec.gl.GetUniformfv(program, loc)
+	ln := rec.begin("GetUniformfv")
+	ln.uint(program)
+	ln.int(loc)
+	ln.result()
+	ln.floats(res)
+	rec.end(ln)
+	return res
+}
+
+// GetUniformiv records glGetUniformiv and forwards it to the wrapped context.
+func (rec *Recorder) GetUniformiv(program uint32, loc int) []int32 {
+	res := rec.gl.GetUniformiv(program, loc)
+	ln := rec.begin("GetUniformiv")
+	ln.uint(program)
+	ln.int(loc)
+	ln.result()
+	ln.i32s(res)
+	rec.end(ln)
+	return res
+}
+
+// GetVertexAttribfv records glGetVertexAttribfv and forwards it to the wrapped context.
+func (rec *Recorder) GetVertexAttribfv(index int, pname gles.Enum) []float32 {
+	res := rec.gl.GetVertexAttribfv(index, pname)
+	ln := rec.begin("GetVertexAttribfv")
+	ln.int(index)
+	ln.enum(pname)
+	ln.result()
+	ln.floats(res)
+	rec.end(ln)
+	return res
+}
+
 // Hint records glHint and forwards it to the wrapped context.
 func (rec *Recorder) Hint(target gles.Enum, mode gles.Enum) {
 	ln := rec.begin("Hint")
@@ -838,6 +1246,50 @@ func (rec *Recorder) IsEnabled(cap gles.Enum) bool {
 	res := rec.gl.IsEnabled(cap)
 	ln := rec.begin("IsEnabled")
 	ln.enum(cap)
+	ln.result()
+	ln.bool(res)
+	rec.end(ln)
+	return res
+}
+
+// IsFramebuffer records glIsFramebuffer and forwards it to the wrapped context.
+func (rec *Recorder) IsFramebuffer(id uint32) bool {
+	res := rec.gl.IsFramebuffer(id)
+	ln := rec.begin("IsFramebuffer")
+	ln.uint(id)
+	ln.result()
+	ln.bool(res)
+	rec.end(ln)
+	return res
+}
+
+// IsProgram records glIsProgram and forwards it to the wrapped context.
+func (rec *Recorder) IsProgram(program uint32) bool {
+	res := rec.gl.IsProgram(program)
+	ln := rec.begin("IsProgram")
+	ln.uint(program)
+	ln.result()
+	ln.bool(res)
+	rec.end(ln)
+	return res
+}
+
+// IsRenderbuffer records glIsRenderbuffer and forwards it to the wrapped context.
+func (rec *Recorder) IsRenderbuffer(id uint32) bool {
+	res := rec.gl.IsRenderbuffer(id)
+	ln := rec.begin("IsRenderbuffer")
+	ln.uint(id)
+	ln.result()
+	ln.bool(res)
+	rec.end(ln)
+	return res
+}
+
+// IsShader records glIsShader and forwards it to the wrapped context.
+func (rec *Recorder) IsShader(shader uint32) bool {
+	res := rec.gl.IsShader(shader)
+	ln := rec.begin("IsShader")
+	ln.uint(shader)
 	ln.result()
 	ln.bool(res)
 	rec.end(ln)
@@ -945,6 +1397,14 @@ func (rec *Recorder) LineWidthx(w gles.Fixed) {
 	ln.fixed(w)
 	rec.end(ln)
 	rec.gl.LineWidthx(w)
+}
+
+// LinkProgram records glLinkProgram and forwards it to the wrapped context.
+func (rec *Recorder) LinkProgram(program uint32) {
+	ln := rec.begin("LinkProgram")
+	ln.uint(program)
+	rec.end(ln)
+	rec.gl.LinkProgram(program)
 }
 
 // LoadIdentity records glLoadIdentity and forwards it to the wrapped context.
@@ -1254,6 +1714,24 @@ func (rec *Recorder) ReadPixels(x int, y int, width int, height int, format gles
 	rec.gl.ReadPixels(x, y, width, height, format, typ, pixels)
 }
 
+// ReleaseShaderCompiler records glReleaseShaderCompiler and forwards it to the wrapped context.
+func (rec *Recorder) ReleaseShaderCompiler() {
+	ln := rec.begin("ReleaseShaderCompiler")
+	rec.end(ln)
+	rec.gl.ReleaseShaderCompiler()
+}
+
+// RenderbufferStorage records glRenderbufferStorage and forwards it to the wrapped context.
+func (rec *Recorder) RenderbufferStorage(target gles.Enum, internalformat gles.Enum, width int, height int) {
+	ln := rec.begin("RenderbufferStorage")
+	ln.enum(target)
+	ln.enum(internalformat)
+	ln.int(width)
+	ln.int(height)
+	rec.end(ln)
+	rec.gl.RenderbufferStorage(target, internalformat, width, height)
+}
+
 // Rotatef records glRotatef and forwards it to the wrapped context.
 func (rec *Recorder) Rotatef(angle float32, x float32, y float32, z float32) {
 	ln := rec.begin("Rotatef")
@@ -1333,6 +1811,25 @@ func (rec *Recorder) ShadeModel(mode gles.Enum) {
 	rec.gl.ShadeModel(mode)
 }
 
+// ShaderBinary records glShaderBinary and forwards it to the wrapped context.
+func (rec *Recorder) ShaderBinary(shaders []uint32, format gles.Enum, binary []byte) {
+	ln := rec.begin("ShaderBinary")
+	ln.uints(shaders)
+	ln.enum(format)
+	ln.data(binary)
+	rec.end(ln)
+	rec.gl.ShaderBinary(shaders, format, binary)
+}
+
+// ShaderSource records glShaderSource and forwards it to the wrapped context.
+func (rec *Recorder) ShaderSource(shader uint32, sources ...string) {
+	ln := rec.begin("ShaderSource")
+	ln.uint(shader)
+	ln.strs(sources)
+	rec.end(ln)
+	rec.gl.ShaderSource(shader, sources...)
+}
+
 // StencilFunc records glStencilFunc and forwards it to the wrapped context.
 func (rec *Recorder) StencilFunc(fn gles.Enum, ref int, mask uint32) {
 	ln := rec.begin("StencilFunc")
@@ -1343,12 +1840,32 @@ func (rec *Recorder) StencilFunc(fn gles.Enum, ref int, mask uint32) {
 	rec.gl.StencilFunc(fn, ref, mask)
 }
 
+// StencilFuncSeparate records glStencilFuncSeparate and forwards it to the wrapped context.
+func (rec *Recorder) StencilFuncSeparate(face gles.Enum, fnc gles.Enum, ref int, mask uint32) {
+	ln := rec.begin("StencilFuncSeparate")
+	ln.enum(face)
+	ln.enum(fnc)
+	ln.int(ref)
+	ln.uint(mask)
+	rec.end(ln)
+	rec.gl.StencilFuncSeparate(face, fnc, ref, mask)
+}
+
 // StencilMask records glStencilMask and forwards it to the wrapped context.
 func (rec *Recorder) StencilMask(mask uint32) {
 	ln := rec.begin("StencilMask")
 	ln.uint(mask)
 	rec.end(ln)
 	rec.gl.StencilMask(mask)
+}
+
+// StencilMaskSeparate records glStencilMaskSeparate and forwards it to the wrapped context.
+func (rec *Recorder) StencilMaskSeparate(face gles.Enum, mask uint32) {
+	ln := rec.begin("StencilMaskSeparate")
+	ln.enum(face)
+	ln.uint(mask)
+	rec.end(ln)
+	rec.gl.StencilMaskSeparate(face, mask)
 }
 
 // StencilOp records glStencilOp and forwards it to the wrapped context.
@@ -1359,6 +1876,17 @@ func (rec *Recorder) StencilOp(fail gles.Enum, zfail gles.Enum, zpass gles.Enum)
 	ln.enum(zpass)
 	rec.end(ln)
 	rec.gl.StencilOp(fail, zfail, zpass)
+}
+
+// StencilOpSeparate records glStencilOpSeparate and forwards it to the wrapped context.
+func (rec *Recorder) StencilOpSeparate(face gles.Enum, fail gles.Enum, zfail gles.Enum, zpass gles.Enum) {
+	ln := rec.begin("StencilOpSeparate")
+	ln.enum(face)
+	ln.enum(fail)
+	ln.enum(zfail)
+	ln.enum(zpass)
+	rec.end(ln)
+	rec.gl.StencilOpSeparate(face, fail, zfail, zpass)
 }
 
 // TexCoordPointer records glTexCoordPointer and forwards it to the wrapped context.
@@ -1541,6 +2069,271 @@ func (rec *Recorder) Translatex(x gles.Fixed, y gles.Fixed, z gles.Fixed) {
 	ln.fixed(z)
 	rec.end(ln)
 	rec.gl.Translatex(x, y, z)
+}
+
+// Uniform1f records glUniform1f and forwards it to the wrapped context.
+func (rec *Recorder) Uniform1f(loc int, x float32) {
+	ln := rec.begin("Uniform1f")
+	ln.int(loc)
+	ln.float(x)
+	rec.end(ln)
+	rec.gl.Uniform1f(loc, x)
+}
+
+// Uniform1fv records glUniform1fv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform1fv(loc int, v []float32) {
+	ln := rec.begin("Uniform1fv")
+	ln.int(loc)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.Uniform1fv(loc, v)
+}
+
+// Uniform1i records glUniform1i and forwards it to the wrapped context.
+func (rec *Recorder) Uniform1i(loc int, x int32) {
+	ln := rec.begin("Uniform1i")
+	ln.int(loc)
+	ln.i32(x)
+	rec.end(ln)
+	rec.gl.Uniform1i(loc, x)
+}
+
+// Uniform1iv records glUniform1iv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform1iv(loc int, v []int32) {
+	ln := rec.begin("Uniform1iv")
+	ln.int(loc)
+	ln.i32s(v)
+	rec.end(ln)
+	rec.gl.Uniform1iv(loc, v)
+}
+
+// Uniform2f records glUniform2f and forwards it to the wrapped context.
+func (rec *Recorder) Uniform2f(loc int, x float32, y float32) {
+	ln := rec.begin("Uniform2f")
+	ln.int(loc)
+	ln.float(x)
+	ln.float(y)
+	rec.end(ln)
+	rec.gl.Uniform2f(loc, x, y)
+}
+
+// Uniform2fv records glUniform2fv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform2fv(loc int, v []float32) {
+	ln := rec.begin("Uniform2fv")
+	ln.int(loc)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.Uniform2fv(loc, v)
+}
+
+// Uniform2i records glUniform2i and forwards it to the wrapped context.
+func (rec *Recorder) Uniform2i(loc int, x int32, y int32) {
+	ln := rec.begin("Uniform2i")
+	ln.int(loc)
+	ln.i32(x)
+	ln.i32(y)
+	rec.end(ln)
+	rec.gl.Uniform2i(loc, x, y)
+}
+
+// Uniform2iv records glUniform2iv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform2iv(loc int, v []int32) {
+	ln := rec.begin("Uniform2iv")
+	ln.int(loc)
+	ln.i32s(v)
+	rec.end(ln)
+	rec.gl.Uniform2iv(loc, v)
+}
+
+// Uniform3f records glUniform3f and forwards it to the wrapped context.
+func (rec *Recorder) Uniform3f(loc int, x float32, y float32, z float32) {
+	ln := rec.begin("Uniform3f")
+	ln.int(loc)
+	ln.float(x)
+	ln.float(y)
+	ln.float(z)
+	rec.end(ln)
+	rec.gl.Uniform3f(loc, x, y, z)
+}
+
+// Uniform3fv records glUniform3fv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform3fv(loc int, v []float32) {
+	ln := rec.begin("Uniform3fv")
+	ln.int(loc)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.Uniform3fv(loc, v)
+}
+
+// Uniform3i records glUniform3i and forwards it to the wrapped context.
+func (rec *Recorder) Uniform3i(loc int, x int32, y int32, z int32) {
+	ln := rec.begin("Uniform3i")
+	ln.int(loc)
+	ln.i32(x)
+	ln.i32(y)
+	ln.i32(z)
+	rec.end(ln)
+	rec.gl.Uniform3i(loc, x, y, z)
+}
+
+// Uniform3iv records glUniform3iv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform3iv(loc int, v []int32) {
+	ln := rec.begin("Uniform3iv")
+	ln.int(loc)
+	ln.i32s(v)
+	rec.end(ln)
+	rec.gl.Uniform3iv(loc, v)
+}
+
+// Uniform4f records glUniform4f and forwards it to the wrapped context.
+func (rec *Recorder) Uniform4f(loc int, x float32, y float32, z float32, w float32) {
+	ln := rec.begin("Uniform4f")
+	ln.int(loc)
+	ln.float(x)
+	ln.float(y)
+	ln.float(z)
+	ln.float(w)
+	rec.end(ln)
+	rec.gl.Uniform4f(loc, x, y, z, w)
+}
+
+// Uniform4fv records glUniform4fv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform4fv(loc int, v []float32) {
+	ln := rec.begin("Uniform4fv")
+	ln.int(loc)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.Uniform4fv(loc, v)
+}
+
+// Uniform4i records glUniform4i and forwards it to the wrapped context.
+func (rec *Recorder) Uniform4i(loc int, x int32, y int32, z int32, w int32) {
+	ln := rec.begin("Uniform4i")
+	ln.int(loc)
+	ln.i32(x)
+	ln.i32(y)
+	ln.i32(z)
+	ln.i32(w)
+	rec.end(ln)
+	rec.gl.Uniform4i(loc, x, y, z, w)
+}
+
+// Uniform4iv records glUniform4iv and forwards it to the wrapped context.
+func (rec *Recorder) Uniform4iv(loc int, v []int32) {
+	ln := rec.begin("Uniform4iv")
+	ln.int(loc)
+	ln.i32s(v)
+	rec.end(ln)
+	rec.gl.Uniform4iv(loc, v)
+}
+
+// UniformMatrix2fv records glUniformMatrix2fv and forwards it to the wrapped context.
+func (rec *Recorder) UniformMatrix2fv(loc int, transpose bool, v []float32) {
+	ln := rec.begin("UniformMatrix2fv")
+	ln.int(loc)
+	ln.bool(transpose)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.UniformMatrix2fv(loc, transpose, v)
+}
+
+// UniformMatrix3fv records glUniformMatrix3fv and forwards it to the wrapped context.
+func (rec *Recorder) UniformMatrix3fv(loc int, transpose bool, v []float32) {
+	ln := rec.begin("UniformMatrix3fv")
+	ln.int(loc)
+	ln.bool(transpose)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.UniformMatrix3fv(loc, transpose, v)
+}
+
+// UniformMatrix4fv records glUniformMatrix4fv and forwards it to the wrapped context.
+func (rec *Recorder) UniformMatrix4fv(loc int, transpose bool, v []float32) {
+	ln := rec.begin("UniformMatrix4fv")
+	ln.int(loc)
+	ln.bool(transpose)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.UniformMatrix4fv(loc, transpose, v)
+}
+
+// UseProgram records glUseProgram and forwards it to the wrapped context.
+func (rec *Recorder) UseProgram(program uint32) {
+	ln := rec.begin("UseProgram")
+	ln.uint(program)
+	rec.end(ln)
+	rec.gl.UseProgram(program)
+}
+
+// ValidateProgram records glValidateProgram and forwards it to the wrapped context.
+func (rec *Recorder) ValidateProgram(program uint32) {
+	ln := rec.begin("ValidateProgram")
+	ln.uint(program)
+	rec.end(ln)
+	rec.gl.ValidateProgram(program)
+}
+
+// VertexAttrib1f records glVertexAttrib1f and forwards it to the wrapped context.
+func (rec *Recorder) VertexAttrib1f(index int, x float32) {
+	ln := rec.begin("VertexAttrib1f")
+	ln.int(index)
+	ln.float(x)
+	rec.end(ln)
+	rec.gl.VertexAttrib1f(index, x)
+}
+
+// VertexAttrib2f records glVertexAttrib2f and forwards it to the wrapped context.
+func (rec *Recorder) VertexAttrib2f(index int, x float32, y float32) {
+	ln := rec.begin("VertexAttrib2f")
+	ln.int(index)
+	ln.float(x)
+	ln.float(y)
+	rec.end(ln)
+	rec.gl.VertexAttrib2f(index, x, y)
+}
+
+// VertexAttrib3f records glVertexAttrib3f and forwards it to the wrapped context.
+func (rec *Recorder) VertexAttrib3f(index int, x float32, y float32, z float32) {
+	ln := rec.begin("VertexAttrib3f")
+	ln.int(index)
+	ln.float(x)
+	ln.float(y)
+	ln.float(z)
+	rec.end(ln)
+	rec.gl.VertexAttrib3f(index, x, y, z)
+}
+
+// VertexAttrib4f records glVertexAttrib4f and forwards it to the wrapped context.
+func (rec *Recorder) VertexAttrib4f(index int, x float32, y float32, z float32, w float32) {
+	ln := rec.begin("VertexAttrib4f")
+	ln.int(index)
+	ln.float(x)
+	ln.float(y)
+	ln.float(z)
+	ln.float(w)
+	rec.end(ln)
+	rec.gl.VertexAttrib4f(index, x, y, z, w)
+}
+
+// VertexAttribPointer records glVertexAttribPointer and forwards it to the wrapped context.
+func (rec *Recorder) VertexAttribPointer(index int, size int, typ gles.Enum, normalized bool, stride int, ptr any) {
+	ln := rec.begin("VertexAttribPointer")
+	ln.int(index)
+	ln.int(size)
+	ln.enum(typ)
+	ln.bool(normalized)
+	ln.int(stride)
+	rec.pointer(ln, ptr)
+	rec.gl.VertexAttribPointer(index, size, typ, normalized, stride, ptr)
+}
+
+// VertexAttribfv records glVertexAttribfv and forwards it to the wrapped context.
+func (rec *Recorder) VertexAttribfv(index int, v []float32) {
+	ln := rec.begin("VertexAttribfv")
+	ln.int(index)
+	ln.floats(v)
+	rec.end(ln)
+	rec.gl.VertexAttribfv(index, v)
 }
 
 // VertexPointer records glVertexPointer and forwards it to the wrapped context.

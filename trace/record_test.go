@@ -217,3 +217,72 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+// TestRoundTripES2 records a GL ES 2.0 program (shaders, a program, a
+// uniform, a generic attribute from a client array, a framebuffer object)
+// and plays it on a context whose object names differ: the same image,
+// and the replay's names mapped through the recorded ones.
+func TestRoundTripES2(t *testing.T) {
+	es2 := gles.Config{Width: 32, Height: 16, DepthBits: 16, ES2: true}
+	newES2 := func() *gles.Context {
+		ctx, err := gles.NewContext("r300", es2)
+		require.NoError(t, err)
+		t.Cleanup(func() { ctx.Close() })
+		return ctx
+	}
+	draw := func(gl trace.GL) {
+		vs := gl.CreateShader(gles.VERTEX_SHADER)
+		gl.ShaderSource(vs, "attribute vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n")
+		gl.CompileShader(vs)
+		fs := gl.CreateShader(gles.FRAGMENT_SHADER)
+		gl.ShaderSource(fs, "precision mediump float;\nuniform vec4 col;\n", "void main() { gl_FragColor = col; }\n")
+		gl.CompileShader(fs)
+		p := gl.CreateProgram()
+		gl.AttachShader(p, vs)
+		gl.AttachShader(p, fs)
+		gl.LinkProgram(p)
+		gl.UseProgram(p)
+		fbs := gl.GenFramebuffers(1)
+		gl.BindFramebuffer(gles.FRAMEBUFFER, fbs[0])
+		gl.BindFramebuffer(gles.FRAMEBUFFER, 0)
+		gl.DeleteFramebuffers(fbs...)
+		gl.ClearColor(0, 0, 0.5, 1)
+		gl.Clear(gles.COLOR_BUFFER_BIT)
+		gl.Uniform4f(gl.GetUniformLocation(p, "col"), 1, 0.5, 0, 1)
+		loc := gl.GetAttribLocation(p, "pos")
+		gl.VertexAttribPointer(loc, 2, gles.FLOAT, false, 0, []float32{-1, -1, 1, -1, 0, 1})
+		gl.EnableVertexAttribArray(loc)
+		gl.DrawArrays(gles.TRIANGLES, 0, 3)
+		gl.Finish()
+	}
+	ctx := newES2()
+	var first bytes.Buffer
+	r := trace.NewRecorder(ctx, &first, es2)
+	draw(r)
+	require.NoError(t, r.Close())
+	require.NoError(t, ctx.Err())
+	text := first.String()
+	assert.Contains(t, text, "Surface 32 16 16 0 ES2\n")
+	assert.Contains(t, text, `ShaderSource 2 {"precision mediump float;\nuniform vec4 col;\n" "void main() { gl_FragColor = col; }\n"}`)
+
+	tr, err := trace.Parse(strings.NewReader(text))
+	require.NoError(t, err)
+	assert.Equal(t, es2, tr.Config())
+	ctx2 := newES2()
+	// Burn shader and framebuffer names so the replay's differ.
+	ctx2.CreateShader(gles.VERTEX_SHADER)
+	ctx2.GenFramebuffers(2)
+	var second bytes.Buffer
+	r2 := trace.NewRecorder(ctx2, &second, es2)
+	require.NoError(t, trace.NewPlayer(r2).Play(tr))
+	require.NoError(t, r2.Close())
+	require.NoError(t, ctx2.Err())
+	assert.Equal(t, ctx.Image(), ctx2.Image())
+	got := second.String()
+	assert.Contains(t, got, "CreateShader VERTEX_SHADER = 2\n")
+	assert.Contains(t, got, "CreateProgram = 4\nAttachShader 4 2\nAttachShader 4 3\n")
+	assert.Contains(t, got, "GenFramebuffers 1 = {3}\nBindFramebuffer FRAMEBUFFER 3\n")
+	// The image is the uniform's colour inside the triangle.
+	r8, g8, b8, a8 := ctx.Image().At(16, 10).RGBA()
+	assert.Equal(t, [4]uint32{255, 128, 0, 255}, [4]uint32{r8 >> 8, g8 >> 8, b8 >> 8, a8 >> 8})
+}

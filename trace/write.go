@@ -17,7 +17,7 @@ import (
 func (t *Trace) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriter(w)
 	cw := &countWriter{w: bw}
-	fmt.Fprintf(cw, "%s\nSurface %d %d %d %d\n", Magic, t.Width, t.Height, t.DepthBits, t.StencilBits)
+	fmt.Fprintf(cw, "%s\n%s\n", Magic, surfaceLine(t.Width, t.Height, t.DepthBits, t.StencilBits, t.ES2))
 	var b []byte
 	for i := range t.Calls {
 		b = t.Calls[i].AppendText(b[:0])

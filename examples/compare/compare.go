@@ -84,13 +84,29 @@ func (r Result) String() string {
 
 // Images compares got with ref using threshold t (see the package doc).
 func Images(got, ref image.Image, t int) (Result, error) {
+	res, _, err := compare(got, ref, t, false)
+	return res, err
+}
+
+// DiffImage compares got with ref as Images does and also returns the
+// difference image: each pixel's d as grey (amplified four times, so a
+// difference of 64 is white) and the bad pixels in red.
+func DiffImage(got, ref image.Image, t int) (Result, *image.NRGBA, error) {
+	return compare(got, ref, t, true)
+}
+
+func compare(got, ref image.Image, t int, withImage bool) (Result, *image.NRGBA, error) {
 	gb, rb := got.Bounds(), ref.Bounds()
 	if gb.Dx() != rb.Dx() || gb.Dy() != rb.Dy() {
-		return Result{}, fmt.Errorf("compare: image is %dx%d, reference %dx%d", gb.Dx(), gb.Dy(), rb.Dx(), rb.Dy())
+		return Result{}, nil, fmt.Errorf("compare: image is %dx%d, reference %dx%d", gb.Dx(), gb.Dy(), rb.Dx(), rb.Dy())
 	}
 	w, h := gb.Dx(), gb.Dy()
 	g, r := rgb(got), rgb(ref)
 	res := Result{Total: w * h}
+	var img *image.NRGBA
+	if withImage {
+		img = image.NewNRGBA(image.Rect(0, 0, w, h))
+	}
 	sum := 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -98,16 +114,26 @@ func Images(got, ref image.Image, t int) (Result, error) {
 			d := diff(g[i:i+3], r[i:i+3])
 			sum += d
 			res.Max = max(res.Max, d)
-			if d <= t || near(g[i:i+3], r, w, h, x, y, t) {
-				continue
+			bad := d > t && !near(g[i:i+3], r, w, h, x, y, t)
+			if bad {
+				res.Bad++
 			}
-			res.Bad++
+			if img != nil {
+				o := img.PixOffset(x, y)
+				v := uint8(min(255, 4*d))
+				if bad {
+					img.Pix[o], img.Pix[o+1], img.Pix[o+2] = 255, 0, 0
+				} else {
+					img.Pix[o], img.Pix[o+1], img.Pix[o+2] = v, v, v
+				}
+				img.Pix[o+3] = 255
+			}
 		}
 	}
 	if res.Total > 0 {
 		res.Mean = float64(sum) / float64(res.Total)
 	}
-	return res, nil
+	return res, img, nil
 }
 
 // near reports whether a pixel of ref's 3x3 neighbourhood of (x, y) is

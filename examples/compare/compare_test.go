@@ -77,3 +77,21 @@ func TestResultPass(t *testing.T) {
 	assert.Equal(t, Default, For("no-such-backend"))
 	assert.Equal(t, 28, For("glamo3365").Threshold)
 }
+
+func TestDiffImage(t *testing.T) {
+	got := img(3, 1, func(x, y int) color.NRGBA { return color.NRGBA{100, 100, 100, 255} })
+	ref := img(3, 1, func(x, y int) color.NRGBA {
+		return []color.NRGBA{{100, 100, 100, 255}, {150, 100, 100, 255}, {200, 100, 100, 255}}[x]
+	})
+	res, d, err := DiffImage(got, ref, 16)
+	require.NoError(t, err)
+	want, err := Images(got, ref, 16)
+	require.NoError(t, err)
+	assert.Equal(t, want, res, "the same figures as Images")
+	// Pixel 1 differs by 50 but its neighbour in the reference matches;
+	// pixel 2 differs by 100 with no match near: bad.
+	assert.Equal(t, Result{Bad: 1, Total: 3, Mean: 50, Max: 100}, res)
+	assert.Equal(t, []uint8{0, 0, 0, 255, 200, 200, 200, 255, 255, 0, 0, 255}, d.Pix, "grey 4d, bad pixels red")
+	_, _, err = DiffImage(got, img(2, 1, edge(0)), 16)
+	assert.ErrorContains(t, err, "reference 2x1")
+}

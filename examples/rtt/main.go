@@ -11,9 +11,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"image"
+	"io"
 	"math"
 	"os"
 
@@ -22,6 +24,7 @@ import (
 	_ "github.com/retrogl/retrogl/backends"
 	"github.com/retrogl/retrogl/examples/internal/app"
 	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/trace"
 )
 
 const cubeVS = `
@@ -70,11 +73,26 @@ const texSize = 128
 
 // Render draws the scene into a w x h ES 2.0 context on backend.
 func Render(backend string, w, h int) (*image.NRGBA, error) {
-	ctx, err := gles.NewContext(backend, gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24})
+	return RenderWith(backend, w, h, app.Options{})
+}
+
+// RenderWith is Render that records the GL calls to opt.Trace (package
+// trace) and the device capture to opt.Capture when they are set.
+func RenderWith(backend string, w, h int, opt app.Options) (_ *image.NRGBA, err error) {
+	cfg := gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24}
+	cfg.Capture = opt.Capture
+	gc, err := gles.NewContext(backend, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer ctx.Close()
+	defer func() { err = errors.Join(err, gc.Close()) }()
+	var ctx trace.GL = gc
+	if opt.Trace != nil {
+		rec := trace.NewRecorder(gc, opt.Trace, cfg)
+		rec.Comment(fmt.Sprintf("examples/rtt, recorded on %s", backend))
+		defer func() { err = errors.Join(err, rec.Close()) }()
+		ctx = rec
+	}
 	cubeProg, err := program(ctx, cubeVS, cubeFS)
 	if err != nil {
 		return nil, err
@@ -162,13 +180,13 @@ func Render(backend string, w, h int) (*image.NRGBA, error) {
 	return img, ctx.Err()
 }
 
-func attrib(ctx *gles.Context, prog uint32, name string, size int, data []float32) {
+func attrib(ctx trace.GL, prog uint32, name string, size int, data []float32) {
 	loc := ctx.GetAttribLocation(prog, name)
 	ctx.VertexAttribPointer(loc, size, gles.FLOAT, false, 0, data)
 	ctx.EnableVertexAttribArray(loc)
 }
 
-func program(ctx *gles.Context, vsSrc, fsSrc string) (uint32, error) {
+func program(ctx trace.GL, vsSrc, fsSrc string) (uint32, error) {
 	p := ctx.CreateProgram()
 	for _, s := range []struct {
 		typ gles.Enum
@@ -214,8 +232,32 @@ func main() {
 	backend := flag.String("backend", "r300", "backend name (one whose Caps allow GL ES 2.0 and framebuffer objects)")
 	out := flag.String("o", "rtt.png", "output PNG file")
 	size := flag.Int("size", 320, "image width; the height is 3/4 of it")
+	traceFile := flag.String("trace", "", "record the GL calls to this trace file; play it with rgltrace or rglview")
+	capture := flag.String("capture", "", "record a device capture to this file; open it with rglview, decode it with rgldis")
 	flag.Parse()
-	img, err := Render(*backend, *size, *size*3/4)
+	var opt app.Options
+	for _, rec := range []struct {
+		path string
+		w    *io.Writer
+	}{{*traceFile, &opt.Trace}, {*capture, &opt.Capture}} {
+		if rec.path == "" {
+			continue
+		}
+		f, err := os.Create(rec.path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "rtt:", err)
+			os.Exit(1)
+		}
+		defer func() {
+			if err := f.Close(); err != nil {
+				fmt.Fprintln(os.Stderr, "rtt:", err)
+				os.Exit(1)
+			}
+			fmt.Println(rec.path)
+		}()
+		*rec.w = f
+	}
+	img, err := RenderWith(*backend, *size, *size*3/4, opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rtt:", err)
 		os.Exit(1)

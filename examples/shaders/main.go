@@ -9,9 +9,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"image"
+	"io"
 	"os"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -19,6 +21,7 @@ import (
 	_ "github.com/retrogl/retrogl/backends"
 	"github.com/retrogl/retrogl/examples/internal/app"
 	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/trace"
 )
 
 const vertexSrc = `
@@ -62,11 +65,26 @@ void main()
 
 // Render draws the scene into a w x h ES 2.0 context on backend.
 func Render(backend string, w, h int) (*image.NRGBA, error) {
-	ctx, err := gles.NewContext(backend, gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24})
+	return RenderWith(backend, w, h, app.Options{})
+}
+
+// RenderWith is Render that records the GL calls to opt.Trace (package
+// trace) and the device capture to opt.Capture when they are set.
+func RenderWith(backend string, w, h int, opt app.Options) (_ *image.NRGBA, err error) {
+	cfg := gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24}
+	cfg.Capture = opt.Capture
+	gc, err := gles.NewContext(backend, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer ctx.Close()
+	defer func() { err = errors.Join(err, gc.Close()) }()
+	var ctx trace.GL = gc
+	if opt.Trace != nil {
+		rec := trace.NewRecorder(gc, opt.Trace, cfg)
+		rec.Comment(fmt.Sprintf("examples/shaders, recorded on %s", backend))
+		defer func() { err = errors.Join(err, rec.Close()) }()
+		ctx = rec
+	}
 	prog, err := program(ctx)
 	if err != nil {
 		return nil, err
@@ -130,7 +148,7 @@ func Render(backend string, w, h int) (*image.NRGBA, error) {
 	return img, ctx.Err()
 }
 
-func program(ctx *gles.Context) (uint32, error) {
+func program(ctx trace.GL) (uint32, error) {
 	shader := func(typ gles.Enum, src string) (uint32, error) {
 		s := ctx.CreateShader(typ)
 		ctx.ShaderSource(s, src)
@@ -184,8 +202,32 @@ func main() {
 	backend := flag.String("backend", "r300", "backend name (one whose Caps allow GL ES 2.0)")
 	out := flag.String("o", "shaders.png", "output PNG file")
 	size := flag.Int("size", 320, "image width; the height is 3/4 of it")
+	traceFile := flag.String("trace", "", "record the GL calls to this trace file; play it with rgltrace or rglview")
+	capture := flag.String("capture", "", "record a device capture to this file; open it with rglview, decode it with rgldis")
 	flag.Parse()
-	img, err := Render(*backend, *size, *size*3/4)
+	var opt app.Options
+	for _, rec := range []struct {
+		path string
+		w    *io.Writer
+	}{{*traceFile, &opt.Trace}, {*capture, &opt.Capture}} {
+		if rec.path == "" {
+			continue
+		}
+		f, err := os.Create(rec.path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "shaders:", err)
+			os.Exit(1)
+		}
+		defer func() {
+			if err := f.Close(); err != nil {
+				fmt.Fprintln(os.Stderr, "shaders:", err)
+				os.Exit(1)
+			}
+			fmt.Println(rec.path)
+		}()
+		*rec.w = f
+	}
+	img, err := RenderWith(*backend, *size, *size*3/4, opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "shaders:", err)
 		os.Exit(1)

@@ -301,6 +301,10 @@ type RegInfo struct {
 	Fields    []Field
 	// Note records decisions where the seed is wrong or silent.
 	Note string
+	// Draw is set for the triggers whose non-zero write draws the
+	// vertices the attribute buffers hold (DRAWARRAYS, DRAWELEMENTS): the
+	// draw boundaries a frame debugger steps by.
+	Draw bool
 }
 
 // Enumerations used by the fields.
@@ -552,6 +556,7 @@ func init() {
 		}
 		ri.Kind, ri.Fields, ri.Note = f.kind, f.fields, f.note
 	}
+	regTable[DRAWARRAYS].Draw, regTable[DRAWELEMENTS].Draw = true, true
 	// The remaining documented layouts: procedural texture (L1365-L1557),
 	// fragment lighting (L2265-L2632), gas and shadow (L2160-L2263).
 	setFields(0x0A8, Config, []Field{fld("clamp_u", 0, 2, Uint), fld("clamp_v", 3, 5, Uint), fld("rgb_func", 6, 9, Uint),

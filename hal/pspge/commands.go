@@ -65,6 +65,12 @@ type Command struct {
 	Fields []Field
 	// Note records decisions where the seed is wrong or silent.
 	Note string
+	// Draw is set for the commands that draw, the draw boundaries a frame
+	// debugger steps by (hal.DrawBegin|hal.DrawEnd): PRIM, BEZIER and
+	// SPLINE start and finish their primitives within the one word, and
+	// TRXKICK writes a block of memory (a framebuffer copy is a draw as
+	// far as its pixels go).
+	Draw bool
 }
 
 // Field returns the named field.
@@ -333,6 +339,7 @@ func init() {
 		}
 		c := &Command{Op: r.op, Name: r.name, Line: r.line, Note: r.note}
 		c.Base = r.op == 0x01 || r.op == 0x02 || r.op == 0x08 || r.op == 0x09 || r.op == 0x0A
+		c.Draw = r.op == PRIM || r.op == BEZIER || r.op == SPLINE || r.op == TRXKICK
 		for _, spec := range strings.Fields(r.fields) {
 			c.Fields = append(c.Fields, parseField(spec))
 		}

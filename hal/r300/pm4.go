@@ -53,23 +53,27 @@ type OpcodeInfo struct {
 	// MinDwords is the smallest legal payload.
 	MinDwords int
 	Note      string
+	// Draw is set for the packets that draw a primitive, the draw
+	// boundaries a frame debugger steps by: the packet (with its payload)
+	// starts and ends the primitive.
+	Draw bool
 }
 
 // Opcodes lists every type-3 opcode the decoder and the simulator know.
 var Opcodes = []OpcodeInfo{
-	{OpNOP, "NOP", 1, "payload ignored (relocations)"},
-	{OpDrawVbuf, "3D_DRAW_VBUF", 2, "VTX_FMT, VF_CNTL"},
-	{OpDrawImmd, "3D_DRAW_IMMD", 2, "VTX_FMT, VF_CNTL, vertex dwords"},
-	{OpDrawIndx, "3D_DRAW_INDX", 2, "VTX_FMT, VF_CNTL, index dwords"},
-	{OpLoadVbpntr, "3D_LOAD_VBPNTR", 1, "VAP_VTX_NUM_ARRAYS then the AOS image (guide §1 derived)"},
-	{OpClearZmask, "3D_CLEAR_ZMASK", 1, "Z compression is not in the seed"},
-	{OpIndxBuffer, "INDX_BUFFER", 3, "1<<31 | skip<<16 | VAP_PORT_IDX0>>2, address, dwords"},
-	{OpDrawVbuf2, "3D_DRAW_VBUF_2", 1, "VF_CNTL"},
-	{OpDrawImmd2, "3D_DRAW_IMMD_2", 1, "VF_CNTL, vertex dwords"},
-	{OpDrawIndx2, "3D_DRAW_INDX_2", 1, "VF_CNTL, index dwords (or an INDX_BUFFER packet next)"},
-	{OpClearHiz, "3D_CLEAR_HIZ", 3, "start, count, value"},
-	{OpClearCmask, "3D_CLEAR_CMASK", 1, "colour compression is not in the seed"},
-	{OpSimFence, "SIM_FENCE", OpSimFenceLen, "simulator only: address, value"},
+	{OpNOP, "NOP", 1, "payload ignored (relocations)", false},
+	{OpDrawVbuf, "3D_DRAW_VBUF", 2, "VTX_FMT, VF_CNTL", true},
+	{OpDrawImmd, "3D_DRAW_IMMD", 2, "VTX_FMT, VF_CNTL, vertex dwords", true},
+	{OpDrawIndx, "3D_DRAW_INDX", 2, "VTX_FMT, VF_CNTL, index dwords", true},
+	{OpLoadVbpntr, "3D_LOAD_VBPNTR", 1, "VAP_VTX_NUM_ARRAYS then the AOS image (guide §1 derived)", false},
+	{OpClearZmask, "3D_CLEAR_ZMASK", 1, "Z compression is not in the seed", false},
+	{OpIndxBuffer, "INDX_BUFFER", 3, "1<<31 | skip<<16 | VAP_PORT_IDX0>>2, address, dwords", false},
+	{OpDrawVbuf2, "3D_DRAW_VBUF_2", 1, "VF_CNTL", true},
+	{OpDrawImmd2, "3D_DRAW_IMMD_2", 1, "VF_CNTL, vertex dwords", true},
+	{OpDrawIndx2, "3D_DRAW_INDX_2", 1, "VF_CNTL, index dwords (or an INDX_BUFFER packet next)", true},
+	{OpClearHiz, "3D_CLEAR_HIZ", 3, "start, count, value", false},
+	{OpClearCmask, "3D_CLEAR_CMASK", 1, "colour compression is not in the seed", false},
+	{OpSimFence, "SIM_FENCE", OpSimFenceLen, "simulator only: address, value", false},
 }
 
 var opcodeByOp = func() map[Opcode]*OpcodeInfo {

@@ -26,6 +26,14 @@ const DefaultBudget = 1 << 24
 // ErrWatchdog is returned by Exec.Step when a submission ran out of budget.
 var ErrWatchdog = errors.New("watchdog expired")
 
+// Drainer is implemented by engines that may hold pixel work of commands
+// already executed (triangles set up but not yet shaded). Drain finishes
+// it; the device calls it before a watch function looks at memory (see
+// hal.Watcher).
+type Drainer interface {
+	Drain() error
+}
+
 // Engine executes command buffers for one chip.
 type Engine interface {
 	// Run executes the buffer described by x. It returns nil at the buffer's
@@ -66,6 +74,13 @@ type Device struct {
 	faults   map[hal.Fence]error
 	closed   bool
 	finished chan struct{}
+	watch    *watch
+}
+
+// watch is an installed hal.Watcher watch.
+type watch struct {
+	points map[hal.WatchPoint]bool
+	fn     func(hal.WatchPoint) bool
 }
 
 // New returns a device that runs engine. The engine's goroutine starts now.
@@ -197,6 +212,33 @@ func (d *Device) Close() error {
 	return nil
 }
 
+// Watch implements hal.Watcher.
+func (d *Device) Watch(points []hal.WatchPoint, fn func(hal.WatchPoint) bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if fn == nil || len(points) == 0 {
+		d.watch = nil
+		return
+	}
+	w := &watch{points: make(map[hal.WatchPoint]bool, len(points)), fn: fn}
+	for _, p := range points {
+		if p.End {
+			p.Addr = 0
+		}
+		w.points[p] = true
+	}
+	d.watch = w
+}
+
+// drain finishes the engine's pending pixel work before a watch function
+// runs.
+func (d *Device) drain() error {
+	if dr, ok := d.engine.(Drainer); ok {
+		return dr.Drain()
+	}
+	return nil
+}
+
 func (d *Device) loop() {
 	defer close(d.finished)
 	for {
@@ -211,9 +253,17 @@ func (d *Device) loop() {
 		s := d.queue[0]
 		d.queue = d.queue[1:]
 		d.running = s
+		w := d.watch
 		d.mu.Unlock()
 
-		err := d.run(s)
+		err := d.run(s, w)
+		if end := (hal.WatchPoint{Fence: s.fence, End: true}); w != nil && w.points[end] {
+			if derr := d.drain(); derr != nil && err == nil {
+				err = &hal.Fault{Chip: d.cfg.Info.Chip, Fence: s.fence, WordSize: d.cfg.Info.WordSize,
+					Reason: "finishing pixel work: " + derr.Error()}
+			}
+			w.fn(end)
+		}
 
 		d.mu.Lock()
 		if err != nil {
@@ -226,9 +276,15 @@ func (d *Device) loop() {
 	}
 }
 
-func (d *Device) run(s *submission) (err error) {
-	x := &Exec{dev: d, sub: s, Mem: d.mem, Chip: d.cfg.Info.Chip, WordSize: d.cfg.Info.WordSize, budget: d.cfg.Budget}
+func (d *Device) run(s *submission, w *watch) (err error) {
+	x := &Exec{dev: d, sub: s, Mem: d.mem, Chip: d.cfg.Info.Chip, WordSize: d.cfg.Info.WordSize, budget: d.cfg.Budget, watch: w}
 	defer func() {
+		if x.stopped {
+			// A watch function stopped the submission: not a fault.
+			d.engine.Reset()
+			err = fmt.Errorf("%s: submission %d stopped before the command at %#08x: %w", d.cfg.Info.Chip, s.fence, x.last, hal.ErrStopped)
+			return
+		}
 		if r := recover(); r != nil {
 			err = &hal.Fault{Chip: d.cfg.Info.Chip, Fence: s.fence, Offset: x.Pos - s.buf.Addr, Addr: x.Pos,
 				WordSize: d.cfg.Info.WordSize,
@@ -257,6 +313,11 @@ type Exec struct {
 	// so that a fault raised from deep inside names the right word.
 	Pos    uint32
 	budget int64
+
+	watch   *watch
+	seen    bool   // last is valid
+	last    uint32 // the Pos the watch last looked at
+	stopped bool
 }
 
 // Buffer returns the submitted buffer.
@@ -287,8 +348,24 @@ func (x *Exec) Stall(at uint32) (uint32, bool) {
 	return x.sub.end, false
 }
 
-// Step charges n commands to the watchdog budget.
+// Step charges n commands to the watchdog budget. Engines call it before
+// each command with Pos set to the command's address (and again, with the
+// same Pos, for work inside the command): a Pos not seen before is a
+// command boundary, where a watch point (hal.Watcher) pauses.
 func (x *Exec) Step(n int) error {
+	if x.watch != nil && (!x.seen || x.Pos != x.last) {
+		x.seen, x.last = true, x.Pos
+		p := hal.WatchPoint{Fence: x.sub.fence, Addr: x.Pos}
+		if x.watch.points[p] {
+			if err := x.dev.drain(); err != nil {
+				return err
+			}
+			if !x.watch.fn(p) {
+				x.stopped = true
+				return hal.ErrStopped
+			}
+		}
+	}
 	x.budget -= int64(n)
 	if x.budget < 0 {
 		return ErrWatchdog

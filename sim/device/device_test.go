@@ -2,6 +2,7 @@ package device
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,4 +138,85 @@ func TestClosed(t *testing.T) {
 	require.NoError(t, d.Close())
 	_, err := d.Submit(hal.Buffer{Addr: 0x1000, Size: 1})
 	assert.True(t, errors.Is(err, hal.ErrClosed))
+}
+
+// deferEngine copies each command byte of its buffer to the same offset of
+// the ram region, but only when its pending writes are drained (at Drain
+// or at the end of the buffer), as an engine that bins triangles does.
+type deferEngine struct {
+	pending [][2]uint32 // offset, value
+	mem     *Memory
+}
+
+func (e *deferEngine) Run(x *Exec) error {
+	b := x.Buffer()
+	defer e.Drain()
+	for pos := b.Addr; pos < b.Addr+b.Size; pos++ {
+		x.Pos = pos
+		if err := x.Step(1); err != nil {
+			return x.Fault(pos, 0, err.Error())
+		}
+		v, _ := x.Mem.Slice(pos, 1)
+		e.pending = append(e.pending, [2]uint32{pos - b.Addr, uint32(v[0])})
+		if err := x.Step(5); err != nil { // work inside the command: no new watch point
+			return x.Fault(pos, 0, err.Error())
+		}
+	}
+	return nil
+}
+
+func (e *deferEngine) Drain() error {
+	for _, p := range e.pending {
+		e.mem.Write(0x10000+p[0], []byte{byte(p[1])})
+	}
+	e.pending = e.pending[:0]
+	return nil
+}
+
+func (e *deferEngine) Reset() { e.pending = nil }
+
+func TestWatch(t *testing.T) {
+	e := &deferEngine{}
+	d := New(Config{Info: hal.Info{Chip: "test", WordSize: 1, Regions: regions}}, e)
+	e.mem = d.Memory()
+	defer d.Close()
+	var seen []string
+	ram := func() []byte {
+		p := make([]byte, 5)
+		require.NoError(t, d.Read(0x10000, p))
+		return p
+	}
+	d.Watch([]hal.WatchPoint{{Fence: 1, Addr: 0x1002}, {Fence: 1, End: true}, {Fence: 2, Addr: 0x1003}, {Fence: 2, End: true}, {Fence: 9, Addr: 0x1001}},
+		func(p hal.WatchPoint) bool {
+			seen = append(seen, fmt.Sprintf("%d %#x %v %v", p.Fence, p.Addr, p.End, ram()))
+			return p.Fence != 2
+		})
+	require.NoError(t, d.Write(0x1000, []byte{1, 2, 3, 4, 5}))
+	f1, err := d.Submit(hal.Buffer{Addr: 0x1000, Size: 5})
+	require.NoError(t, err)
+	require.NoError(t, d.Wait(f1))
+	require.NoError(t, d.Write(0x10000, make([]byte, 5)))
+	require.NoError(t, d.Write(0x1000, []byte{6, 7, 8, 9, 10}))
+	f2, err := d.Submit(hal.Buffer{Addr: 0x1000, Size: 5})
+	require.NoError(t, err)
+	err = d.Wait(f2)
+	assert.ErrorIs(t, err, hal.ErrStopped)
+	assert.ErrorContains(t, err, "before the command at 0x00001003")
+	_, isFault := hal.AsFault(err)
+	assert.False(t, isFault, "a stop is not a fault")
+	assert.Equal(t, []string{
+		"1 0x1002 false [1 2 0 0 0]", // paused before the third command, the first two drained
+		"1 0x0 true [1 2 3 4 5]",
+		"2 0x1003 false [6 7 8 0 0]", // stopped there
+		"2 0x0 true [6 7 8 0 0]",
+	}, seen)
+	assert.Equal(t, []byte{6, 7, 8, 0, 0}, ram(), "nothing after the stop ran")
+
+	// Without a watch the device runs as before.
+	d.Watch(nil, nil)
+	f3, err := d.Submit(hal.Buffer{Addr: 0x1000, Size: 5})
+	require.NoError(t, err)
+	require.NoError(t, d.Wait(f3))
+	assert.Equal(t, []byte{6, 7, 8, 9, 10}, ram())
+	assert.Len(t, seen, 4)
 }

@@ -230,6 +230,7 @@ func (e *Engine) Run(x *device.Exec) error {
 	defer e.flushJobs()
 	for off := 0; off < len(buf); {
 		e.pos = off
+		x.Pos = b.Addr + uint32(off)
 		if err := e.step(1); err != nil {
 			return e.fault(err)
 		}

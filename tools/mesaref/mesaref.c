@@ -25,6 +25,9 @@
  *     to float arrays before each draw (see set_array).
  * The matrix palette and draw-texture extensions have no desktop
  * counterpart and stop the replay with an error; no example uses them.
+ * A GL ES 2.0 trace (its Surface line ends with ES2) plays on the same
+ * context through the GL 2.0 and framebuffer-object calls; see "GL ES 2.0"
+ * below for the shaders.
  *
  * Bad input stops the replay with a message naming the line; it never
  * crashes the tool (every argument is checked before use).
@@ -189,6 +192,77 @@ static char *word(void)
 	return w;
 }
 
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+/* unquote reads a Go-quoted string (strconv.Quote: the trace's shader
+ * sources and names) at p and returns its bytes, NUL-terminated. */
+static char *unquote(void)
+{
+	p++;
+	size_t cap = strlen(p) + 1, n = 0;
+	char *out = xmalloc(cap + 4);
+	while (*p && *p != '"') {
+		if (*p != '\\') {
+			out[n++] = *p++;
+			continue;
+		}
+		p++;
+		int c = *p++, digits = 0;
+		switch (c) {
+		case 'a': out[n++] = '\a'; break;
+		case 'b': out[n++] = '\b'; break;
+		case 'f': out[n++] = '\f'; break;
+		case 'n': out[n++] = '\n'; break;
+		case 'r': out[n++] = '\r'; break;
+		case 't': out[n++] = '\t'; break;
+		case 'v': out[n++] = '\v'; break;
+		case '\\': case '\'': case '"': out[n++] = (char)c; break;
+		case 'x': digits = 2; break;
+		case 'u': digits = 4; break;
+		case 'U': digits = 8; break;
+		default:
+			if (c >= '0' && c <= '7' && p[0] >= '0' && p[0] <= '7' && p[1] >= '0' && p[1] <= '7') {
+				out[n++] = (char)((c - '0') << 6 | (p[0] - '0') << 3 | (p[1] - '0'));
+				p += 2;
+				break;
+			}
+			die("bad escape in a string");
+		}
+		if (!digits)
+			continue;
+		unsigned long r = 0;
+		for (int k = 0; k < digits; k++) {
+			int h = hexval((unsigned char)*p);
+			if (h < 0)
+				die("bad escape in a string");
+			r = r << 4 | (unsigned)h, p++;
+		}
+		if (digits == 2 || r < 0x80) { /* a byte, or ASCII */
+			out[n++] = (char)r;
+		} else if (r < 0x800) {
+			out[n++] = (char)(0xC0 | r >> 6), out[n++] = (char)(0x80 | (r & 0x3F));
+		} else if (r < 0x10000) {
+			out[n++] = (char)(0xE0 | r >> 12), out[n++] = (char)(0x80 | (r >> 6 & 0x3F)), out[n++] = (char)(0x80 | (r & 0x3F));
+		} else if (r <= 0x10FFFF) {
+			out[n++] = (char)(0xF0 | r >> 18), out[n++] = (char)(0x80 | (r >> 12 & 0x3F));
+			out[n++] = (char)(0x80 | (r >> 6 & 0x3F)), out[n++] = (char)(0x80 | (r & 0x3F));
+		} else {
+			die("bad escape in a string");
+		}
+	}
+	if (*p != '"')
+		die("unterminated string");
+	p++;
+	out[n] = 0;
+	return out;
+}
+
 static void parse_value(struct val *v)
 {
 	memset(v, 0, sizeof *v);
@@ -231,17 +305,9 @@ static void parse_value(struct val *v)
 		v->data = b64decode(start, p - start, n);
 		return;
 	}
-	if (*p == '"') { /* strings only appear as results, which are ignored */
-		p++;
-		while (*p && *p != '"') {
-			if (*p == '\\' && p[1])
-				p++;
-			p++;
-		}
-		if (*p != '"')
-			die("unterminated string");
-		p++;
+	if (*p == '"') {
 		v->kind = K_STRING;
+		v->text = unquote();
 		return;
 	}
 	if (*p == '}' || *p == '=')
@@ -369,6 +435,9 @@ struct namemap {
 	int n;
 };
 static struct namemap texnames, bufnames;
+/* The GL ES 2.0 objects: framebuffers, renderbuffers, and shaders and
+ * programs (one name space). */
+static struct namemap fbnames, rbnames, objnames;
 
 static GLuint mapname(struct namemap *m, long long name)
 {
@@ -380,17 +449,17 @@ static GLuint mapname(struct namemap *m, long long name)
 	return (GLuint)name;
 }
 
-static void gen_names(struct namemap *m, int is_tex, struct val *result)
+typedef void (APIENTRYP namefn)(GLsizei, const GLuint *);
+typedef void (APIENTRYP genfn)(GLsizei, GLuint *);
+
+static void gen_names(struct namemap *m, genfn gen, struct val *result)
 {
 	long long n = a_int(0);
 	need(1);
 	if (n < 0 || n > 4096)
 		die("Gen count %lld", n);
 	GLuint got[4096];
-	if (is_tex)
-		glGenTextures((GLsizei)n, got);
-	else
-		glGenBuffers((GLsizei)n, got);
+	gen((GLsizei)n, got);
 	if (!result || result->kind != K_VECTOR)
 		return;
 	for (int i = 0; i < result->nelems && i < n; i++) {
@@ -401,7 +470,7 @@ static void gen_names(struct namemap *m, int is_tex, struct val *result)
 	}
 }
 
-static void delete_names(struct namemap *m, int is_tex)
+static void delete_names(struct namemap *m, namefn del)
 {
 	need(1);
 	struct val *v = arg(0);
@@ -409,10 +478,7 @@ static void delete_names(struct namemap *m, int is_tex)
 		die("want a vector of names");
 	for (int i = 0; i < v->nelems; i++) {
 		GLuint id = mapname(m, num_int(&v->elems[i]));
-		if (is_tex)
-			glDeleteTextures(1, &id);
-		else
-			glDeleteBuffers(1, &id);
+		del(1, &id);
 	}
 }
 
@@ -744,17 +810,295 @@ static void draw_elements(void)
 	free(tmp);
 }
 
+/* ---- GL ES 2.0 ----
+ *
+ * OSMesa's compatibility context runs the ES 2.0 calls as the GL 2.0 and
+ * ARB_framebuffer_object ones of the same names. GLSL ES 1.00 shaders
+ * compile as they are: Mesa accepts "#version 100" in a desktop context that
+ * has ARB_ES2_compatibility, so a source without a #version line gets one
+ * (as a first string of its own, so the application's line numbers are
+ * those of its strings after the first line). ES 2.0 always honours
+ * gl_PointSize and gl_PointCoord: the context enables
+ * VERTEX_PROGRAM_POINT_SIZE and POINT_SPRITE. Uniform and attribute
+ * locations map through the trace's results like object names.
+ */
+
+struct locmap {
+	GLuint prog[4096];
+	int from[4096], to[4096];
+	int n;
+};
+static struct locmap uniforms, attribs;
+static GLuint current_program, attrib_program;
+
+static void add_loc(struct locmap *m, GLuint prog, struct val *res, int got)
+{
+	if (!res || res->kind != K_NUMBER)
+		return;
+	if (m->n == 4096)
+		die("too many locations");
+	long long n = num_int(res);
+	if (n < -1 || n > 0x7FFFFFFF)
+		die("bad location %lld", n);
+	m->prog[m->n] = prog, m->from[m->n] = (int)n, m->to[m->n++] = got;
+}
+
+static int find_loc(struct locmap *m, GLuint prog, long long n, int *out)
+{
+	for (int i = m->n - 1; i >= 0; i--)
+		if (m->prog[i] == prog && m->from[i] == n) {
+			*out = m->to[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* a_uloc reads a uniform location of the program in use. */
+static GLint a_uloc(int i)
+{
+	long long n = a_int(i);
+	int got;
+	if (n < -1 || n > 0x7FFFFFFF)
+		die("bad location %lld", n);
+	if (find_loc(&uniforms, current_program, n, &got))
+		return got;
+	return (GLint)n;
+}
+
+/* a_attrib reads a generic attribute index: the location Mesa gave for
+ * the trace's, for the program in use or the one last asked. */
+static GLuint a_attrib(int i)
+{
+	long long n = a_int(i);
+	int got;
+	if (n < 0 || n > 0xFFFF)
+		die("bad attribute index %lld", n);
+	if (find_loc(&attribs, current_program, n, &got) || find_loc(&attribs, attrib_program, n, &got))
+		return (GLuint)got;
+	return (GLuint)n;
+}
+
+static const char *a_str(int i)
+{
+	struct val *v = arg(i);
+	if (v->kind != K_STRING)
+		die("argument %d: want a string", i + 1);
+	return v->text;
+}
+
+/* a_uniform reads a vector of floats or ints for a Uniform*v call. */
+static int a_count(int i, int per)
+{
+	struct val *v = arg(i);
+	if (v->kind != K_VECTOR)
+		die("argument %d: want a vector", i + 1);
+	if (v->nelems % per)
+		die("argument %d: %d values, not a multiple of %d", i + 1, v->nelems, per);
+	return v->nelems / per;
+}
+
+static void shader_source(void)
+{
+	need(2);
+	GLuint sh = mapname(&objnames, a_int(0));
+	struct val *v = arg(1);
+	if (v->kind != K_VECTOR)
+		die("argument 2: want a vector of strings");
+	const char **src = xmalloc((v->nelems + 1) * sizeof *src);
+	int n = 0, versioned = 0;
+	for (int k = 0; k < v->nelems; k++) {
+		if (v->elems[k].kind != K_STRING)
+			die("argument 2: want strings");
+		const char *t = v->elems[k].text;
+		while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+			t++;
+		if (k == 0 && !strncmp(t, "#version", 8))
+			versioned = 1;
+	}
+	if (!versioned)
+		src[n++] = "#version 100\n#line 0\n";
+	for (int k = 0; k < v->nelems; k++)
+		src[n++] = v->elems[k].text;
+	glShaderSource(sh, n, src, NULL);
+	free(src);
+}
+
+static int es2_call(const char *name)
+{
+	float f[4096];
+	GLint iv[4096];
+#define IS(s) (!strcmp(name, s))
+	if (IS("CreateShader")) {
+		need(1);
+		GLuint got = glCreateShader(a_enum(0));
+		if (result && result->kind == K_NUMBER && objnames.n < 4096) {
+			objnames.from[objnames.n] = (GLuint)num_int(result);
+			objnames.to[objnames.n++] = got;
+		}
+		return 1;
+	}
+	if (IS("CreateProgram")) {
+		need(0);
+		GLuint got = glCreateProgram();
+		if (result && result->kind == K_NUMBER && objnames.n < 4096) {
+			objnames.from[objnames.n] = (GLuint)num_int(result);
+			objnames.to[objnames.n++] = got;
+		}
+		return 1;
+	}
+	if (IS("ShaderSource")) { shader_source(); return 1; }
+	if (IS("CompileShader")) {
+		need(1);
+		GLuint sh = mapname(&objnames, a_int(0));
+		glCompileShader(sh);
+		GLint ok = 0;
+		glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+		if (!ok) {
+			char log[4096];
+			glGetShaderInfoLog(sh, sizeof log, NULL, log);
+			fprintf(msgs, "mesaref: line %d: CompileShader: %s\n", line_no, log);
+		}
+		return 1;
+	}
+	if (IS("LinkProgram")) {
+		need(1);
+		GLuint pr = mapname(&objnames, a_int(0));
+		glLinkProgram(pr);
+		GLint ok = 0;
+		glGetProgramiv(pr, GL_LINK_STATUS, &ok);
+		if (!ok) {
+			char log[4096];
+			glGetProgramInfoLog(pr, sizeof log, NULL, log);
+			fprintf(msgs, "mesaref: line %d: LinkProgram: %s\n", line_no, log);
+		}
+		return 1;
+	}
+	if (IS("AttachShader")) { need(2); glAttachShader(mapname(&objnames, a_int(0)), mapname(&objnames, a_int(1))); return 1; }
+	if (IS("DetachShader")) { need(2); glDetachShader(mapname(&objnames, a_int(0)), mapname(&objnames, a_int(1))); return 1; }
+	if (IS("DeleteShader")) { need(1); glDeleteShader(mapname(&objnames, a_int(0))); return 1; }
+	if (IS("DeleteProgram")) { need(1); glDeleteProgram(mapname(&objnames, a_int(0))); return 1; }
+	if (IS("ValidateProgram")) { need(1); glValidateProgram(mapname(&objnames, a_int(0))); return 1; }
+	if (IS("UseProgram")) { need(1); current_program = mapname(&objnames, a_int(0)); glUseProgram(current_program); return 1; }
+	if (IS("BindAttribLocation")) {
+		need(3);
+		long long idx = a_int(1);
+		if (idx < 0 || idx > 0xFFFF) die("bad attribute index %lld", idx);
+		glBindAttribLocation(mapname(&objnames, a_int(0)), (GLuint)idx, a_str(2));
+		return 1;
+	}
+	if (IS("GetUniformLocation")) {
+		need(2);
+		GLuint pr = mapname(&objnames, a_int(0));
+		add_loc(&uniforms, pr, result, glGetUniformLocation(pr, a_str(1)));
+		return 1;
+	}
+	if (IS("GetAttribLocation")) {
+		need(2);
+		GLuint pr = mapname(&objnames, a_int(0));
+		attrib_program = pr;
+		add_loc(&attribs, pr, result, glGetAttribLocation(pr, a_str(1)));
+		return 1;
+	}
+	if (IS("Uniform1f")) { need(2); glUniform1f(a_uloc(0), a_float(1)); return 1; }
+	if (IS("Uniform2f")) { need(3); glUniform2f(a_uloc(0), a_float(1), a_float(2)); return 1; }
+	if (IS("Uniform3f")) { need(4); glUniform3f(a_uloc(0), a_float(1), a_float(2), a_float(3)); return 1; }
+	if (IS("Uniform4f")) { need(5); glUniform4f(a_uloc(0), a_float(1), a_float(2), a_float(3), a_float(4)); return 1; }
+	if (IS("Uniform1i")) { need(2); glUniform1i(a_uloc(0), a_int(1)); return 1; }
+	if (IS("Uniform2i")) { need(3); glUniform2i(a_uloc(0), a_int(1), a_int(2)); return 1; }
+	if (IS("Uniform3i")) { need(4); glUniform3i(a_uloc(0), a_int(1), a_int(2), a_int(3)); return 1; }
+	if (IS("Uniform4i")) { need(5); glUniform4i(a_uloc(0), a_int(1), a_int(2), a_int(3), a_int(4)); return 1; }
+	if (!strncmp(name, "Uniform", 7) && name[7] >= '1' && name[7] <= '4' && (!strcmp(name + 8, "fv") || !strcmp(name + 8, "iv"))) {
+		need(2);
+		int per = name[7] - '0', n = a_count(1, per);
+		GLint loc = a_uloc(0);
+		if (name[8] == 'f') {
+			a_floats(1, f, 4096);
+			switch (per) {
+			case 1: glUniform1fv(loc, n, f); break;
+			case 2: glUniform2fv(loc, n, f); break;
+			case 3: glUniform3fv(loc, n, f); break;
+			default: glUniform4fv(loc, n, f); break;
+			}
+		} else {
+			struct val *v = arg(1);
+			if (v->nelems > 4096) die("too many values");
+			for (int k = 0; k < v->nelems; k++)
+				iv[k] = (GLint)num_int(&v->elems[k]);
+			switch (per) {
+			case 1: glUniform1iv(loc, n, iv); break;
+			case 2: glUniform2iv(loc, n, iv); break;
+			case 3: glUniform3iv(loc, n, iv); break;
+			default: glUniform4iv(loc, n, iv); break;
+			}
+		}
+		return 1;
+	}
+	if (IS("UniformMatrix2fv") || IS("UniformMatrix3fv") || IS("UniformMatrix4fv")) {
+		need(3);
+		int dim = name[13] - '0', n = a_count(2, dim * dim);
+		GLint loc = a_uloc(0);
+		GLboolean tr = a_bool(1);
+		a_floats(2, f, 4096);
+		if (dim == 2) glUniformMatrix2fv(loc, n, tr, f);
+		else if (dim == 3) glUniformMatrix3fv(loc, n, tr, f);
+		else glUniformMatrix4fv(loc, n, tr, f);
+		return 1;
+	}
+	if (IS("VertexAttribPointer")) {
+		need(6);
+		glVertexAttribPointer(a_attrib(0), a_int(1), a_enum(2), a_bool(3), a_int(4), a_ptr(5));
+		return 1;
+	}
+	if (IS("EnableVertexAttribArray")) { need(1); glEnableVertexAttribArray(a_attrib(0)); return 1; }
+	if (IS("DisableVertexAttribArray")) { need(1); glDisableVertexAttribArray(a_attrib(0)); return 1; }
+	if (IS("VertexAttrib1f")) { need(2); glVertexAttrib1f(a_attrib(0), a_float(1)); return 1; }
+	if (IS("VertexAttrib2f")) { need(3); glVertexAttrib2f(a_attrib(0), a_float(1), a_float(2)); return 1; }
+	if (IS("VertexAttrib3f")) { need(4); glVertexAttrib3f(a_attrib(0), a_float(1), a_float(2), a_float(3)); return 1; }
+	if (IS("VertexAttrib4f")) { need(5); glVertexAttrib4f(a_attrib(0), a_float(1), a_float(2), a_float(3), a_float(4)); return 1; }
+	if (IS("VertexAttribfv")) {
+		need(2);
+		float v4[4] = {0, 0, 0, 1};
+		a_floats(1, v4, 4);
+		glVertexAttrib4fv(a_attrib(0), v4);
+		return 1;
+	}
+	if (IS("GenFramebuffers")) { gen_names(&fbnames, glGenFramebuffers, result); return 1; }
+	if (IS("GenRenderbuffers")) { gen_names(&rbnames, glGenRenderbuffers, result); return 1; }
+	if (IS("DeleteFramebuffers")) { delete_names(&fbnames, glDeleteFramebuffers); return 1; }
+	if (IS("DeleteRenderbuffers")) { delete_names(&rbnames, glDeleteRenderbuffers); return 1; }
+	if (IS("BindFramebuffer")) { need(2); glBindFramebuffer(a_enum(0), mapname(&fbnames, a_int(1))); return 1; }
+	if (IS("BindRenderbuffer")) { need(2); glBindRenderbuffer(a_enum(0), mapname(&rbnames, a_int(1))); return 1; }
+	if (IS("RenderbufferStorage")) { need(4); glRenderbufferStorage(a_enum(0), a_enum(1), a_int(2), a_int(3)); return 1; }
+	if (IS("FramebufferRenderbuffer")) { need(4); glFramebufferRenderbuffer(a_enum(0), a_enum(1), a_enum(2), mapname(&rbnames, a_int(3))); return 1; }
+	if (IS("FramebufferTexture2D")) { need(5); glFramebufferTexture2D(a_enum(0), a_enum(1), a_enum(2), mapname(&texnames, a_int(3)), a_int(4)); return 1; }
+	if (IS("CheckFramebufferStatus")) { need(1); glCheckFramebufferStatus(a_enum(0)); return 1; }
+	if (IS("GenerateMipmap")) { need(1); glGenerateMipmap(a_enum(0)); return 1; }
+	if (IS("BlendColor")) { need(4); glBlendColor(a_float(0), a_float(1), a_float(2), a_float(3)); return 1; }
+	if (IS("BlendEquation")) { need(1); glBlendEquation(a_enum(0)); return 1; }
+	if (IS("BlendEquationSeparate")) { need(2); glBlendEquationSeparate(a_enum(0), a_enum(1)); return 1; }
+	if (IS("BlendFuncSeparate")) { need(4); glBlendFuncSeparate(a_enum(0), a_enum(1), a_enum(2), a_enum(3)); return 1; }
+	if (IS("StencilFuncSeparate")) { need(4); glStencilFuncSeparate(a_enum(0), a_enum(1), a_int(2), (GLuint)a_int(3)); return 1; }
+	if (IS("StencilOpSeparate")) { need(4); glStencilOpSeparate(a_enum(0), a_enum(1), a_enum(2), a_enum(3)); return 1; }
+	if (IS("StencilMaskSeparate")) { need(2); glStencilMaskSeparate(a_enum(0), (GLuint)a_int(1)); return 1; }
+	if (IS("ReleaseShaderCompiler")) return 1;
+	if (IS("ShaderBinary")) die("ShaderBinary: no binary formats");
+	return 0;
+#undef IS
+}
+
 static void call(const char *name)
 {
 	float f[16];
 #define IS(s) (!strcmp(name, s))
+	if (es2_call(name))
+		return;
 	/* Queries change nothing a reference shows. */
 	if (!strncmp(name, "Get", 3) || !strncmp(name, "Is", 2) || IS("ReadPixels"))
 		return;
-	if (IS("GenTextures")) { gen_names(&texnames, 1, result); return; }
-	if (IS("GenBuffers")) { gen_names(&bufnames, 0, result); return; }
-	if (IS("DeleteTextures")) { delete_names(&texnames, 1); return; }
-	if (IS("DeleteBuffers")) { delete_names(&bufnames, 0); return; }
+	if (IS("GenTextures")) { gen_names(&texnames, glGenTextures, result); return; }
+	if (IS("GenBuffers")) { gen_names(&bufnames, glGenBuffers, result); return; }
+	if (IS("DeleteTextures")) { delete_names(&texnames, glDeleteTextures); return; }
+	if (IS("DeleteBuffers")) { delete_names(&bufnames, glDeleteBuffers); return; }
 	if (IS("BindTexture")) { need(2); glBindTexture(a_enum(0), mapname(&texnames, a_int(1))); return; }
 	if (IS("BindBuffer")) { need(2); glBindBuffer(a_enum(0), mapname(&bufnames, a_int(1))); return; }
 	if (IS("BufferData")) {
@@ -956,6 +1300,12 @@ static void reset(void)
 {
 	memset(&texnames, 0, sizeof texnames);
 	memset(&bufnames, 0, sizeof bufnames);
+	memset(&fbnames, 0, sizeof fbnames);
+	memset(&rbnames, 0, sizeof rbnames);
+	memset(&objnames, 0, sizeof objnames);
+	memset(&uniforms, 0, sizeof uniforms);
+	memset(&attribs, 0, sizeof attribs);
+	current_program = attrib_program = 0;
 	memset(&psize, 0, sizeof psize);
 	for (int s = 0; s < EMU_MAX; s++)
 		free(emu[s].conv);
@@ -1017,6 +1367,9 @@ static int replay(FILE *in, FILE *pam)
 			parse_value(&args[nargs++]);
 		}
 		if (!strcmp(name, "Surface")) {
+			int es2 = 0;
+			if (nargs == 5 && args[4].kind == K_NAME && !strcmp(args[4].text, "ES2"))
+				es2 = 1, nargs = 4, free_val(&args[4]);
 			need(4);
 			w = a_int(0), h = a_int(1), depth = a_int(2), stencil = a_int(3);
 			if (w <= 0 || h <= 0 || w > 4096 || h > 4096 || depth < 0 || depth > 32 || stencil < 0 || stencil > 8)
@@ -1033,6 +1386,10 @@ static int replay(FILE *in, FILE *pam)
 			if (!ctx || !OSMesaMakeCurrent(ctx, fb, GL_UNSIGNED_BYTE, w, h))
 				die("cannot create an OSMesa context");
 			fprintf(info, "%s\n%s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+			if (es2) {
+				glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
+				glEnable(GL_POINT_SPRITE);
+			}
 		} else {
 			if (!ctx)
 				die("call before Surface");

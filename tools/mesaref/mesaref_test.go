@@ -141,3 +141,45 @@ func TestEmulatedArrayTypes(t *testing.T) {
 		assert.Equal(t, ref.Image.Pix, res.Image.Pix, name)
 	}
 }
+
+// TestES2Trace replays a GL ES 2.0 trace whose recorded names and
+// locations are not Mesa's (shader 7, program 9, uniform 5, attribute 3):
+// the shaders compile from Go-quoted sources, the uniform and the
+// attribute reach the program through the maps, and a framebuffer object
+// bound and unbound leaves the window's image.
+func TestES2Trace(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	pos := make([]byte, 0, 24)
+	for _, v := range []float32{-1, -1, 1, -1, 0, 1} {
+		pos = binary.LittleEndian.AppendUint32(pos, math.Float32bits(v))
+	}
+	tr := "retrogl-trace 1\nSurface 16 16 16 0 ES2\n" +
+		"CreateShader VERTEX_SHADER = 7\n" +
+		`ShaderSource 7 {"attribute vec2 pos;\n" "void main() {\n\tgl_Position = vec4(pos, 0.0, 1.0);\n}\n"}` + "\n" +
+		"CompileShader 7\n" +
+		"CreateShader FRAGMENT_SHADER = 8\n" +
+		`ShaderSource 8 {"precision mediump float;\nuniform vec4 col;\nvoid main() { gl_FragColor = col; }\n"}` + "\n" +
+		"CompileShader 8\nCreateProgram = 9\nAttachShader 9 7\nAttachShader 9 8\nLinkProgram 9\nUseProgram 9\n" +
+		"GenFramebuffers 1 = {4}\nBindFramebuffer FRAMEBUFFER 4\nBindFramebuffer FRAMEBUFFER 0\nDeleteFramebuffers {4}\n" +
+		"ClearColor 0 0 1 1\nClear COLOR_BUFFER_BIT\n" +
+		`GetUniformLocation 9 "col" = 5` + "\nUniform4f 5 1 0 0 1\n" +
+		`GetAttribLocation 9 "pos" = 3` + "\n" +
+		fmt.Sprintf("VertexAttribPointer 3 2 FLOAT false 0 [%d]%s\n", len(pos), base64.StdEncoding.EncodeToString(pos)) +
+		"EnableVertexAttribArray 3\nDrawArrays TRIANGLES 0 3\nFinish\n"
+	res, err := mesaref.Replay([]byte(tr), mesaref.Softpipe)
+	require.NoError(t, err)
+	at := func(x, y int) [4]uint8 {
+		c := res.Image.NRGBAAt(x, y)
+		return [4]uint8{c.R, c.G, c.B, c.A}
+	}
+	assert.Equal(t, [4]uint8{255, 0, 0, 255}, at(8, 10), "inside the triangle: the uniform's colour")
+	assert.Equal(t, [4]uint8{0, 0, 255, 255}, at(0, 0), "the top corner: the clear colour")
+
+	// A shader that does not compile is reported with Mesa's log.
+	bad := "retrogl-trace 1\nSurface 4 4 0 0 ES2\nCreateShader FRAGMENT_SHADER = 1\n" +
+		`ShaderSource 1 {"void main() { gl_FragColor = nope; }\n"}` + "\nCompileShader 1\n"
+	_, err = mesaref.Replay([]byte(bad), mesaref.Softpipe)
+	require.ErrorIs(t, err, mesaref.ErrGL)
+	assert.ErrorContains(t, err, "line 5: CompileShader:")
+	assert.ErrorContains(t, err, "nope")
+}

@@ -29,13 +29,8 @@ import (
 // points: they are Go conveniences and are neither recorded nor replayed.
 var notCalls = map[string]bool{
 	"Caps": true, "Config": true, "Driver": true, "Backend": true, "Close": true,
-	"Err": true, "Image": true, "ModelView": true,
+	"Err": true, "Image": true, "ModelView": true, "IsES2": true,
 }
-
-// es2Files declare the GL ES 2.0 API (shaders, programs, uniforms, generic
-// attributes, framebuffer objects), which traces do not cover yet: a trace
-// is an ES 1.1 program.
-var es2Files = map[string]bool{"es2.go": true, "fbo.go": true}
 
 // drawCalls read client arrays: the recorder brings the trace's copies of
 // them up to date before recording one.
@@ -86,7 +81,7 @@ func Generate(glesDir string) (map[string][]byte, error) {
 	sort.Strings(names)
 	var parsed []*ast.File
 	for _, fn := range names {
-		if strings.HasSuffix(fn, "_test.go") || es2Files[filepath.Base(fn)] {
+		if strings.HasSuffix(fn, "_test.go") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, fn, nil, parser.ParseComments)
@@ -237,23 +232,48 @@ func methodOf(d *ast.FuncDecl) (method, bool, error) {
 	}
 	if d.Type.Results != nil {
 		for _, f := range d.Type.Results.List {
-			m.results = append(m.results, typeString(f.Type))
+			t := typeString(f.Type)
+			for range max(len(f.Names), 1) {
+				m.results = append(m.results, t)
+			}
 		}
-		if len(m.results) != 1 {
-			return method{}, false, fmt.Errorf("%s: %d results", m.name, len(m.results))
-		}
-		switch r := m.results[0]; r {
-		case "[]uint32":
+		switch r := m.results[0]; {
+		case len(m.results) > 1:
+			// GetActiveAttrib, GetShaderPrecisionFormat: queries whose
+			// answers a replay does not need; the call is recorded alone.
+			m.rkind = "opaque"
+		case r == "[]uint32" && strings.HasPrefix(m.name, "Gen"):
 			m.rkind = "names"
-		case "[]int", "[]float32", "[]bool", "bool", "int", "Enum", "string", "[]Fixed":
+		case r == "[]uint32":
+			m.rkind = "uints"
+		case r == "uint32" && strings.HasPrefix(m.name, "Create"):
+			m.rkind = "object"
+		case r == "int" && (m.name == "GetUniformLocation" || m.name == "GetAttribLocation"):
+			m.rkind = "location"
+		case r == "[]int" || r == "[]float32" || r == "[]bool" || r == "bool" || r == "int" || r == "Enum" ||
+			r == "string" || r == "[]Fixed" || r == "[]int32":
 			m.rkind = r
-		case "any": // GetPointerv: a pointer has no text form; the call is recorded without it
+		case r == "any": // GetPointerv: a pointer has no text form; the call is recorded without it
 			m.rkind = "opaque"
 		default:
 			return method{}, false, fmt.Errorf("%s: result type %s has no trace kind", m.name, r)
 		}
 	}
 	return m, true, nil
+}
+
+// objectKind is the name space of a uint32 object-name parameter, by the
+// entry point's name: framebuffers and renderbuffers before buffers.
+func objectKind(fn string) string {
+	switch {
+	case strings.Contains(fn, "Framebuffer"):
+		return "fb"
+	case strings.Contains(fn, "Renderbuffer"):
+		return "rb"
+	case strings.Contains(fn, "Buffer"):
+		return "buf"
+	}
+	return "tex"
 }
 
 // kindOf gives a parameter its trace kind.
@@ -273,21 +293,34 @@ func kindOf(fn, name, typ string) (string, error) {
 			return "intenum", nil
 		case name == "n" && strings.HasPrefix(fn, "Gen"):
 			return "count", nil
+		case name == "loc":
+			return "uloc", nil
+		case name == "index" && strings.Contains(fn, "VertexAttrib"):
+			return "attrib", nil
 		}
 		return "int", nil
 	case "uint32":
-		if name == "id" {
-			if strings.Contains(fn, "Buffer") {
-				return "buf", nil
-			}
+		switch {
+		case name == "shader":
+			return "shader", nil
+		case name == "program" && fn == "UseProgram":
+			return "useprogram", nil
+		case name == "program":
+			return "program", nil
+		case name == "texture":
 			return "tex", nil
+		case name == "rb":
+			return "rb", nil
+		case name == "id":
+			return objectKind(fn), nil
 		}
 		return "uint", nil
 	case "...uint32":
-		if strings.Contains(fn, "Buffer") {
-			return "bufs", nil
+		return objectKind(fn) + "s", nil
+	case "[]uint32":
+		if name == "shaders" {
+			return "shaders", nil
 		}
-		return "texs", nil
 	case "float32":
 		return "float", nil
 	case "Fixed":
@@ -298,6 +331,14 @@ func kindOf(fn, name, typ string) (string, error) {
 		return "bool", nil
 	case "uint8":
 		return "u8", nil
+	case "int32":
+		return "i32", nil
+	case "[]int32":
+		return "i32s", nil
+	case "string":
+		return "str", nil
+	case "...string":
+		return "strs", nil
 	case "[]float32":
 		return "floats", nil
 	case "[]int":
@@ -326,6 +367,8 @@ func goType(t string) string {
 		return "gles.Fixed"
 	case "[]Fixed":
 		return "[]gles.Fixed"
+	case "ActiveInfo":
+		return "gles.ActiveInfo"
 	}
 	return t
 }
@@ -336,10 +379,30 @@ func signature(m method) string {
 		ps = append(ps, p.name+" "+goType(p.typ))
 	}
 	s := m.name + "(" + strings.Join(ps, ", ") + ")"
-	if len(m.results) == 1 {
+	switch len(m.results) {
+	case 0:
+	case 1:
 		s += " " + goType(m.results[0])
+	default:
+		var rs []string
+		for _, r := range m.results {
+			rs = append(rs, goType(r))
+		}
+		s += " (" + strings.Join(rs, ", ") + ")"
 	}
 	return s
+}
+
+// resultVars returns the names the recorder gives a method's results.
+func resultVars(m method) string {
+	if len(m.results) == 1 {
+		return "res"
+	}
+	var vs []string
+	for i := range m.results {
+		vs = append(vs, fmt.Sprintf("r%d", i))
+	}
+	return strings.Join(vs, ", ")
 }
 
 func callArgs(m method) string {
@@ -372,6 +435,9 @@ var writers = map[string]string{
 	"buf": "uint", "tex": "uint", "uint": "uint", "bufs": "uints", "texs": "uints", "float": "float",
 	"bool": "bool", "u8": "u8", "floats": "floats", "ints": "ints", "out": "outLen", "data": "data",
 	"indices": "ptr", "ptr": "ptr", "fixed": "fixed", "fixeds": "fixeds",
+	"fb": "uint", "rb": "uint", "fbs": "uints", "rbs": "uints", "shader": "uint", "program": "uint",
+	"useprogram": "uint", "shaders": "uints", "i32": "i32", "i32s": "i32s", "str": "str", "strs": "strs",
+	"uloc": "int", "attrib": "int",
 }
 
 func writeRecorder(b *bytes.Buffer, ms []method) {
@@ -384,7 +450,7 @@ func writeRecorder(b *bytes.Buffer, ms []method) {
 			b.WriteString("\trec.syncArrays()\n")
 		}
 		if m.rkind != "" {
-			fmt.Fprintf(b, "\tres := rec.gl.%s(%s)\n", m.name, callArgs(m))
+			fmt.Fprintf(b, "\t%s := rec.gl.%s(%s)\n", resultVars(m), m.name, callArgs(m))
 		}
 		fmt.Fprintf(b, "\tln := rec.begin(%q)\n", m.name)
 		for i, p := range m.params {
@@ -395,7 +461,10 @@ func writeRecorder(b *bytes.Buffer, ms []method) {
 			fmt.Fprintf(b, "\tln.%s(%s)\n", writers[p.kind], p.name)
 		}
 		if m.rkind == "opaque" {
-			b.WriteString("\trec.end(ln)\n\treturn res\n}\n\n")
+			if !isPointer {
+				b.WriteString("\trec.end(ln)\n")
+			}
+			fmt.Fprintf(b, "\treturn %s\n}\n\n", resultVars(m))
 			continue
 		}
 		if m.rkind != "" {
@@ -411,8 +480,14 @@ func writeRecorder(b *bytes.Buffer, ms []method) {
 
 func resultWriter(k string) string {
 	switch k {
-	case "names":
+	case "names", "uints":
 		return "uints"
+	case "object":
+		return "uint"
+	case "location":
+		return "int"
+	case "[]int32":
+		return "i32s"
 	case "[]int":
 		return "ints"
 	case "[]float32":
@@ -437,6 +512,9 @@ var readers = map[string]string{
 	"buf": "buf", "tex": "tex", "uint": "uint", "bufs": "bufs", "texs": "texs", "float": "float",
 	"bool": "bool", "u8": "u8", "floats": "floats", "ints": "ints", "out": "out", "data": "data",
 	"indices": "indices", "ptr": "ptr", "fixed": "fixed", "fixeds": "fixeds",
+	"fb": "fb", "rb": "rb", "fbs": "fbs", "rbs": "rbs", "shader": "object", "program": "object",
+	"useprogram": "useProgram", "shaders": "objects", "i32": "i32", "i32s": "i32s", "str": "str", "strs": "strs",
+	"attrib": "attrib",
 }
 
 func writePlayer(b *bytes.Buffer, ms []method) {
@@ -446,25 +524,55 @@ func writePlayer(b *bytes.Buffer, ms []method) {
 	b.WriteString("var calls = map[string]func(pl *Player, av *args) error{\n")
 	for _, m := range ms {
 		fmt.Fprintf(b, "\t%q: func(pl *Player, av *args) error {\n", m.name)
+		program := ""
 		for i, p := range m.params {
-			if p.kind == "indices" {
+			switch p.kind {
+			case "indices":
 				fmt.Fprintf(b, "\t\t%s := av.indices(%d, %s)\n", p.name, i, m.params[2].name)
+				continue
+			case "uloc":
+				// A uniform location maps through the program the call
+				// names, else the program in use.
+				prog := "pl.current"
+				if program != "" {
+					prog = program
+				}
+				fmt.Fprintf(b, "\t\t%s := av.uloc(%d, %s)\n", p.name, i, prog)
 				continue
 			}
 			fmt.Fprintf(b, "\t\t%s := av.%s(%d)\n", p.name, readers[p.kind], i)
+			if p.kind == "program" {
+				program = p.name
+			}
 		}
 		fmt.Fprintf(b, "\t\tif err := av.done(%d); err != nil {\n\t\t\treturn err\n\t\t}\n", len(m.params))
+		call := fmt.Sprintf("pl.gl.%s(%s)", m.name, callArgs(m))
 		switch {
-		case m.rkind == "names" && strings.Contains(m.name, "Buffer"):
-			fmt.Fprintf(b, "\t\treturn pl.mapNames(pl.bufs, av, pl.gl.%s(%s))\n", m.name, callArgs(m))
 		case m.rkind == "names":
-			fmt.Fprintf(b, "\t\treturn pl.mapNames(pl.texs, av, pl.gl.%s(%s))\n", m.name, callArgs(m))
-		case m.rkind != "":
-			fmt.Fprintf(b, "\t\tpl.gl.%s(%s)\n\t\treturn nil\n", m.name, callArgs(m))
+			fmt.Fprintf(b, "\t\treturn pl.mapNames(pl.%s, av, %s)\n", nameSpace(m.name), call)
+		case m.rkind == "object":
+			fmt.Fprintf(b, "\t\treturn pl.mapObject(av, %s)\n", call)
+		case m.rkind == "location" && m.name == "GetUniformLocation":
+			fmt.Fprintf(b, "\t\treturn pl.mapLocation(pl.uniforms, %s, av, %s)\n", program, call)
+		case m.rkind == "location":
+			fmt.Fprintf(b, "\t\tpl.attribProgram = %s\n\t\treturn pl.mapLocation(pl.attribs, %s, av, %s)\n", program, program, call)
 		default:
-			fmt.Fprintf(b, "\t\tpl.gl.%s(%s)\n\t\treturn nil\n", m.name, callArgs(m))
+			fmt.Fprintf(b, "\t\t%s\n\t\treturn nil\n", call)
 		}
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n")
+}
+
+// nameSpace is the Player map of the names a Gen call returns.
+func nameSpace(fn string) string {
+	switch objectKind(fn) {
+	case "fb":
+		return "fbs"
+	case "rb":
+		return "rbs"
+	case "buf":
+		return "bufs"
+	}
+	return "texs"
 }
