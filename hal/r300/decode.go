@@ -52,8 +52,14 @@ type decoder struct {
 	pvsIdx uint32
 }
 
+// newDecoder returns a decoder of buf at base with every register and the
+// PVS memory zero.
+func newDecoder(buf []byte, base uint32, listing bool) *decoder {
+	return &decoder{base: base, words: Words(buf), regs: map[uint32]uint32{}, listing: listing, pvs: make([]uint32, 4*PVSMemOctets)}
+}
+
 func decode(buf []byte, base uint32, listing bool) []string {
-	d := &decoder{base: base, words: Words(buf), regs: map[uint32]uint32{}, listing: listing, pvs: make([]uint32, 4*PVSMemOctets)}
+	d := newDecoder(buf, base, listing)
 	d.out = make([]string, 0, len(d.words)+1)
 	for i := 0; i < len(d.words); {
 		i = d.packet(i)

@@ -34,7 +34,7 @@ func (in *Inspector) reg(a uint32) uint32 { return in.regs[a] }
 // Walk implements hal.Inspector: one command per packet (header and
 // payload), with the decoder's lines (the decoder's own packet walk).
 func (in *Inspector) Walk(buf []byte, base uint32, fn func(hal.Command) bool) {
-	d := &decoder{base: base, words: Words(buf), regs: map[uint32]uint32{}}
+	d := newDecoder(buf, base, false)
 	for i := 0; i < len(d.words); {
 		start := len(d.out)
 		next := d.packet(i)
