@@ -139,9 +139,9 @@ func TestRowSpanMatchesInside(t *testing.T) {
 			sign = -1
 		}
 		rule := uint32(r.IntN(32))
-		p := &prim{}
+		p := &prim{ne: k}
 		for i := 0; i < k; i++ {
-			p.edges = append(p.edges, edgeThrough(xs[i], ys[i], xs[(i+1)%k], ys[(i+1)%k], sign, rule))
+			p.edges[i] = edgeThrough(xs[i], ys[i], xs[(i+1)%k], ys[(i+1)%k], sign, rule)
 		}
 		s := &drawState{sub: sub, sx0: r.IntN(10), sy0: r.IntN(10), sx1: 50 + r.IntN(20), sy1: 35 + r.IntN(20)}
 		if !s.bbox(p, xs, ys) || !smallEdges(p, sub) {
