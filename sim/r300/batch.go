@@ -103,6 +103,8 @@ func (e *Engine) queue(s *drawState, p *prim, a, b, c *vertex) error {
 	}
 	p.vals = len(bt.vals)
 	bt.vals = s.rs.appendValues(bt.vals, a, b, c)
+	p.spans = smallEdges(p, s.sub)
+	p.constIn = s.rs.constant(bt.vals[p.vals:])
 	bt.prims = append(bt.prims, *p)
 	return nil
 }
@@ -259,31 +261,31 @@ func (s *drawState) inMemory(p *prim) bool {
 }
 
 // wpIsWl reports whether interpolate's perspective-correct weights equal
-// its linear ones at every pixel of p's bounding box: when the reference
-// vertices' 1/W are one power of two q and every edge value is an integer
-// below 2^50, each t[k] = ev[k]·q is exact, their sum is area·q exactly
-// (the three edge functions sum to the area), and the correctly rounded
-// t[k]/sum is the correctly rounded ev[k]/area.
+// its linear ones at every pixel the span walk evaluates for p (its
+// bounding box and the quads' helper pixels, one pixel around it): when
+// the reference vertices' 1/W are one power of two q and every edge value
+// is an integer below 2^50, each t[k] = ev[k]·q is exact, their sum is
+// area·q exactly (the three edge functions sum to the area), and the
+// correctly rounded t[k]/sum is the correctly rounded ev[k]/area. The
+// bound: |a|, |b| < 2^24, |c| < 2^48 and sample positions below 2^24
+// subpixels give |ev| < 3·2^48.
 func (s *drawState) wpIsWl(p *prim) bool {
 	q := p.rq[0]
-	if q != p.rq[1] || q != p.rq[2] || q == 0 || math.IsInf(q, 0) || q != q {
+	if q != p.rq[1] || q != p.rq[2] {
 		return false
 	}
-	if m, _ := math.Frexp(q); m != 0.5 && m != -0.5 {
+	b := math.Float64bits(q)
+	if e := b >> 52 & 0x7FF; b&(1<<52-1) != 0 || e == 0 || e == 0x7FF {
 		return false
 	}
 	if p.area <= 0 || p.area >= 1<<51 {
 		return false
 	}
-	// The span walk evaluates the quads' helper pixels too: up to one
-	// pixel outside the box.
-	half := s.sub / 2
-	xs := [2]float64{float64(int64(p.x0-1)*s.sub + half), float64(int64(p.x1+1)*s.sub + half)}
-	ys := [2]float64{float64(int64(p.y0-1)*s.sub + half), float64(int64(p.y1+1)*s.sub + half)}
+	if int64(max(p.x1, p.y1)+2)*s.sub >= 1<<24 {
+		return false
+	}
 	for _, f := range p.rf {
-		bound := math.Abs(float64(f.c)) + math.Abs(float64(f.a))*max(math.Abs(xs[0]), math.Abs(xs[1])) +
-			math.Abs(float64(f.b))*max(math.Abs(ys[0]), math.Abs(ys[1]))
-		if bound >= 1<<50 {
+		if abs64(f.a) >= 1<<24 || abs64(f.b) >= 1<<24 || abs64(f.c) >= 1<<48 {
 			return false
 		}
 	}

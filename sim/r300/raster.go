@@ -73,8 +73,10 @@ type prim struct {
 	rz, rq [3]float64
 	area   int64
 	// wpIsWl is set when the perspective-correct weights are the linear
-	// ones exactly (see wpIsWl).
-	wpIsWl bool
+	// ones exactly (see wpIsWl); spans when rowSpan serves the edges
+	// (smallEdges); constIn when every value the RS loads is the same at
+	// the three vertices (rsState.constant).
+	wpIsWl, spans, constIn bool
 	flat   bool
 	front  bool
 	// vals is the offset in the batch's value arena of the attributes'

@@ -52,8 +52,10 @@ type spanWork struct {
 	out    [4][4]spanArr
 	depth  spanArr
 
-	// kPipe is the id of the pipeline whose constants konst holds.
+	// kPipe is the id of the pipeline whose constants konst holds and
+	// whose ALU instructions' operands opds resolves.
 	kPipe uint64
+	opds  []resolved
 }
 
 func newSpanWork() *spanWork {
@@ -106,6 +108,7 @@ func (s *drawState) fastPipeline(id uint64) *fastPipe {
 	fp := &fastPipe{id: id, tex: u.tex, out: s.outStage()}
 	seenK := map[operand]bool{}
 	written := map[int]bool{}
+	nALU := 0
 	for li := range u.levels {
 		lv := &u.levels[li]
 		for _, t := range lv.tex {
@@ -113,6 +116,8 @@ func (s *drawState) fastPipeline(id uint64) *fastPipe {
 		}
 		for ai := range lv.alu {
 			as := newALUSpan(&lv.alu[ai])
+			as.slot = nALU
+			nALU++
 			fp.stages = append(fp.stages, spanStage{alu: as})
 			var reads []operand
 			for k := range as.opd {
@@ -187,9 +192,10 @@ func (e *Engine) shadeSpans(s *drawState, fp *fastPipe, p *prim, w *worker, vals
 				arr[i] = k
 			}
 		}
+		sw.resolve(fp)
 		sw.kPipe = fp.id
 	}
-	constUS := !fp.tex && s.rs.constant(vals)
+	constUS := !fp.tex && p.constIn
 	var cKill bool
 	if constUS {
 		// Every pixel loads the same temps: the program runs once (on
@@ -220,7 +226,7 @@ func (e *Engine) shadeSpans(s *drawState, fp *fastPipe, p *prim, w *worker, vals
 		}
 	}
 	attrs := !constUS || (s.fg.fog && s.fogSel < 4)
-	spans := smallEdges(p, s.sub)
+	spans := p.spans
 	allVisible := s.clipRule == 0xFFFF
 	if constUS && !cKill && spans && allVisible && fp.out == outDirect8 && !s.zb.active {
 		s.fillRows(p, w, qy0, qy1)
@@ -233,7 +239,17 @@ func (e *Engine) shadeSpans(s *drawState, fp *fastPipe, p *prim, w *worker, vals
 		if spans {
 			lo0, hi0 = rowSpan(p, s.sub, qy)
 			lo1, hi1 = rowSpan(p, s.sub, qy+1)
-			qxs, qxe = min(lo0, lo1)&^1, max(hi0, hi1)
+			// The quads either run touches (an empty run is lo > hi).
+			switch {
+			case lo0 > hi0 && lo1 > hi1:
+				continue
+			case lo0 > hi0:
+				qxs, qxe = lo1&^1, hi1
+			case lo1 > hi1:
+				qxs, qxe = lo0&^1, hi0
+			default:
+				qxs, qxe = min(lo0, lo1)&^1, max(hi0, hi1)
+			}
 		}
 		sw.qy, sw.nq = qy, 0
 		for qx := qxs; qx <= qxe; qx += 2 {
@@ -431,9 +447,10 @@ func (s *drawState) spanLoad(fp *fastPipe, sw *spanWork, vals []float64, n int) 
 			continue
 		}
 		wp := sw.wpl
-		w0, w1, w2 := wp[0][:n], wp[1][:n], wp[2][:n]
-		for i := range t {
-			t[i] = fp24(float64(w0[i]*v[0]) + float64(w1[i]*v[1]) + float64(w2[i]*v[2]))
+		w0, w1, w2 := wp[0][:len(t)], wp[1][:len(t)], wp[2][:len(t)]
+		v0, v1, v2 := v[0], v[1], v[2]
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w1[i]*v1) + float64(w2[i]*v2))
 		}
 	}
 }
@@ -472,6 +489,10 @@ func (s *drawState) texSpan(sw *spanWork, t r3.TexInst, n int) {
 	}
 	dst := &sw.temps[t.Dst]
 	u := &s.tex[t.Unit]
+	if u.spanSampling() {
+		u.sampleSpan(t.Op, src, dst, n)
+		return
+	}
 	if !u.enabled {
 		// L1295: a disabled map samples ARGB = (1, 0, 0, 0).
 		for c, v := range [4]float32{0, 0, 0, 1} {

@@ -188,7 +188,7 @@ func (g *sceneGen) state() {
 	bc := g.bit(50) | g.bit(30)<<1 | g.bit(80)<<2 | g.pick(0, 0, 0, 0, 1, 2, 3, 4, 5, 6)<<3 |
 		uint32(r.IntN(8))<<12 | g.blendCode(false)<<16 | g.blendCode(true)<<24
 	if g.bit(40) == 1 {
-		bc = 1 | 1<<2 | 4<<16 | 5<<24 // SRC_ALPHA, INV_SRC_ALPHA
+		bc = 1 | 1<<2 | g.pick(38, 5)<<16 | g.pick(39, 6)<<24 // SRC_ALPHA, INV_SRC_ALPHA (GL or D3D codes)
 	}
 	s.Reg(r3.RB3D_BLENDCNTL, bc, uint32(r.IntN(8))<<12|g.blendCode(false)<<16|g.blendCode(true)<<24)
 	mask := uint32(15)
@@ -208,7 +208,9 @@ func (g *sceneGen) state() {
 		s.Reg(r3.FG_ALPHA_FUNC, 0, 0)
 		s.Reg(r3.RB3D_ROPCNTL, 0)
 		s.Reg(r3.RB3D_COLOR_CHANNEL_MASK, 15)
-		s.Reg(r3.RB3D_BLENDCNTL, g.pick(0, 0, 1|1<<2|4<<16|5<<24), 0)
+		s.Reg(r3.RB3D_BLENDCNTL, g.pick(0, 0, 1|1<<2|38<<16|39<<24, 1|1<<2|5<<16|6<<24,
+			1|g.bit(50)<<1|g.bit(80)<<2|uint32(r.IntN(8))<<12|g.blendCode(false)<<16|g.blendCode(true)<<24),
+			uint32(r.IntN(8))<<12|g.blendCode(false)<<16|g.blendCode(true)<<24)
 		s.Reg(r3.SC_CLIP_RULE, 0xFFFF)
 		s.Reg(r3.ZB_CNTL, g.pick(0, 2, 6))
 	}

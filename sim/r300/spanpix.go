@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // The span pipeline's pixel stages. The general stage hands every pixel
@@ -176,15 +177,145 @@ func (s *drawState) spanDirect8(sw *spanWork) {
 	}
 }
 
+// byteUnit holds float64(k)/255 for every byte k: the value of an 8-bit
+// channel (quantOut's k/255, read's b/255).
+var byteUnit = func() (t [256]float64) {
+	for k := range t {
+		t[k] = float64(k) / 255
+	}
+	return
+}()
+
 // spanBlend8 is colorOut's ARGB8888 path over the span's masked pixels,
 // for one unorm-8 target blended without fog, alpha test, ROP, mask or
-// discard.
+// discard. GL's usual SRC_ALPHA, ONE_MINUS_SRC_ALPHA with ADD_CLAMP on
+// both halves is written out; other blends go through blendKinds.
 func (s *drawState) spanBlend8(sw *spanWork) {
 	cb := &s.cb
 	t := cb.used[0]
 	buf := &cb.buf[t]
 	sl, md := &buf.slots, &buf.modes
 	o := &sw.out[t]
+	pitch := buf.pitch * 4
+	over := cb.comb == 0 && cb.acomb == 0 && cb.kinds == [4]int{bfSrcAlpha, bfInvSrcAlpha, bfSrcAlpha, bfInvSrcAlpha}
+	n := 4 * sw.nq
+	ob := &sw.packed
+	for c := 0; c < 4; c++ {
+		src := o[c][:n]
+		dst := ob[c][:len(src)]
+		for i, v := range src {
+			dst[i] = uint32(outByte(v))
+		}
+	}
+	if over && sl[0]&3+sl[1]&3+sl[2]&3+sl[3]&3 == 6 && sl[0]&3*sl[1]&3*sl[2]&3*sl[3]&3 == 0 &&
+		(sl[0]^sl[1])&3 != 0 && (sl[0]^sl[2])&3 != 0 && (sl[0]^sl[3])&3 != 0 && (sl[1]^sl[2])&3 != 0 &&
+		(sl[1]^sl[3])&3 != 0 && (sl[2]^sl[3])&3 != 0 {
+		s.spanOver8(sw)
+		return
+	}
+	// toUnorm's offsets per byte: a constant, or (-1) the dither
+	// matrix's.
+	var offs [4]float64
+	for k, mode := range md {
+		offs[k] = [3]float64{1.0 / 4096, 0.5, -1}[mode]
+	}
+	// ch[k] is the channel byte k holds; from[c] the byte read gives
+	// channel c (the last one holding it, as read's assignments go), or
+	// 4 for none (0).
+	var ch [4]uint32
+	from := [5]int{4, 4, 4, 4, 4}
+	for k := range sl {
+		ch[k] = uint32(sl[k] & 3)
+		from[ch[k]] = k
+	}
+	for k := 0; k < sw.nq; k++ {
+		m := sw.mask[k]
+		if m == 0 {
+			continue
+		}
+		base := (sw.qy*buf.pitch + sw.qx[k]) * 4
+		for ; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros8(m)
+			pi := 4*k + i
+			x, y := sw.qx[k]+i&1, sw.qy+i>>1
+			off := base + (i&1)*4 + (i>>1)*pitch
+			b := buf.mem[off : off+4 : off+4]
+			var bb [5]byte
+			if cb.read {
+				copy(bb[:4], b)
+			}
+			var res [4]float64
+			if over {
+				sa := byteUnit[uint8(ob[3][pi])]
+				isa := 1 - sa
+				res[0] = clamp01(float64(byteUnit[uint8(ob[0][pi])]*sa) + float64(byteUnit[bb[from[0]]]*isa))
+				res[1] = clamp01(float64(byteUnit[uint8(ob[1][pi])]*sa) + float64(byteUnit[bb[from[1]]]*isa))
+				res[2] = clamp01(float64(byteUnit[uint8(ob[2][pi])]*sa) + float64(byteUnit[bb[from[2]]]*isa))
+				res[3] = clamp01(float64(sa*sa) + float64(byteUnit[bb[from[3]]]*isa))
+			} else {
+				src := [4]float64{byteUnit[uint8(ob[0][pi])], byteUnit[uint8(ob[1][pi])], byteUnit[uint8(ob[2][pi])], byteUnit[uint8(ob[3][pi])]}
+				dst := [4]float64{byteUnit[bb[from[0]]], byteUnit[bb[from[1]]], byteUnit[bb[from[2]]], byteUnit[bb[from[3]]]}
+				for c := 0; c < 3; c++ {
+					res[c] = blendKinds(cb.comb, cb.kinds[0], cb.kinds[1], c, &src, &dst, &cb.constant)
+				}
+				res[3] = blendKinds(cb.acomb, cb.kinds[2], cb.kinds[3], 3, &src, &dst, &cb.constant)
+			}
+			d := ditherOffset[y&3][x&3]
+			o0, o1, o2, o3 := offs[0], offs[1], offs[2], offs[3]
+			if o0 < 0 {
+				o0 = d
+			}
+			if o1 < 0 {
+				o1 = d
+			}
+			if o2 < 0 {
+				o2 = d
+			}
+			if o3 < 0 {
+				o3 = d
+			}
+			b[0] = byte(min(uint32(clamp01(res[ch[0]])*255+o0), 255))
+			b[1] = byte(min(uint32(clamp01(res[ch[1]])*255+o1), 255))
+			b[2] = byte(min(uint32(clamp01(res[ch[2]])*255+o2), 255))
+			b[3] = byte(min(uint32(clamp01(res[ch[3]])*255+o3), 255))
+		}
+	}
+}
+
+// overTab holds, for every source alpha byte ka, the two products of GL's
+// SRC_ALPHA, ONE_MINUS_SRC_ALPHA blend of 8-bit channels as blendKinds
+// computes them: src·sa for every source byte (index 0) and dst·(1 - sa)
+// for every destination byte (index 1).
+var overTab = sync.OnceValue(func() *[256][2][256]float64 {
+	t := new([256][2][256]float64)
+	for ka := range t {
+		sa := byteUnit[ka]
+		isa := 1 - sa
+		for k := range 256 {
+			t[ka][0][k] = float64(byteUnit[k] * sa)
+			t[ka][1][k] = float64(byteUnit[k] * isa)
+		}
+	}
+	return t
+})
+
+// spanOver8 is spanBlend8 for SRC_ALPHA, ONE_MINUS_SRC_ALPHA with
+// ADD_CLAMP on both halves into a buffer whose four bytes hold the four
+// channels once each: every new byte is clamp(src·sa + dst·(1 - sa)) from
+// overTab, quantised by toUnorm (whose clamp the blend's makes
+// redundant). sw.packed holds the output bytes by channel.
+func (s *drawState) spanOver8(sw *spanWork) {
+	cb := &s.cb
+	buf := &cb.buf[cb.used[0]]
+	sl, md := &buf.slots, &buf.modes
+	ob := &sw.packed
+	tab := overTab()
+	var offs [4]float64
+	for k, mode := range md {
+		offs[k] = [3]float64{1.0 / 4096, 0.5, -1}[mode]
+	}
+	c0, c1, c2, c3 := sl[0]&3, sl[1]&3, sl[2]&3, sl[3]&3
+	read := cb.read
 	pitch := buf.pitch * 4
 	for k := 0; k < sw.nq; k++ {
 		m := sw.mask[k]
@@ -196,22 +327,35 @@ func (s *drawState) spanBlend8(sw *spanWork) {
 			i := bits.TrailingZeros8(m)
 			pi := 4*k + i
 			x, y := sw.qx[k]+i&1, sw.qy+i>>1
-			src := [4]float64{unorm8Out(o[0][pi]), unorm8Out(o[1][pi]), unorm8Out(o[2][pi]), unorm8Out(o[3][pi])}
 			off := base + (i&1)*4 + (i>>1)*pitch
 			b := buf.mem[off : off+4 : off+4]
-			var dst, res [4]float64
-			if cb.read {
-				dst[sl[0]&3], dst[sl[1]&3], dst[sl[2]&3], dst[sl[3]&3] =
-					float64(b[0])/255, float64(b[1])/255, float64(b[2])/255, float64(b[3])/255
+			var d0, d1, d2, d3 byte
+			if read {
+				d0, d1, d2, d3 = b[0], b[1], b[2], b[3]
 			}
-			for c := 0; c < 3; c++ {
-				res[c] = blendKinds(cb.comb, cb.kinds[0], cb.kinds[1], c, &src, &dst, &cb.constant)
+			t := &tab[uint8(ob[3][pi])]
+			r0 := clamp01(t[0][uint8(ob[c0][pi])] + t[1][d0])
+			r1 := clamp01(t[0][uint8(ob[c1][pi])] + t[1][d1])
+			r2 := clamp01(t[0][uint8(ob[c2][pi])] + t[1][d2])
+			r3 := clamp01(t[0][uint8(ob[c3][pi])] + t[1][d3])
+			dv := ditherOffset[y&3][x&3]
+			o0, o1, o2, o3 := offs[0], offs[1], offs[2], offs[3]
+			if o0 < 0 {
+				o0 = dv
 			}
-			res[3] = blendKinds(cb.acomb, cb.kinds[2], cb.kinds[3], 3, &src, &dst, &cb.constant)
-			b[0] = byte(toUnorm(res[sl[0]&3], 8, md[0], x, y))
-			b[1] = byte(toUnorm(res[sl[1]&3], 8, md[1], x, y))
-			b[2] = byte(toUnorm(res[sl[2]&3], 8, md[2], x, y))
-			b[3] = byte(toUnorm(res[sl[3]&3], 8, md[3], x, y))
+			if o1 < 0 {
+				o1 = dv
+			}
+			if o2 < 0 {
+				o2 = dv
+			}
+			if o3 < 0 {
+				o3 = dv
+			}
+			b[0] = byte(min(uint32(r0*255+o0), 255))
+			b[1] = byte(min(uint32(r1*255+o1), 255))
+			b[2] = byte(min(uint32(r2*255+o2), 255))
+			b[3] = byte(min(uint32(r3*255+o3), 255))
 		}
 	}
 }

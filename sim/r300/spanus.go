@@ -75,6 +75,10 @@ type aluSpan struct {
 	direct bool
 	// usesDot: the RGB op is a dot product.
 	usesDot bool
+	// slot indexes the worker's resolved operand arrays (spanWork.opds);
+	// anyMod is set when some argument has a modifier.
+	slot   int
+	anyMod bool
 	// mov[c] is set when channel c (3: alpha) is a MAD of argument A by
 	// the inline 1 plus the inline 0, unmodified, with no output modifier
 	// or clamp: its result is fp24(A), which for a temp is A itself
@@ -116,6 +120,11 @@ func newALUSpan(op *aluOp) *aluSpan {
 	for c := 0; c < 4; c++ {
 		s.srcpIn[c] = [2]operand{operandOf(a, uint8(c)), operandOf(a, uint8(4+c))}
 	}
+	for k := range s.mod {
+		for _, m := range s.mod[k] {
+			s.anyMod = s.anyMod || m != 0
+		}
+	}
 	s.usesDot = a.RGB.Op == r3.RGBDP3 || a.RGB.Op == r3.RGBDP4 || a.RGB.Op == r3.RGBD2A
 	one, zero := operand{kind: opdInline, reg: 1}, operand{kind: opdInline, reg: 0}
 	for c := 0; c < 4; c++ {
@@ -140,6 +149,34 @@ func newALUSpan(op *aluOp) *aluSpan {
 	return s
 }
 
+// resolved is an ALU instruction's operand arrays in one worker's
+// spanWork: per argument and channel, and the pre-subtract inputs.
+type resolved struct {
+	args [3][4]*spanArr
+	srcp [4][2]*spanArr
+}
+
+// resolve fills sw.opds for the pipeline's ALU instructions.
+func (sw *spanWork) resolve(fp *fastPipe) {
+	sw.opds = sw.opds[:0]
+	for i := range fp.stages {
+		as := fp.stages[i].alu
+		if as == nil {
+			continue
+		}
+		var r resolved
+		for k := range r.args {
+			for c := range r.args[k] {
+				r.args[k][c] = sw.arr(as.opd[k][c])
+			}
+		}
+		for c := range r.srcp {
+			r.srcp[c] = [2]*spanArr{sw.arr(as.srcpIn[c][0]), sw.arr(as.srcpIn[c][1])}
+		}
+		sw.opds = append(sw.opds, r)
+	}
+}
+
 // arr returns the array an operand reads in sw.
 func (sw *spanWork) arr(o operand) *spanArr {
 	switch o.kind {
@@ -156,26 +193,27 @@ func (sw *spanWork) arr(o operand) *spanArr {
 // run executes the instruction over the span's first n pixels.
 func (s *aluSpan) run(sw *spanWork, n int) {
 	a := &s.op.a
+	ops := &sw.opds[s.slot]
 	// Pre-subtract from raw slots 0 and 1 of each half (L1542-1547).
 	if s.op.srcpRGB {
 		for c := 0; c < 3; c++ {
-			srcpSpan(&sw.srcp[c], sw.arr(s.srcpIn[c][0]), sw.arr(s.srcpIn[c][1]), a.RGB.Srcp, n)
+			srcpSpan(&sw.srcp[c], ops.srcp[c][0], ops.srcp[c][1], a.RGB.Srcp, n)
 		}
 	}
 	if s.op.srcpA {
-		srcpSpan(&sw.srcp[3], sw.arr(s.srcpIn[3][0]), sw.arr(s.srcpIn[3][1]), a.Alpha.Srcp, n)
+		srcpSpan(&sw.srcp[3], ops.srcp[3][0], ops.srcp[3][1], a.Alpha.Srcp, n)
 	}
 	// Arguments, with their modifiers applied (exact in float32).
-	var args [3][4]*spanArr
-	for k := 0; k < 3; k++ {
-		for c := 0; c < 4; c++ {
-			src := sw.arr(s.opd[k][c])
-			if m := s.mod[k][c]; m != 0 {
-				dst := &sw.args[k][c]
-				modSpan(dst, src, m, n)
-				src = dst
+	args := ops.args
+	if s.anyMod {
+		for k := 0; k < 3; k++ {
+			for c := 0; c < 4; c++ {
+				if m := s.mod[k][c]; m != 0 {
+					dst := &sw.args[k][c]
+					modSpan(dst, args[k][c], m, n)
+					args[k][c] = dst
+				}
 			}
-			args[k][c] = src
 		}
 	}
 	A, B, C := &args[0], &args[1], &args[2]
@@ -388,9 +426,26 @@ func finishSpan(dst *spanArr, x *spanArr64, omod uint8, clamp bool, n int) {
 		}
 		return
 	}
+	if omod == 0 {
+		for p := range d {
+			d[p] = sat(fp24(v[p]))
+		}
+		return
+	}
 	for p := range d {
 		d[p] = finish(v[p], omod, clamp)
 	}
+}
+
+// sat is finish's clamp to [0, 1] (NaN to 0).
+func sat(r float32) float32 {
+	if !(r > 0) {
+		return 0
+	}
+	if r > 1 {
+		return 1
+	}
+	return r
 }
 
 // rgbOp computes one RGB channel's finished result.
@@ -402,6 +457,12 @@ func rgbOp(dst *spanArr, dot *spanArr64, sop, A, B, C *spanArr, op, omod uint8, 
 		if plain {
 			for p := range d {
 				d[p] = fp24(float64(float64(x[p])*float64(y[p])) + float64(z[p]))
+			}
+			return
+		}
+		if omod == 0 {
+			for p := range d {
+				d[p] = sat(fp24(float64(float64(x[p])*float64(y[p])) + float64(z[p])))
 			}
 			return
 		}

@@ -71,6 +71,7 @@ func TestALUSpanMatchesExec(t *testing.T) {
 		a := randomALU(r)
 		op := decodeALU(a)
 		as := newALUSpan(&op)
+		sw.resolve(&fastPipe{stages: []spanStage{{alu: as}}})
 		var consts [32][4]float32
 		for k := range consts {
 			for c := range consts[k] {

@@ -31,6 +31,9 @@ type texUnit struct {
 	fast8 bool
 	// wrapFast is set when both wrap modes are wrapFast's (bilinear8).
 	wrapFast bool
+	// selID is set when the swizzle is the identity (R, G, B, A from
+	// components 0-3).
+	selID bool
 }
 
 // unorm8 holds v/255 for every byte.
@@ -85,6 +88,7 @@ func (e *Engine) prepareTX(s *drawState) error {
 			u.signed[c] = fm1>>(5+uint(c))&1 != 0
 		}
 		u.gamma = fm1>>21&1 != 0
+		u.selID = u.sel == [4]uint32{0, 1, 2, 3}
 		w, h := int(f2&0x7FF)+1, int(f2>>11&0x7FF)+1
 		u.lastLevel = int(f2 >> 26 & 15)
 		if u.lastLevel > 11 {
