@@ -77,8 +77,8 @@ type prim struct {
 	// (smallEdges); constIn when every value the RS loads is the same at
 	// the three vertices (rsState.constant).
 	wpIsWl, spans, constIn bool
-	flat   bool
-	front  bool
+	flat                   bool
+	front                  bool
 	// vals is the offset in the batch's value arena of the attributes'
 	// values at the three reference vertices (rsState.appendValues).
 	vals int
