@@ -310,6 +310,8 @@ type worker struct {
 	span          *spanWork
 	quads, pixels int
 	zpass         uint32
+	// ezSkip counts spans to shade without the early depth test.
+	ezSkip int
 }
 
 // scanRows shades the quads whose top row lies in [qy0, qy1).

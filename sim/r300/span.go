@@ -1,6 +1,9 @@
 package r300
 
 import (
+	"encoding/binary"
+	"math/bits"
+
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
 
@@ -99,6 +102,9 @@ type fastPipe struct {
 	tex bool
 	// out is the pixel stage (spanpix.go).
 	out int
+	// earlyZ is set when a pixel that fails the depth test can be
+	// dropped before the program runs (spanEarlyZ).
+	earlyZ bool
 }
 
 // fastPipeline compiles the draw's state for the span pipeline, or returns
@@ -106,6 +112,7 @@ type fastPipe struct {
 func (s *drawState) fastPipeline(id uint64) *fastPipe {
 	u := s.us
 	fp := &fastPipe{id: id, tex: u.tex, out: s.outStage()}
+	fp.earlyZ = s.earlyZ()
 	seenK := map[operand]bool{}
 	written := map[int]bool{}
 	nALU := 0
@@ -308,6 +315,19 @@ func (e *Engine) shadeSpan(s *drawState, fp *fastPipe, p *prim, w *worker, vals 
 	n := 4 * nq
 	w.quads += nq
 	s.spanWeights(p, sw, vals, attrs)
+	if fp.earlyZ && !constUS {
+		if w.ezSkip > 0 {
+			w.ezSkip--
+		} else if !s.spanEarlyZ(p, sw, w) {
+			// Nothing failed: test again only every few spans (the
+			// result is the same either way; only the time differs).
+			w.ezSkip = 3
+		}
+		nq, n = sw.nq, 4*sw.nq
+		if nq == 0 {
+			return nil
+		}
+	}
 	if constUS {
 		k := uint8(0)
 		if cKill {
@@ -576,4 +596,83 @@ func inRun(x, lo, hi int) uint8 {
 		return 1
 	}
 	return 0
+}
+
+// earlyZ reports whether the depth test can run before the program: the
+// test is on, Z comes from the plane equation, no stencil test counts the
+// pixels that fail it, and the program cannot kill a pixel (no KIL, no
+// chroma key that kills), so a pixel that fails writes nothing whatever
+// the program computes. The reference counts such a pixel among
+// Stats.Pixels all the same, and so does spanEarlyZ.
+func (s *drawState) earlyZ() bool {
+	z := &s.zb
+	if !z.active || !z.zTest || z.stencil || s.fg.depthFromUS {
+		return false
+	}
+	for _, lv := range s.us.levels {
+		for _, t := range lv.tex {
+			if t.Op == r3.TexKill {
+				return false
+			}
+			if t.Op != r3.TexNOP && s.tex[t.Unit].enabled && s.tex[t.Unit].chroma == 1 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// spanEarlyZ tests the span's covered pixels against the depth buffer
+// (without writing it), drops those that fail, counts them among the
+// pixels as the reference's pixel stage does, and removes the quads left
+// without pixels. It reports whether any pixel failed.
+func (s *drawState) spanEarlyZ(p *prim, sw *spanWork, w *worker) bool {
+	z := &s.zb
+	op := zCmp[z.zFunc]
+	var zc uint32
+	if sw.zConst {
+		zc = s.planeZ(sw.z[0], p.zoff)
+	}
+	failed, j := 0, 0
+	for k := 0; k < sw.nq; k++ {
+		m := sw.cov[k]
+		for r := m; r != 0; r &= r - 1 {
+			i := bits.TrailingZeros8(r)
+			x, y := sw.qx[k]+i&1, sw.qy+i>>1
+			zv := zc
+			if !sw.zConst {
+				zv = s.planeZ(sw.z[4*k+i], p.zoff)
+			}
+			var old uint32
+			if z.z24 {
+				off := (y*z.pitch + x) * 4
+				old = binary.LittleEndian.Uint32(z.mem[off:off+4:off+4]) >> 8
+			} else {
+				off := (y*z.pitch + x) * 2
+				old = uint32(binary.LittleEndian.Uint16(z.mem[off:off+2:off+2])) << 8
+			}
+			if !cmp(op, zv, old) {
+				m &^= 1 << i
+				failed++
+			}
+		}
+		if m == 0 {
+			continue
+		}
+		if j != k {
+			sw.qx[j] = sw.qx[k]
+			for a := 0; a < 3; a++ {
+				copy(sw.wl[a][4*j:4*j+4], sw.wl[a][4*k:4*k+4])
+				copy(sw.wp[a][4*j:4*j+4], sw.wp[a][4*k:4*k+4])
+			}
+			copy(sw.z[4*j:4*j+4], sw.z[4*k:4*k+4])
+			copy(sw.w[4*j:4*j+4], sw.w[4*k:4*k+4])
+			copy(sw.fog[4*j:4*j+4], sw.fog[4*k:4*k+4])
+		}
+		sw.cov[j] = m
+		j++
+	}
+	w.pixels += failed
+	sw.nq = j
+	return failed > 0
 }
