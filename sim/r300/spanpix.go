@@ -20,6 +20,7 @@ const (
 	outGeneral = iota
 	outDirect8 // cbState.direct8: the output bytes are the pixel's bytes
 	outBlend8  // one unorm-8 target into ARGB8888, blended
+	outOver8   // outBlend8 with GL's over blend into a permuted layout
 )
 
 // outStage chooses the draw's pixel stage.
@@ -34,6 +35,15 @@ func (s *drawState) outStage() int {
 	}
 	if len(cb.used) == 1 && cb.multi == 0 && cb.outFmt[cb.used[0]] == 0 && cb.buf[cb.used[0]].simple &&
 		cb.blend && !cb.rop && cb.allMask && cb.discard == 0 && !s.fg.fog && !s.fg.alphaTest {
+		sl := &cb.buf[cb.used[0]].slots
+		var seen [4]bool
+		for _, c := range sl {
+			seen[c&3] = true
+		}
+		if cb.comb == 0 && cb.acomb == 0 && cb.kinds == [4]int{bfSrcAlpha, bfInvSrcAlpha, bfSrcAlpha, bfInvSrcAlpha} &&
+			seen == [4]bool{true, true, true, true} {
+			return outOver8
+		}
 		return outBlend8
 	}
 	return outGeneral
@@ -69,9 +79,12 @@ func (e *Engine) spanPixels(s *drawState, fp *fastPipe, p *prim, w *worker) erro
 			n = s.spanDepth(p, sw)
 		}
 		w.zpass += uint32(n)
-		if fp.out == outDirect8 {
+		switch fp.out {
+		case outDirect8:
 			s.spanDirect8(sw)
-		} else {
+		case outOver8:
+			s.spanOver8(sw)
+		default:
 			s.spanBlend8(sw)
 		}
 		return nil
@@ -96,9 +109,10 @@ func (e *Engine) spanPixels(s *drawState, fp *fastPipe, p *prim, w *worker) erro
 	return nil
 }
 
-// spanDepth is depthNoStencil for the pixels of sw.mask, with Z from the
-// plane equation: it drops the pixels that fail from the mask and returns
-// how many pass.
+// spanDepth is depthStencil without the stencil test, for the pixels of
+// sw.mask with Z from the plane equation: it drops the pixels that fail
+// from the mask and returns how many pass. (Without stencil, depthStencil
+// writes back the old value unless the test passes with writes on.)
 func (s *drawState) spanDepth(p *prim, sw *spanWork) int {
 	z := &s.zb
 	var zc uint32
@@ -106,30 +120,42 @@ func (s *drawState) spanDepth(p *prim, sw *spanWork) int {
 		zc = s.planeZ(sw.z[0], p.zoff)
 	}
 	op := zCmp[z.zFunc]
-	write := z.zTest && z.zWrite
+	test, write := z.zTest, z.zTest && z.zWrite
+	bpp := 2
+	if z.z24 {
+		bpp = 4
+	}
+	row := z.pitch * bpp
+	mem, z24, zConst := z.mem, z.z24, sw.zConst
 	n := 0
 	for k := 0; k < sw.nq; k++ {
 		m := sw.mask[k]
+		if m == 0 {
+			continue
+		}
+		base := (sw.qy*z.pitch + sw.qx[k]) * bpp
 		for r := m; r != 0; r &= r - 1 {
 			i := bits.TrailingZeros8(r)
-			x, y := sw.qx[k]+i&1, sw.qy+i>>1
 			zv := zc
-			if !sw.zConst {
+			if !zConst {
 				zv = s.planeZ(sw.z[4*k+i], p.zoff)
 			}
-			var pass bool
-			if z.z24 {
-				off := (y*z.pitch + x) * 4
-				b := z.mem[off : off+4 : off+4]
+			off := base + (i&1)*bpp + (i>>1)*row
+			pass := true
+			if z24 {
+				b := mem[off : off+4 : off+4]
 				v := binary.LittleEndian.Uint32(b)
-				pass = !z.zTest || cmp(op, zv, v>>8)
+				if test {
+					pass = cmp(op, zv, v>>8)
+				}
 				if pass && write {
 					binary.LittleEndian.PutUint32(b, zv<<8|v&0xFF)
 				}
 			} else {
-				off := (y*z.pitch + x) * 2
-				b := z.mem[off : off+2 : off+2]
-				pass = !z.zTest || cmp(op, zv, uint32(binary.LittleEndian.Uint16(b))<<8)
+				b := mem[off : off+2 : off+2]
+				if test {
+					pass = cmp(op, zv, uint32(binary.LittleEndian.Uint16(b))<<8)
+				}
 				if pass && write {
 					binary.LittleEndian.PutUint16(b, uint16(zv>>8))
 				}
@@ -206,12 +232,6 @@ func (s *drawState) spanBlend8(sw *spanWork) {
 		for i, v := range src {
 			dst[i] = uint32(outByte(v))
 		}
-	}
-	if over && sl[0]&3+sl[1]&3+sl[2]&3+sl[3]&3 == 6 && sl[0]&3*sl[1]&3*sl[2]&3*sl[3]&3 == 0 &&
-		(sl[0]^sl[1])&3 != 0 && (sl[0]^sl[2])&3 != 0 && (sl[0]^sl[3])&3 != 0 && (sl[1]^sl[2])&3 != 0 &&
-		(sl[1]^sl[3])&3 != 0 && (sl[2]^sl[3])&3 != 0 {
-		s.spanOver8(sw)
-		return
 	}
 	// toUnorm's offsets per byte: a constant, or (-1) the dither
 	// matrix's.
@@ -301,20 +321,22 @@ var overTab = sync.OnceValue(func() *[256][2][256]float64 {
 
 // spanOver8 is spanBlend8 for SRC_ALPHA, ONE_MINUS_SRC_ALPHA with
 // ADD_CLAMP on both halves into a buffer whose four bytes hold the four
-// channels once each: every new byte is clamp(src·sa + dst·(1 - sa)) from
-// overTab, quantised by toUnorm (whose clamp the blend's makes
-// redundant). sw.packed holds the output bytes by channel.
+// channels once each (outOver8): every new byte is clamp(src·sa +
+// dst·(1 - sa)) from overTab, quantised by toUnorm (whose clamp the
+// blend's makes redundant).
 func (s *drawState) spanOver8(sw *spanWork) {
 	cb := &s.cb
-	buf := &cb.buf[cb.used[0]]
+	t := cb.used[0]
+	buf := &cb.buf[t]
 	sl, md := &buf.slots, &buf.modes
-	ob := &sw.packed
+	o := &sw.out[t]
 	tab := overTab()
 	var offs [4]float64
 	for k, mode := range md {
 		offs[k] = [3]float64{1.0 / 4096, 0.5, -1}[mode]
 	}
-	c0, c1, c2, c3 := sl[0]&3, sl[1]&3, sl[2]&3, sl[3]&3
+	o0, o1, o2, o3 := &o[sl[0]&3], &o[sl[1]&3], &o[sl[2]&3], &o[sl[3]&3]
+	oa := &o[3]
 	read := cb.read
 	pitch := buf.pitch * 4
 	for k := 0; k < sw.nq; k++ {
@@ -333,29 +355,29 @@ func (s *drawState) spanOver8(sw *spanWork) {
 			if read {
 				d0, d1, d2, d3 = b[0], b[1], b[2], b[3]
 			}
-			t := &tab[uint8(ob[3][pi])]
-			r0 := clamp01(t[0][uint8(ob[c0][pi])] + t[1][d0])
-			r1 := clamp01(t[0][uint8(ob[c1][pi])] + t[1][d1])
-			r2 := clamp01(t[0][uint8(ob[c2][pi])] + t[1][d2])
-			r3 := clamp01(t[0][uint8(ob[c3][pi])] + t[1][d3])
+			tb := &tab[outByte(oa[pi])]
+			r0 := clamp01(tb[0][outByte(o0[pi])] + tb[1][d0])
+			r1 := clamp01(tb[0][outByte(o1[pi])] + tb[1][d1])
+			r2 := clamp01(tb[0][outByte(o2[pi])] + tb[1][d2])
+			r3 := clamp01(tb[0][outByte(o3[pi])] + tb[1][d3])
 			dv := ditherOffset[y&3][x&3]
-			o0, o1, o2, o3 := offs[0], offs[1], offs[2], offs[3]
-			if o0 < 0 {
-				o0 = dv
+			f0, f1, f2, f3 := offs[0], offs[1], offs[2], offs[3]
+			if f0 < 0 {
+				f0 = dv
 			}
-			if o1 < 0 {
-				o1 = dv
+			if f1 < 0 {
+				f1 = dv
 			}
-			if o2 < 0 {
-				o2 = dv
+			if f2 < 0 {
+				f2 = dv
 			}
-			if o3 < 0 {
-				o3 = dv
+			if f3 < 0 {
+				f3 = dv
 			}
-			b[0] = byte(min(uint32(r0*255+o0), 255))
-			b[1] = byte(min(uint32(r1*255+o1), 255))
-			b[2] = byte(min(uint32(r2*255+o2), 255))
-			b[3] = byte(min(uint32(r3*255+o3), 255))
+			b[0] = byte(min(uint32(r0*255+f0), 255))
+			b[1] = byte(min(uint32(r1*255+f1), 255))
+			b[2] = byte(min(uint32(r2*255+f2), 255))
+			b[3] = byte(min(uint32(r3*255+f3), 255))
 		}
 	}
 }

@@ -84,6 +84,10 @@ type aluSpan struct {
 	// or clamp: its result is fp24(A), which for a temp is A itself
 	// (every value a temp holds is an FP24 value other than -0).
 	mov [4]bool
+	// mul[c] is set when RGB channel c is a MAD whose C is the inline 0,
+	// unmodified: fp24 gives the same for A·B as for A·B + 0 (the sum
+	// differs only in the sign of a zero, which rounds to +0).
+	mul [3]bool
 }
 
 // operandOf resolves operand table index idx (aluOp's layout) of
@@ -137,6 +141,9 @@ func newALUSpan(op *aluOp) *aluSpan {
 	}
 	// SOP reads the alpha unit's unrounded result.
 	s.mov[3] = s.mov[3] && a.RGB.Op != r3.RGBSOP
+	for c := 0; c < 3; c++ {
+		s.mul[c] = !s.mov[c] && a.RGB.Op == r3.RGBMAD && s.opd[2][c] == zero && s.mod[2][c] == 0
+	}
 	s.direct = true
 	writes := func(h *r3.Half) bool { return h.WMask != 0 }
 	for n := 0; n < 3; n++ {
@@ -276,6 +283,10 @@ func (s *aluSpan) run(sw *spanWork, n int) {
 			movSpan(res[c], A[c], s.opd[0][c].kind == opdTemp, n)
 			continue
 		}
+		if s.mul[c] {
+			mulSpan(res[c], A[c], B[c], h.Omod, h.Clamp, n)
+			continue
+		}
 		rgbOp(res[c], dot, &sw.sop, A[c], B[c], C[c], h.Op, h.Omod, h.Clamp, n)
 	}
 
@@ -319,6 +330,26 @@ func movSpan(dst, src *spanArr, temp bool, n int) {
 	d, x := dst[:n], src[:n]
 	for p := range d {
 		d[p] = fp24(float64(x[p]))
+	}
+}
+
+// mulSpan is a MAD with C the inline 0 (aluSpan.mul), finished.
+func mulSpan(dst, a, b *spanArr, omod uint8, clamp bool, n int) {
+	d := dst[:n]
+	x, y := a[:len(d)], b[:len(d)]
+	switch {
+	case omod == 0 && !clamp:
+		for p := range d {
+			d[p] = fp24(float64(x[p]) * float64(y[p]))
+		}
+	case omod == 0:
+		for p := range d {
+			d[p] = sat(fp24(float64(x[p]) * float64(y[p])))
+		}
+	default:
+		for p := range d {
+			d[p] = finish(float64(x[p])*float64(y[p]), omod, clamp)
+		}
 	}
 }
 
