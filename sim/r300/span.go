@@ -2,7 +2,7 @@ package r300
 
 import (
 	"encoding/binary"
-	"math/bits"
+	mathbits "math/bits"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -637,7 +637,7 @@ func (s *drawState) spanEarlyZ(p *prim, sw *spanWork, w *worker) bool {
 	for k := 0; k < sw.nq; k++ {
 		m := sw.cov[k]
 		for r := m; r != 0; r &= r - 1 {
-			i := bits.TrailingZeros8(r)
+			i := mathbits.TrailingZeros8(r)
 			x, y := sw.qx[k]+i&1, sw.qy+i>>1
 			zv := zc
 			if !sw.zConst {

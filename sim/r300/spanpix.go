@@ -3,7 +3,7 @@ package r300
 import (
 	"encoding/binary"
 	"math"
-	"math/bits"
+	mathbits "math/bits"
 	"sync"
 )
 
@@ -72,7 +72,7 @@ func (e *Engine) spanPixels(s *drawState, fp *fastPipe, p *prim, w *worker) erro
 		for k := 0; k < sw.nq; k++ {
 			m := sw.cov[k] &^ sw.kill[k]
 			sw.mask[k] = m
-			n += bits.OnesCount8(m)
+			n += mathbits.OnesCount8(m)
 		}
 		w.pixels += n
 		if s.zb.active {
@@ -93,7 +93,7 @@ func (e *Engine) spanPixels(s *drawState, fp *fastPipe, p *prim, w *worker) erro
 	for k := 0; k < sw.nq; k++ {
 		m := sw.cov[k] &^ sw.kill[k]
 		for m != 0 {
-			i := bits.TrailingZeros8(m)
+			i := mathbits.TrailingZeros8(m)
 			m &= m - 1
 			pi := 4*k + i
 			x, y := sw.qx[k]+i&1, sw.qy+i>>1
@@ -135,7 +135,7 @@ func (s *drawState) spanDepth(p *prim, sw *spanWork) int {
 		}
 		base := (sw.qy*z.pitch + sw.qx[k]) * bpp
 		for r := m; r != 0; r &= r - 1 {
-			i := bits.TrailingZeros8(r)
+			i := mathbits.TrailingZeros8(r)
 			zv := zc
 			if !zConst {
 				zv = s.planeZ(sw.z[4*k+i], p.zoff)
@@ -195,7 +195,7 @@ func (s *drawState) spanDirect8(sw *spanWork) {
 		}
 		base := (sw.qy*buf.pitch + sw.qx[k]) * 4
 		for ; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros8(m)
+			i := mathbits.TrailingZeros8(m)
 			pi := 4*k + i
 			off := base + (i&1)*4 + (i>>1)*pitch
 			binary.LittleEndian.PutUint32(buf.mem[off:off+4:off+4], ob[0][pi]|ob[1][pi]|ob[2][pi]|ob[3][pi])
@@ -255,7 +255,7 @@ func (s *drawState) spanBlend8(sw *spanWork) {
 		}
 		base := (sw.qy*buf.pitch + sw.qx[k]) * 4
 		for ; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros8(m)
+			i := mathbits.TrailingZeros8(m)
 			pi := 4*k + i
 			x, y := sw.qx[k]+i&1, sw.qy+i>>1
 			off := base + (i&1)*4 + (i>>1)*pitch
@@ -346,7 +346,7 @@ func (s *drawState) spanOver8(sw *spanWork) {
 		}
 		base := (sw.qy*buf.pitch + sw.qx[k]) * 4
 		for ; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros8(m)
+			i := mathbits.TrailingZeros8(m)
 			pi := 4*k + i
 			x, y := sw.qx[k]+i&1, sw.qy+i>>1
 			off := base + (i&1)*4 + (i>>1)*pitch
