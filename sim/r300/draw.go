@@ -89,7 +89,7 @@ func (e *Engine) draw(op r3.Opcode, vf uint32, data, words []uint32, next int) (
 	if err := e.fetch(s, walk, n, data, indices); err != nil {
 		return 0, err
 	}
-	return extra, e.assemblePrims(s, prim, n)
+	return extra, e.endDraw(e.assemblePrims(s, prim, n))
 }
 
 // indexBuffer reads the INDX_BUFFER packet at words[next] ([OUT] Mesa

@@ -39,10 +39,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/retrogl/retrogl/hal"
 	r3 "github.com/retrogl/retrogl/hal/r300"
 	"github.com/retrogl/retrogl/sim/device"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // Memory map of the simulated board: 64 MB of local memory and 32 MB of
@@ -75,8 +77,19 @@ type Engine struct {
 
 	x *device.Exec
 	// scratch buffers reused between draws.
-	verts   []vertex
-	workers []worker
+	verts []vertex
+	// batch holds the draw's set-up primitives; sched shades them with
+	// wantWorkers workers (hal.Parallel), each with its scratch state in
+	// workers.
+	batch       batch
+	sched       raster.Scheduler
+	wantWorkers atomic.Int32
+	workers     []worker
+	// reference selects the per-quad reference path instead of the span
+	// pipeline (tests compare the two).
+	reference bool
+	// pipes counts the span pipelines compiled (their ids).
+	pipes uint64
 }
 
 // Device is the simulated R300 as a hal.Device, with the engine exposed.

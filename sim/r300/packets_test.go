@@ -2,7 +2,6 @@ package r300
 
 import (
 	"math"
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -240,27 +239,6 @@ func TestPrimitiveTypes(t *testing.T) {
 	assert.Equal(t, 64, count(r3.PrimPolygon, w(0, 0), w(8, 0), w(8, 8), w(0, 8)))
 	assert.Equal(t, 96, count(r3.PrimQuadStrip, w(0, 0), w(0, 8), w(8, 0), w(8, 8), w(12, 0), w(12, 8)))
 	assert.Equal(t, 21, count(r3.PrimLineLoop, w(0.5, 0.5), w(8.5, 0.5), w(8.5, 6.5)))
-}
-
-// TestWorkerCountIndependent renders a large primitive in row bands with
-// different worker counts: the bytes must not change.
-func TestWorkerCountIndependent(t *testing.T) {
-	render := func(procs int) []byte {
-		old := runtime.GOMAXPROCS(procs)
-		defer runtime.GOMAXPROCS(old)
-		d := newDev(t)
-		var s r3.Stream
-		baseline(&s, 64, 64)
-		s.Reg(r3.RB3D_BLENDCNTL, 0x21210005)
-		v := func(x, y, r, g float32) vtx { return vtx{x, y, 0, r, g, 0.5, 0.5} }
-		immd(&s, r3.PrimTriangles, v(0.3, 0.7, 1, 0), v(63.2, 5.1, 0, 1), v(20.4, 63.9, 0.3, 0.3))
-		immd(&s, r3.PrimTriangles, v(2.3, 60.7, 0, 1), v(60.2, 40.1, 1, 0), v(30.4, 1.9, 0.7, 0.3))
-		require.NoError(t, run(t, d, &s))
-		b := make([]byte, 4*64*64)
-		require.NoError(t, d.Read(fbAddr, b))
-		return b
-	}
-	assert.Equal(t, render(1), render(4))
 }
 
 // TestLineStipple: with line stuffing, texture 0's S runs along the line

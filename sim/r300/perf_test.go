@@ -139,9 +139,9 @@ func TestRowSpanMatchesInside(t *testing.T) {
 			sign = -1
 		}
 		rule := uint32(r.IntN(32))
-		p := &prim{}
+		p := &prim{ne: k}
 		for i := 0; i < k; i++ {
-			p.edges = append(p.edges, edgeThrough(xs[i], ys[i], xs[(i+1)%k], ys[(i+1)%k], sign, rule))
+			p.edges[i] = edgeThrough(xs[i], ys[i], xs[(i+1)%k], ys[(i+1)%k], sign, rule)
 		}
 		s := &drawState{sub: sub, sx0: r.IntN(10), sy0: r.IntN(10), sx1: 50 + r.IntN(20), sy1: 35 + r.IntN(20)}
 		if !s.bbox(p, xs, ys) || !smallEdges(p, sub) {
@@ -267,6 +267,50 @@ func TestBilinear8MatchesFilter(t *testing.T) {
 			want, _ := slow.filter(0, s, tt, true)
 			if got != want {
 				t.Fatalf("texture %d (%dx%d, wrap %v) at (%v, %v): %v, want %v", n, w, h, u.wrap, s, tt, got, want)
+			}
+		}
+	}
+}
+
+// TestSpanSamplersMatchFilter compares the span pipeline's straight-line
+// samplers with filter over random 8_8_8_8 textures, swizzles, wrap modes
+// and coordinates.
+func TestSpanSamplersMatchFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	f := &r3.TexFormats[r3.TxFmt8_8_8_8]
+	for n := 0; n < 300; n++ {
+		w, h := 1<<r.IntN(7), 1<<r.IntN(7)
+		u := &texUnit{f: f, fast8: true, wrapFast: true, levels: r3.TexLayout(f, w, h, 1, 0)}
+		u.mem = make([]byte, u.levels[0].Offset+u.levels[0].Size)
+		for i := range u.mem {
+			u.mem[i] = byte(r.UintN(256))
+		}
+		modes := []uint32{0, 2, 3}
+		u.wrap = [2]uint32{modes[r.IntN(3)], modes[r.IntN(3)]}
+		for c := range u.sel {
+			u.sel[c] = uint32(r.IntN(6))
+		}
+		if n%2 == 0 {
+			u.sel = [4]uint32{0, 1, 2, 3}
+		}
+		u.selID = u.sel == [4]uint32{0, 1, 2, 3}
+		lv := &u.levels[0]
+		for i := 0; i < 300; i++ {
+			s, tt := r.Float64()*6-3, r.Float64()*6-3
+			if i%10 == 0 {
+				s, tt = (float64(r.IntN(4*w))+0.5)/float64(w), float64(r.IntN(4*h))/float64(h)
+			}
+			for _, linear := range []bool{false, true} {
+				want, _ := u.filter(0, s, tt, linear)
+				ws, wt := wrapCoord(u.wrap[0], s), wrapCoord(u.wrap[1], tt)
+				x, y := float64(ws*float64(w)), float64(wt*float64(h))
+				got := u.nearest8(lv, x, y)
+				if linear {
+					got = u.bilinear8Fast(lv, x, y)
+				}
+				if got != want {
+					t.Fatalf("texture %d (%dx%d, wrap %v, sel %v) at (%v, %v), linear %v: %v, want %v", n, w, h, u.wrap, u.sel, s, tt, linear, got, want)
+				}
 			}
 		}
 	}

@@ -312,18 +312,36 @@ func (e *Engine) prepareBuffer(cb *cbState, b int, outFmt uint32) error {
 	return nil
 }
 
-// pixel runs FG, ZB and the colour backend for pixel i of the quad.
-func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
-	q := &w.q
-	x, y := q.x+i&1, q.y+i>>1
+// fragment is what the pixel pipeline reads of one shaded pixel.
+type fragment struct {
+	// out is the US outputs, per target RGBA.
+	out *[4][4]float32
+	// z is the window z from the plane equation, w the perspective W and
+	// fog the fog source colour's alpha (FOG_SELECT C0A-C3A).
+	z, w, fog float64
+	// depth is the US depth output.
+	depth float32
+}
+
+// quadFragment returns pixel i of the quad as a fragment.
+func (s *drawState) quadFragment(q *quadState, i int) fragment {
+	f := fragment{out: &q.out[i], z: q.z[i], w: q.w[i], depth: q.depth[i]}
+	if s.fg.fog && s.fogSel < 4 {
+		f.fog = q.attr[i][s.rs.fog]
+	}
+	return f
+}
+
+// pixel runs FG, ZB and the colour backend for pixel (x, y).
+func (e *Engine) pixel(s *drawState, p *prim, w *worker, x, y int, fr *fragment) error {
 	if s.cb.direct8 {
-		return e.pixelDirect8(s, p, w, i, x, y)
+		return e.pixelDirect8(s, p, w, x, y, fr)
 	}
 	w.pixels++
 	// Output format quantisation, then FG.
 	var cols [4][4]float64
 	for _, t := range s.cb.used {
-		f, o := s.cb.outFmt[t], &q.out[i][t]
+		f, o := s.cb.outFmt[t], &fr.out[t]
 		if f == 0 {
 			cols[t] = [4]float64{unorm8Out(o[0]), unorm8Out(o[1]), unorm8Out(o[2]), unorm8Out(o[3])}
 			continue
@@ -331,7 +349,7 @@ func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 		cols[t] = [4]float64{quantOut(f, o[0]), quantOut(f, o[1]), quantOut(f, o[2]), quantOut(f, o[3])}
 	}
 	if s.fg.fog {
-		f := s.fogFactor(p, q, i)
+		f := s.fogFactor(fr)
 		for t := range cols {
 			for c := 0; c < 3; c++ {
 				cols[t][c] = float64(f*cols[t][c]) + float64((1-f)*s.fg.fogColor[c])
@@ -346,7 +364,7 @@ func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 		}
 	}
 	if s.zb.active {
-		pass, err := e.depthStencil(s, p, q, i, x, y)
+		pass, err := e.depthStencil(s, p, fr, x, y)
 		if err != nil || !pass {
 			return err
 		}
@@ -374,11 +392,10 @@ func (e *Engine) pixel(s *drawState, p *prim, w *worker, i int) error {
 // k = round(clamp(v) * 255), and toUnorm gives back k in every dither mode:
 // (k/255)*255 is k within 2^-40, and every mode's offset (1/4096, 1/2,
 // (b + 0.5)/16) lies strictly between 0 and 1. So the bytes are the k.
-func (e *Engine) pixelDirect8(s *drawState, p *prim, w *worker, i, x, y int) error {
-	q := &w.q
+func (e *Engine) pixelDirect8(s *drawState, p *prim, w *worker, x, y int, fr *fragment) error {
 	w.pixels++
 	if s.zb.active {
-		pass, err := e.depthStencil(s, p, q, i, x, y)
+		pass, err := e.depthStencil(s, p, fr, x, y)
 		if err != nil || !pass {
 			return err
 		}
@@ -390,7 +407,7 @@ func (e *Engine) pixelDirect8(s *drawState, p *prim, w *worker, i, x, y int) err
 	if x < 0 || y < 0 || off+4 > len(buf.mem) {
 		return faultf("colour write at (%d, %d) lies outside memory (RB3D_COLOROFFSET %#x, pitch %d)", x, y, buf.base, buf.pitch)
 	}
-	o := &q.out[i][t]
+	o := &fr.out[t]
 	k := [4]byte{outByte(o[0]), outByte(o[1]), outByte(o[2]), outByte(o[3])}
 	b, sl := buf.mem[off:off+4], &buf.slots
 	b[0], b[1], b[2], b[3] = k[sl[0]&3], k[sl[1]&3], k[sl[2]&3], k[sl[3]&3]
@@ -435,15 +452,15 @@ func clamp01(x float64) float64 {
 // fogFactor computes the FG_FOG_BLEND factor (1 = no fog). The source is
 // GB_SELECT.FOG_SELECT scaled by GA_FOG_SCALE/OFFSET; [PROP] LINEAR clamps
 // it, EXP and EXP2 take e^-f and e^-f², CONSTANT uses FG_FOG_FACTOR.
-func (s *drawState) fogFactor(p *prim, q *quadState, i int) float64 {
+func (s *drawState) fogFactor(fr *fragment) float64 {
 	var src float64
 	switch {
 	case s.fogSel < 4:
-		src = q.attr[i][s.rs.fog]
+		src = fr.fog
 	case s.fogSel == 4:
-		src = q.w[i]
+		src = fr.w
 	default:
-		src = q.z[i]
+		src = fr.z
 	}
 	f := float64(src*s.fg.fogScale) + s.fg.fogOffset
 	switch s.fg.fogFn {
@@ -503,7 +520,7 @@ func cmp(op uint8, a, b uint32) bool {
 }
 
 // depthStencil runs the ZB tests and updates for one pixel.
-func (e *Engine) depthStencil(s *drawState, p *prim, q *quadState, i, x, y int) (bool, error) {
+func (e *Engine) depthStencil(s *drawState, p *prim, fr *fragment, x, y int) (bool, error) {
 	z := &s.zb
 	bpp := 2
 	if z.z24 {
@@ -524,11 +541,11 @@ func (e *Engine) depthStencil(s *drawState, p *prim, q *quadState, i, x, y int) 
 	// Z24 from the plane equation, or from the shader (FG_DEPTH_SRC).
 	var zf float64
 	if s.fg.depthFromUS && z.wFmt == 1 {
-		zf = clamp01(float64(q.depth[i])) * (1<<24 - 1)
+		zf = clamp01(float64(fr.depth)) * (1<<24 - 1)
 	} else if s.fg.depthFromUS {
 		zf = 0
 	} else {
-		zf = float64(q.z[i]*s.depthScale) + s.depthOffset + p.zoff
+		zf = float64(fr.z*s.depthScale) + s.depthOffset + p.zoff
 	}
 	zv := uint32(max(0, min(1<<24-1, math.Floor(zf+0.5))))
 	if zf != zf {

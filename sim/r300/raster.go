@@ -2,8 +2,6 @@ package r300
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -60,19 +58,30 @@ func edgeThrough(px, py, qx, qy int64, sign int64, rule uint32) edgeFn {
 	return edgeFn{a: a, b: b, c: c, in: onEdgeIn(a, b, rule)}
 }
 
-// prim is a primitive ready for the scan converter.
+// prim is a primitive ready for the scan converter. It owns its data (no
+// pointer into a vertex), so a draw's primitives can wait in a batch.
 type prim struct {
-	edges []edgeFn
+	edges [4]edgeFn
+	ne    int // edges in use
 	// bounding box in pixels, inclusive, already clipped to the scissor.
 	x0, y0, x1, y1 int
-	// ref is the triangle whose barycentric weights interpolate the
-	// attributes; rf are its edge functions (vertex k's weight is
-	// rf[k]/area), flat uses vertex 0 everywhere.
-	ref   [3]*vertex
-	rf    [3]edgeFn
-	area  int64
-	flat  bool
-	front bool
+	// The reference triangle's barycentric weights interpolate the
+	// attributes: rf are its edge functions (vertex k's weight is
+	// rf[k]/area), rz and rq its vertices' window z and 1/W; flat uses
+	// vertex 0 everywhere.
+	rf     [3]edgeFn
+	rz, rq [3]float64
+	area   int64
+	// wpIsWl is set when the perspective-correct weights are the linear
+	// ones exactly (see wpIsWl); spans when rowSpan serves the edges
+	// (smallEdges); constIn when every value the RS loads is the same at
+	// the three vertices (rsState.constant).
+	wpIsWl, spans, constIn bool
+	flat                   bool
+	front                  bool
+	// vals is the offset in the batch's value arena of the attributes'
+	// values at the three reference vertices (rsState.appendValues).
+	vals int
 	// zoff is the polygon offset in Z24 units.
 	zoff float64
 	// stuffed point texture coordinates: the point's rectangle.
@@ -85,6 +94,9 @@ type prim struct {
 	ax, ay, dx, dy int64
 	acc, length    float64
 }
+
+// edgeList returns the primitive's edges.
+func (p *prim) edgeList() []edgeFn { return p.edges[:p.ne] }
 
 func (s *drawState) bbox(p *prim, xs, ys []int64) bool {
 	minX, maxX, minY, maxY := xs[0], xs[0], ys[0], ys[0]
@@ -138,20 +150,18 @@ func (e *Engine) rasterTri(s *drawState, a, b, c *vertex, front bool) error {
 	if area < 0 {
 		sign = -1
 	}
-	p := &prim{ref: [3]*vertex{a, b, c}, area: area * sign, front: front}
-	vs := p.ref
-	var edges [3]edgeFn
+	p := &prim{area: area * sign, front: front, ne: 3}
+	vs := [3]*vertex{a, b, c}
 	for k := 0; k < 3; k++ {
 		u, w := vs[(k+1)%3], vs[(k+2)%3]
-		edges[k] = edgeThrough(u.sx, u.sy, w.sx, w.sy, sign, s.edge[0])
+		p.edges[k] = edgeThrough(u.sx, u.sy, w.sx, w.sy, sign, s.edge[0])
 	}
-	p.edges = edges[:]
-	p.rf = edges
+	p.rf = [3]edgeFn{p.edges[0], p.edges[1], p.edges[2]}
 	if !s.bbox(p, []int64{a.sx, b.sx, c.sx}, []int64{a.sy, b.sy, c.sy}) {
 		return nil
 	}
 	p.zoff = s.zOffset(a, b, c, area, front)
-	return e.scan(s, p)
+	return e.queue(s, p, a, b, c)
 }
 
 // line rasterises a line as a parallelogram of half-width GA_LINE_CNTL.WIDTH
@@ -199,12 +209,10 @@ func (e *Engine) line(s *drawState, a, b *vertex, front bool) error {
 	if area < 0 {
 		sign = -1
 	}
-	p := &prim{front: front}
-	edges := make([]edgeFn, 4)
+	p := &prim{front: front, ne: 4}
 	for k := 0; k < 4; k++ {
-		edges[k] = edgeThrough(xs[k], ys[k], xs[(k+1)%4], ys[(k+1)%4], sign, rule)
+		p.edges[k] = edgeThrough(xs[k], ys[k], xs[(k+1)%4], ys[(k+1)%4], sign, rule)
 	}
-	p.edges = edges
 	if !s.bbox(p, xs, ys) {
 		return nil
 	}
@@ -220,7 +228,7 @@ func (e *Engine) line(s *drawState, a, b *vertex, front bool) error {
 	if rarea < 0 {
 		rs = -1
 	}
-	p.ref, p.area = ref, rarea*rs
+	p.area = rarea * rs
 	for k := 0; k < 3; k++ {
 		u, w := ref[(k+1)%3], ref[(k+2)%3]
 		p.rf[k] = edgeThrough(u.sx, u.sy, w.sx, w.sy, rs, 0)
@@ -238,7 +246,7 @@ func (e *Engine) line(s *drawState, a, b *vertex, front bool) error {
 		p.length = float64(max(abs64(dx), abs64(dy)))
 		e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] = uint32(int64(p.acc)+max(abs64(dx), abs64(dy))) & 0xFFFFFF
 	}
-	return e.scan(s, p)
+	return e.queue(s, p, ref[0], ref[1], ref[2])
 }
 
 // point rasterises a point as a screen-aligned rectangle (GA_POINT_SIZE
@@ -257,10 +265,10 @@ func (e *Engine) point(s *drawState, v *vertex, front bool) error {
 	if hw <= 0 || hh <= 0 {
 		return nil
 	}
-	p := &prim{ref: [3]*vertex{v, v, v}, flat: true, front: front, stuff: s.pointStuff}
+	p := &prim{flat: true, front: front, stuff: s.pointStuff, ne: 4}
 	p.left, p.right, p.top, p.bott = v.sx-hw, v.sx+hw, v.sy-hh, v.sy+hh
 	rule := s.edge[1]
-	p.edges = []edgeFn{
+	p.edges = [4]edgeFn{
 		{a: 1, c: -p.left, in: onEdgeIn(1, 0, rule)},
 		{a: -1, c: p.right, in: onEdgeIn(-1, 0, rule)},
 		{b: 1, c: -p.top, in: onEdgeIn(0, 1, rule)},
@@ -269,7 +277,7 @@ func (e *Engine) point(s *drawState, v *vertex, front bool) error {
 	if !s.bbox(p, []int64{p.left, p.right}, []int64{p.top, p.bott}) {
 		return nil
 	}
-	return e.scan(s, p)
+	return e.queue(s, p, v, v, v)
 }
 
 func abs64(x int64) int64 {
@@ -295,63 +303,15 @@ type quadState struct {
 	depth  [4]float32
 }
 
-// worker is one band of a primitive in flight: its quad and counters.
+// worker is one worker's scratch state: its quad in flight and its
+// counters, summed into the engine's after each batch.
 type worker struct {
 	q             quadState
+	span          *spanWork
 	quads, pixels int
 	zpass         uint32
-	err           error
-}
-
-// parallelQuads is the bounding-box size (in quads) from which a primitive
-// is shaded in row bands across goroutines. Pixels of one primitive never
-// overlap, so the result does not depend on the number of workers.
-const parallelQuads = 512
-
-// scan walks the primitive's quads and runs each through RS, US and the
-// pixel pipeline. The watchdog is charged one unit per quad of the
-// bounding box.
-func (e *Engine) scan(s *drawState, p *prim) error {
-	y0, y1 := p.y0&^1, p.y1
-	rows := (y1-y0)/2 + 1
-	cols := (p.x1-(p.x0&^1))/2 + 1
-	if err := e.x.Step(rows * cols); err != nil {
-		return err
-	}
-	vals := s.rs.vertexValues(p)
-	bands := 1
-	if rows*cols >= parallelQuads {
-		bands = min(runtime.GOMAXPROCS(0), rows, 8)
-	}
-	if cap(e.workers) < bands {
-		e.workers = make([]worker, bands)
-	}
-	ws := e.workers[:bands]
-	var wg sync.WaitGroup
-	for b := range ws {
-		w := &ws[b]
-		w.quads, w.pixels, w.zpass, w.err = 0, 0, 0, nil
-		r0, r1 := rows*b/bands, rows*(b+1)/bands
-		band := func() { w.err = e.scanRows(s, p, w, vals, y0+2*r0, y0+2*r1) }
-		if bands == 1 {
-			band()
-			break
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); band() }()
-	}
-	wg.Wait()
-	var err error
-	for b := range ws {
-		w := &ws[b]
-		e.Stats.Quads += w.quads
-		e.Stats.Pixels += w.pixels
-		e.regs[r3.ZB_ZPASS_DATA>>2] += w.zpass
-		if err == nil {
-			err = w.err
-		}
-	}
-	return err
+	// ezSkip counts spans to shade without the early depth test.
+	ezSkip int
 }
 
 // scanRows shades the quads whose top row lies in [qy0, qy1).
@@ -438,7 +398,8 @@ func (e *Engine) scanRows(s *drawState, p *prim, w *worker, vals []float64, qy0,
 			}
 			for i := 0; i < 4; i++ {
 				if cov>>i&1 != 0 && q.killed>>i&1 == 0 {
-					if err := e.pixel(s, p, w, i); err != nil {
+					fr := s.quadFragment(q, i)
+					if err := e.pixel(s, p, w, qx+i&1, qy+i>>1, &fr); err != nil {
 						return err
 					}
 				}
@@ -452,9 +413,9 @@ func (e *Engine) scanRows(s *drawState, p *prim, w *worker, vals []float64, qy0,
 // edge: on the inside side, or on the edge when the edge rule says so.
 func (p *prim) inside(x, y int, sub int64) bool {
 	px, py := int64(x)*sub+sub/2, int64(y)*sub+sub/2
-	for k := range p.edges {
-		ev := p.edges[k].eval(px, py)
-		if ev < 0 || (ev == 0 && !p.edges[k].in) {
+	for _, f := range p.edgeList() {
+		ev := f.eval(px, py)
+		if ev < 0 || (ev == 0 && !f.in) {
 			return false
 		}
 	}
@@ -469,7 +430,7 @@ func smallEdges(p *prim, sub int64) bool {
 	if max(abs64(int64(p.x0)), abs64(int64(p.x1)+1), abs64(int64(p.y0)), abs64(int64(p.y1)+1))*sub >= 1<<24 {
 		return false
 	}
-	for _, f := range p.edges {
+	for _, f := range p.edgeList() {
 		if abs64(f.a) >= 1<<30 || abs64(f.b) >= 1<<30 || abs64(f.c) >= 1<<60 {
 			return false
 		}
@@ -487,7 +448,7 @@ func rowSpan(p *prim, sub int64, y int) (lo, hi int) {
 	}
 	l, h := int64(p.x0), int64(p.x1)
 	py := int64(y)*sub + sub/2
-	for k := range p.edges {
+	for k := 0; k < p.ne; k++ {
 		f := &p.edges[k]
 		need := int64(1)
 		if f.in {
@@ -528,8 +489,8 @@ func (s *drawState) interpolate(p *prim, q *quadState, vals []float64, attrs boo
 	half := s.sub / 2
 	na := len(s.rs.attrs)
 	needW := s.fg.fog && s.fogSel == 4
-	r := p.ref
-	zConst := r[0].wz == r[1].wz && r[1].wz == r[2].wz
+	rz, rq := &p.rz, &p.rq
+	zConst := rz[0] == rz[1] && rz[1] == rz[2]
 	// The linear weights serve the attributes, a sloped Z and W.
 	needWL := attrs || !zConst || needW
 	for i := 0; i < 4; i++ {
@@ -550,7 +511,7 @@ func (s *drawState) interpolate(p *prim, q *quadState, vals []float64, attrs boo
 				var sum float64
 				var t [3]float64
 				for k := 0; k < 3; k++ {
-					t[k] = float64(ev[k] * p.ref[k].q)
+					t[k] = float64(ev[k] * rq[k])
 					sum += t[k]
 				}
 				if sum != 0 {
@@ -581,12 +542,12 @@ func (s *drawState) interpolate(p *prim, q *quadState, vals []float64, attrs boo
 			s.rs.load(&q.temps[i], a, s.us.ntemps)
 		}
 		if zConst {
-			q.z[i] = r[0].wz
+			q.z[i] = rz[0]
 		} else {
-			q.z[i] = float64(wl[0]*r[0].wz) + float64(wl[1]*r[1].wz) + float64(wl[2]*r[2].wz)
+			q.z[i] = float64(wl[0]*rz[0]) + float64(wl[1]*rz[1]) + float64(wl[2]*rz[2])
 		}
 		if needW {
-			iw := float64(wl[0]*r[0].q) + float64(wl[1]*r[1].q) + float64(wl[2]*r[2].q)
+			iw := float64(wl[0]*rq[0]) + float64(wl[1]*rq[1]) + float64(wl[2]*rq[2])
 			q.w[i] = 1 / iw
 		}
 	}
@@ -748,17 +709,15 @@ func (e *Engine) prepareRS(s *drawState) error {
 	return nil
 }
 
-// vertexValues returns, per attribute, its value at the three reference
-// vertices (interpolate weights them perspective-correctly).
-func (r *rsState) vertexValues(p *prim) []float64 {
-	vals := make([]float64, 3*(len(r.attrs)+1))
-	for j, a := range r.attrs {
-		for k := 0; k < 3; k++ {
-			v := p.ref[k]
-			if a.tex {
-				vals[3*j+k] = float64(v.tex[a.slot][a.comp])
+// appendValues appends, per attribute, its value at the three reference
+// vertices a, b, c (interpolate weights them perspective-correctly).
+func (r *rsState) appendValues(vals []float64, a, b, c *vertex) []float64 {
+	for _, at := range r.attrs {
+		for _, v := range [3]*vertex{a, b, c} {
+			if at.tex {
+				vals = append(vals, float64(v.tex[at.slot][at.comp]))
 			} else {
-				vals[3*j+k] = float64(v.col[a.slot][a.comp])
+				vals = append(vals, float64(v.col[at.slot][at.comp]))
 			}
 		}
 	}

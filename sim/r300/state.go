@@ -56,6 +56,13 @@ type drawState struct {
 	clipRects          [4][4]int
 	clipRule           uint32
 
+	// writes lists the buffers the draw writes; serial is set when the
+	// draw must be shaded serially (batch.go).
+	writes []memSpan
+	serial bool
+	// fast is the state compiled for the span pipeline (span.go).
+	fast *fastPipe
+
 	rs  rsState
 	us  *usProg
 	tex [16]texUnit
@@ -225,5 +232,6 @@ func (e *Engine) prepare(prim r3.PrimType) (*drawState, error) {
 	if err := e.prepareCB(s); err != nil {
 		return nil, err
 	}
+	e.prepareRaster(s)
 	return s, nil
 }

@@ -12,7 +12,8 @@ type texUnit struct {
 	used, enabled bool
 	f             *r3.TexFormat
 	levels        []r3.TexLevel
-	mem           []byte // from TXOFFSET to the end of its memory region
+	mem           []byte // the texture's levels, from TXOFFSET on
+	base          uint32 // TXOFFSET's address
 	baseLevel     int    // MAX_MIP_LEVEL
 	lastLevel     int    // NUM_LEVELS
 	wrap          [2]uint32
@@ -30,6 +31,9 @@ type texUnit struct {
 	fast8 bool
 	// wrapFast is set when both wrap modes are wrapFast's (bilinear8).
 	wrapFast bool
+	// selID is set when the swizzle is the identity (R, G, B, A from
+	// components 0-3).
+	selID bool
 }
 
 // unorm8 holds v/255 for every byte.
@@ -84,6 +88,7 @@ func (e *Engine) prepareTX(s *drawState) error {
 			u.signed[c] = fm1>>(5+uint(c))&1 != 0
 		}
 		u.gamma = fm1>>21&1 != 0
+		u.selID = u.sel == [4]uint32{0, 1, 2, 3}
 		w, h := int(f2&0x7FF)+1, int(f2>>11&0x7FF)+1
 		u.lastLevel = int(f2 >> 26 & 15)
 		if u.lastLevel > 11 {
@@ -98,6 +103,7 @@ func (e *Engine) prepareTX(s *drawState) error {
 		last := u.levels[len(u.levels)-1]
 		size := last.Offset + last.Size
 		base := off &^ 0x1F
+		u.base = base
 		var ok bool
 		if u.mem, ok = e.mem.Slice(base, size); !ok {
 			return faultf("texture %d (%#x+%#x bytes) lies outside memory", n, base, size)
@@ -373,6 +379,18 @@ func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4
 		}
 		return res, nil
 	}
+	q.killed |= u.sampleQuad(op, c, &res)
+	return res, nil
+}
+
+// lodMatters reports whether the level of detail can change what the unit
+// samples: without mipmapping and with one filter for both, every LOD
+// samples the base level the same way.
+func (u *texUnit) lodMatters() bool { return u.mip != 0 || u.mag != u.min }
+
+// sampleQuad samples an enabled unit at a quad's four coordinates into
+// res and returns the pixels a chroma key kills.
+func (u *texUnit) sampleQuad(op r3.TexOp, c *[4][4]float32, res *[4][4]float32) (killed uint8) {
 	var st [4][2]float64
 	var bias [4]float64
 	for i := 0; i < 4; i++ {
@@ -392,10 +410,7 @@ func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4
 	dudy, dvdy := float64((st[2][0]-st[0][0])*w), float64((st[2][1]-st[0][1])*h)
 	rho2 := max(float64(dudx*dudx)+float64(dvdx*dvdx), float64(dudy*dudy)+float64(dvdy*dvdy))
 	lod := math.Inf(-1)
-	// Without mipmapping and with one filter for both, every LOD samples
-	// the base level the same way: the logarithm is not needed.
-	lodMatters := u.mip != 0 || u.mag != u.min
-	if lodMatters && rho2 > 0 && !math.IsInf(rho2, 0) && rho2 == rho2 {
+	if u.lodMatters() && rho2 > 0 && !math.IsInf(rho2, 0) && rho2 == rho2 {
 		lod = 0.5 * log2(rho2)
 	}
 	for i := 0; i < 4; i++ {
@@ -432,9 +447,9 @@ func (e *Engine) sample(s *drawState, q *quadState, unit int, op r3.TexOp, c *[4
 			kill = k0 || k1
 		}
 		if kill {
-			q.killed |= 1 << i
+			killed |= 1 << i
 		}
 		res[i] = col
 	}
-	return res, nil
+	return killed
 }
