@@ -33,6 +33,7 @@ import (
 	"github.com/retrogl/retrogl/hal"
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/device"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // Memory map of the simulated 3DS (physical addresses of the original
@@ -67,6 +68,16 @@ type GPU struct {
 
 	x    *device.Exec
 	unit Unit
+
+	// Pixel work: the decoded pixel state (nil after a write that may
+	// change it), the batch of set-up triangles and the scheduler.
+	psCache      *pixelState
+	batch        batch
+	sched        raster.Scheduler
+	clipA, clipB []vertex
+	// reference selects the per-pixel reference path (tests).
+	reference bool
+
 	// ShaderLimit bounds the instructions of one vertex-shader run (0 means
 	// MaxSteps); fuzzing lowers it.
 	ShaderLimit int
@@ -99,6 +110,11 @@ func NewWithBudget(budget int64) *Device {
 	return &Device{Device: d, GPU: g}
 }
 
+// SetWorkers implements hal.Parallel: the number of goroutines that shade
+// a batch's row bands (n <= 0: one per CPU). The bytes written do not
+// depend on it.
+func (d *Device) SetWorkers(n int) { d.GPU.sched.SetWorkers(n) }
+
 // Reg returns the current value of a register.
 func (g *GPU) Reg(r p.Reg) uint32 { return g.regs[r] }
 
@@ -108,6 +124,7 @@ func (g *GPU) Reg(r p.Reg) uint32 { return g.regs[r] }
 func (g *GPU) Reset() {
 	g.vsFloatBuf, g.gsFloatBuf, g.fixedBuf, g.immediate = nil, nil, nil, nil
 	g.asm.reset()
+	g.batch.prims = g.batch.prims[:0]
 }
 
 // errFinalize ends a buffer.
@@ -118,8 +135,15 @@ type jump struct{ addr, size uint32 }
 
 func (j *jump) Error() string { return "jump" }
 
-// Run implements device.Engine.
+// Run implements device.Engine. The triangles still waiting in the batch
+// are shaded before it returns, whatever the outcome.
 func (g *GPU) Run(x *device.Exec) error {
+	err := g.run(x)
+	g.flush()
+	return err
+}
+
+func (g *GPU) run(x *device.Exec) error {
 	g.x = x
 	b := x.Buffer()
 	addr, size := b.Addr, b.Size&^0xF
@@ -199,6 +223,14 @@ func (g *GPU) fault(at uint32, word uint64, reason string) *hal.Fault {
 func (g *GPU) write(id p.Reg, mask uint8, v uint32) error {
 	if mask == 0 {
 		return nil
+	}
+	if id < p.FIXEDATTRIB_DATA0 || id > p.FIXEDATTRIB_DATA0+2 {
+		// Anything but immediate-mode vertex data ends the batch; a
+		// write below 0x200 may change the pixel state.
+		g.flush()
+		if id < 0x200 {
+			g.psCache = nil
+		}
 	}
 	old := g.regs[id]
 	nv := p.Masked(old, v, mask)
