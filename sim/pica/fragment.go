@@ -88,6 +88,7 @@ type pixelState struct {
 	// aliased is set when a texture overlaps the colour or depth buffer,
 	// or the two buffers overlap: shading is then serial and per pixel.
 	aliased bool
+	span    spanPlan
 }
 
 type tevStage struct {
@@ -235,6 +236,7 @@ func (g *GPU) decodePixelState() (*pixelState, error) {
 	ps.logicOp = r[p.LOGIC_OP] & 0xF
 	bf := ps.blendFunc
 	ps.blendCopy = ps.blend && bf&0x707 == 0 && bf>>16 == 0x0101 && ps.dcm>>8&0xF == 0xF
+	ps.plan()
 	return ps, nil
 }
 
@@ -310,14 +312,30 @@ func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 	if !ps.tevPrimary {
 		c = ps.combine(f.color, &texel)
 	}
-	if at := ps.alphaTest; at&1 != 0 && !cmpFunc(at>>4&7, uint32(c[3]), at>>8&0xFF) {
+	if !ps.alphaPass(c) {
 		return
 	}
 	if ps.fogMode == 5 {
 		c = ps.fog(c, f.depth)
 	}
+	if !ps.depthStencil(x, row, f.depth) {
+		return
+	}
+	ps.writeColor(x, row, c)
+}
+
+// alphaPass is the alpha test.
+func (ps *pixelState) alphaPass(c [4]uint8) bool {
+	at := ps.alphaTest
+	return at&1 == 0 || cmpFunc(at>>4&7, uint32(c[3]), at>>8&0xFF)
+}
+
+// depthStencil runs the stencil test, the depth test and their writes for
+// the fragment at (x, row) with depth in [0, 1]; it reports whether the
+// fragment survives.
+func (ps *pixelState) depthStencil(x, row int, depth float64) bool {
 	bits := ps.depthFmt.Bits()
-	z := uint32(f.depth * float64(uint32(1)<<bits-1))
+	z := uint32(depth * float64(uint32(1)<<bits-1))
 	var dOff int
 	var oldZ uint32
 	var oldS uint8
@@ -332,7 +350,7 @@ func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 		if !cmpFunc(st>>4&7, ref&mask, uint32(oldS)&mask) {
 			newS = stencilOp(ps.stencilOp&7, oldS, uint8(ref))
 			ps.writeStencil(dOff, oldS, newS)
-			return
+			return false
 		}
 	}
 	dcm := ps.dcm
@@ -342,7 +360,7 @@ func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 				newS = stencilOp(ps.stencilOp>>4&7, oldS, uint8(st>>16))
 				ps.writeStencil(dOff, oldS, newS)
 			}
-			return
+			return false
 		}
 	}
 	if st&1 != 0 && ps.stRead {
@@ -353,6 +371,13 @@ func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 	if dcm>>12&1 != 0 && ps.depthWrite && ps.depthBuf != nil {
 		writeDepth(ps.depthFmt, ps.depthBuf[dOff:], z)
 	}
+	return true
+}
+
+// writeColor blends (or applies the logic op to) colour c with the pixel
+// at (x, row) and writes it through the colour mask.
+func (ps *pixelState) writeColor(x, row int, c [4]uint8) {
+	dcm := ps.dcm
 	if !ps.colorWrite || dcm>>8&0xF == 0 {
 		return
 	}

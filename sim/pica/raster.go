@@ -188,9 +188,10 @@ type prim struct {
 	v      [3]shadeVert
 	grad   [3]texGrad
 	// flat is set when every covered pixel gets the same primary colour,
-	// color (flatColor).
-	flat  bool
-	color [4]uint8
+	// color (flatColor); flatZ when every pixel gets depth (flatDepth).
+	flat, flatZ bool
+	color       [4]uint8
+	depth       float64
 }
 
 // shadeVert is what a pixel reads of a vertex.
@@ -266,6 +267,7 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 		pr.grad[u] = texGrad{gsw: gradient(ws, sw), gtw: gradient(ws, tw), gq: gradient(ws, q)}
 	}
 	pr.flat, pr.color = flatColor(pr)
+	pr.flatZ, pr.depth = flatDepth(ps, pr)
 	if len(g.batch.prims) >= maxBatch {
 		g.flush()
 	}

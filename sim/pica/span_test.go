@@ -237,7 +237,8 @@ func randomPixelState(r *rand.Rand, l *layout, w *p.Writer) {
 			lod = r.Uint32()&0x1FFF | uint32(r.IntN(5))<<16 | uint32(r.IntN(3))<<24
 		}
 		if bit(50) == 1 { // the fast shape: RGBA8, bilinear, repeat, one level
-			format, param, lod = 0, 1<<1|1<<2|2<<8|2<<12, 0
+			f := pick(0, 1, 1) // nearest or bilinear
+			format, param, lod = 0, f<<1|f<<2|2<<8|2<<12, 0
 			tw, th = pick(8, 16, 32, 64), pick(8, 16, 32, 64)
 		}
 		w.Write(regs[u][0], th|tw<<16)
@@ -259,7 +260,7 @@ func randomPixelState(r *rand.Rand, l *layout, w *p.Writer) {
 		var src, op, fn, scale uint32
 		switch {
 		case shape == 0 && s == 0: // MODULATE texture 0 and the primary colour
-			src, fn = 3|0<<4|3<<16|0<<20, 1|1<<16
+			src, fn = pick(3|0<<4, 0|3<<4, 15|3<<4)|pick(3|0<<4, 15|3<<4)<<16, 1|1<<16
 		case shape == 1 && s == 0: // REPLACE with the primary colour
 			src = 0 | 0<<16
 		case shape <= 1: // pass
@@ -410,3 +411,34 @@ func firstDiff(a, b []byte) int {
 
 // setReference selects the per-pixel reference path on d.
 func setReference(d *Device, on bool) { d.GPU.reference = on }
+
+// TestFastRounding checks q8Fast against q8 and floorFast against
+// floorInt on the values where they could part: every rounding boundary
+// of q8 and its float64 neighbours, integers and halves with theirs, the
+// clamps, infinities and NaN, and random values.
+func TestFastRounding(t *testing.T) {
+	var vals []float64
+	near := func(x float64) {
+		vals = append(vals, x, math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1)))
+	}
+	for k := 0; k <= 256; k++ {
+		near((float64(k) + 0.5) / 255)
+		near(float64(k) / 255)
+	}
+	for k := -2000; k <= 2000; k++ {
+		near(float64(k))
+		near(float64(k) + 0.5)
+	}
+	for _, x := range []float64{0, 1, 0.49999999999999994, 1 << 30, -1 << 30, 1<<30 + 0.5, -1<<30 - 0.5, 1e300, -1e300,
+		math.Inf(1), math.Inf(-1), math.NaN(), math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64} {
+		near(x)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 100000; i++ {
+		vals = append(vals, r.Float64(), (r.Float64()-0.5)*1e4, (r.Float64()-0.5)*3e9)
+	}
+	for _, v := range vals {
+		require.Equal(t, q8(v), q8Fast(v), "q8(%v)", v)
+		require.Equal(t, floorInt(v), floorFast(v), "floor(%v)", v)
+	}
+}
