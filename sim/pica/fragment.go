@@ -40,6 +40,8 @@ type texUnit struct {
 	bias     float64
 	// end is the address after the last level.
 	end uint32
+	// colOff and rowOff tile a fastRepeat unit's texel addresses.
+	colOff, rowOff []int32
 }
 
 // pixelState is everything the pixel pipeline needs, decoded once per

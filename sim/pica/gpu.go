@@ -362,11 +362,9 @@ func (g *GPU) shaderWrite(s *Shader, off p.Reg, v uint32, isVS bool) error {
 		*codeIdx = int(v & 0xFFF)
 	case off >= p.ShCodeData0 && off < p.ShCodeData0+p.ShCodeDataCount:
 		if *codeIdx < CodeWords {
-			s.Code[*codeIdx] = v
-			s.invalidate()
+			s.setCode(*codeIdx, v)
 			if mirror {
-				g.gs.Code[*codeIdx] = v
-				g.gs.invalidate()
+				g.gs.setCode(*codeIdx, v)
 			}
 		}
 		*codeIdx++

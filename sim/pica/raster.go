@@ -187,11 +187,13 @@ type prim struct {
 	area   float64
 	v      [3]shadeVert
 	grad   [3]texGrad
-	// flat is set when every covered pixel gets the same primary colour,
-	// color (flatColor); flatZ when every pixel gets depth (flatDepth).
-	flat, flatZ bool
-	color       [4]uint8
-	depth       float64
+	// flat has bit k set when every covered pixel gets channel k of color
+	// as its primary colour (flatColor); flatZ is set when every pixel gets
+	// depth (flatDepth).
+	flat  uint8
+	flatZ bool
+	color [4]uint8
+	depth float64
 }
 
 // shadeVert is what a pixel reads of a vertex.

@@ -157,8 +157,14 @@ type Shader struct {
 	decoded []p.Insn
 }
 
-// invalidate drops the decoded program after a code upload.
-func (s *Shader) invalidate() { s.decoded = nil }
+// setCode stores one code word, keeping the decoded program current (a
+// driver uploads a program before every draw that switches to it).
+func (s *Shader) setCode(i int, w uint32) {
+	s.Code[i] = w
+	if s.decoded != nil {
+		s.decoded[i] = p.DecodeInsn(w)
+	}
+}
 
 func (s *Shader) program() []p.Insn {
 	if s.decoded == nil {

@@ -49,10 +49,15 @@ type spanPlan struct {
 	early     bool    // depth and stencil run before texturing
 	zFast     bool    // depth stage without stencil (depthSpan)
 	modulate  bool    // the combiners are texture 0 x primary colour
+	replace   bool    // the combiners output one source each for RGB and alpha
+	repRGB    int     // replace's sources: -1 constant, 0-2 texture unit, 3 primary
+	repA      int
+	konst     [4]uint8
 	srcAlpha  bool    // SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD into RGBA8, full mask
 	copyRGBA8 bool    // blend copy into RGBA8
 	noColor   bool    // nothing is written to the colour buffer
 	texFast   [3]bool // unit's fetch is bilinear or nearest RGBA8 repeat
+	texUsed   [3]bool // a combiner stage reads the unit
 }
 
 // plan decides the stages of the span pipeline for ps.
@@ -68,7 +73,21 @@ func (ps *pixelState) plan() {
 				k = 1
 			}
 			pl.needTC[k] = true
-			pl.texFast[u] = ps.tex[u].fastRepeat()
+			if pl.texFast[u] = ps.tex[u].fastRepeat(); pl.texFast[u] {
+				ps.tex[u].offsets()
+			}
+		}
+	}
+	// A unit no active combiner stage reads is not sampled: sampling has
+	// no side effect.
+	for st := 0; st < ps.tevActive && !ps.tevPrimary; st++ {
+		src := ps.tev[st].src
+		for k := uint(0); k < 3; k++ {
+			for _, code := range []uint32{src >> (4 * k) & 0xF, src >> (16 + 4*k) & 0xF} {
+				if code >= 3 && code <= 5 {
+					pl.texUsed[code-3] = true
+				}
+			}
 		}
 	}
 	pl.early = ps.alphaTest&1 == 0
@@ -86,6 +105,25 @@ func (ps *pixelState) plan() {
 	}
 	pl.modulate = ps.tevActive == 1 && ps.tex[0].enabled && t0.op == 0 && t0.fn == 1|1<<16 && t0.scale == 0 &&
 		texPrim(t0.src) && texPrim(t0.src>>16)
+	// REPLACE: stage 0 outputs its first RGB and alpha sources unchanged
+	// (operand 0, function 0, scale 1); the other stages pass.
+	source := func(code uint32) (int, bool) {
+		switch {
+		case code == 0 || code == 15:
+			return 3, true
+		case code == 14:
+			return -1, true
+		case code >= 3 && code <= 5 && ps.tex[code-3].enabled:
+			return int(code - 3), true
+		}
+		return 0, false
+	}
+	if ps.tevActive == 1 && t0.fn == 0 && t0.op&0xF == 0 && t0.op>>12&7 == 0 && t0.scale&3 == 0 && t0.scale>>16&3 == 0 {
+		var ok1, ok2 bool
+		pl.repRGB, ok1 = source(t0.src & 0xF)
+		pl.repA, ok2 = source(t0.src >> 16 & 0xF)
+		pl.replace, pl.konst = ok1 && ok2, t0.konst
+	}
 	pl.noColor = !ps.colorWrite || dcm>>8&0xF == 0
 	full := dcm>>8&0xF == 0xF && ps.colorFmt == p.ColorRGBA8
 	pl.copyRGBA8 = full && ps.blendCopy
@@ -102,31 +140,45 @@ func (t *texUnit) fastRepeat() bool {
 		t.wrapS == 2 && t.wrapT == 2 && pow2(t.width) && pow2(t.height)
 }
 
-// flatColor reports whether every pixel of the triangle gets the same
-// primary colour, and which: the three vertex colours are equal, the
-// perspective weights are positive and finite, so the interpolated value
-// is the vertex's within a few units in the last place, and the vertex's
-// value times 255 lies far enough from a rounding boundary (a half) that
-// those units cannot change q8's result.
-func flatColor(pr *prim) (bool, [4]uint8) {
-	v := &pr.v
-	if v[0].color != v[1].color || v[0].color != v[2].color {
-		return false, [4]uint8{}
+// offsets fills the unit's texel offset tables: the texel (s, t) of a
+// fastRepeat unit is word rowOff[t] + colOff[s] of its data (texelAt's
+// tiling, with the row flip).
+func (t *texUnit) offsets() {
+	t.colOff = make([]int32, t.width)
+	t.rowOff = make([]int32, t.height)
+	for x := range t.colOff {
+		t.colOff[x] = int32((x>>3)*64 + mortonX[x&7])
 	}
+	for y := range t.rowOff {
+		row := t.height - 1 - y
+		t.rowOff[y] = int32((row>>3)*t.width*8 + mortonY[row&7])
+	}
+}
+
+// flatColor returns the channels of the primary colour that every pixel
+// of the triangle gets unchanged (bit k for channel k), and their values:
+// the three vertex values are equal, the perspective weights are positive
+// and finite, so the interpolated value is the vertex's within a few units
+// in the last place, and the vertex's value times 255 lies far enough from
+// a rounding boundary (a half) that those units cannot change q8's result.
+func flatColor(pr *prim) (uint8, [4]uint8) {
+	v := &pr.v
+	var c [4]uint8
 	for i := range v {
 		if w := v[i].invW; !(w > 1e-30 && w < 1e30) {
-			return false, [4]uint8{}
+			return 0, c
 		}
 	}
-	var c [4]uint8
+	var mask uint8
 	for k, a := range v[0].color {
 		x := float64(a) * 255
-		if !(a >= 0 && a <= 1) || math.Abs(x-math.Floor(x)-0.5) < 1e-6 {
-			return false, [4]uint8{}
+		if a != v[1].color[k] || a != v[2].color[k] || !(a >= 0 && a <= 1) || math.Abs(x-math.Floor(x)-0.5) < 1e-6 {
+			continue
 		}
+		mask |= 1 << k
 		c[k] = q8(float64(a))
 	}
-	return true, c
+	return mask, c
 }
 
 // flatDepth reports whether every pixel of the triangle gets the same
@@ -210,7 +262,8 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int6
 	for k := 0; k < 4; k++ {
 		c0[k], c1[k], c2[k] = float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
 	}
-	if pr.flat {
+	flat := pr.flat
+	if flat != 0 {
 		c := pr.color
 		for i := 0; i < n; i++ {
 			sb.col[i] = c
@@ -234,12 +287,20 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int6
 		sb.q[i] = q
 		norm := 1 / q
 		p0, p1, p2 = p0*norm, p1*norm, p2*norm
-		if !pr.flat {
+		if flat != 0xF {
 			c := &sb.col[i]
-			c[0] = q8Fast(float64(p0*c0[0]) + float64(p1*c1[0]) + float64(p2*c2[0]))
-			c[1] = q8Fast(float64(p0*c0[1]) + float64(p1*c1[1]) + float64(p2*c2[1]))
-			c[2] = q8Fast(float64(p0*c0[2]) + float64(p1*c1[2]) + float64(p2*c2[2]))
-			c[3] = q8Fast(float64(p0*c0[3]) + float64(p1*c1[3]) + float64(p2*c2[3]))
+			if flat&1 == 0 {
+				c[0] = q8Fast(float64(p0*c0[0]) + float64(p1*c1[0]) + float64(p2*c2[0]))
+			}
+			if flat&2 == 0 {
+				c[1] = q8Fast(float64(p0*c0[1]) + float64(p1*c1[1]) + float64(p2*c2[1]))
+			}
+			if flat&4 == 0 {
+				c[2] = q8Fast(float64(p0*c0[2]) + float64(p1*c1[2]) + float64(p2*c2[2]))
+			}
+			if flat&8 == 0 {
+				c[3] = q8Fast(float64(p0*c0[3]) + float64(p1*c1[3]) + float64(p2*c2[3]))
+			}
 		}
 		for u := 0; u < 3; u++ {
 			if pl.needTC[u] {
@@ -252,8 +313,7 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int6
 	e[0], e[1], e[2] = e0, e1, e2
 }
 
-// q8Fast is q8 without math.Round: for 0 < x < 255, x - trunc(x) is
-// exact (Sterbenz), so rounding half away from zero is a comparison.
+// q8Fast is q8 without math.Round.
 func q8Fast(v float64) uint8 {
 	if !(v > 0) {
 		return 0
@@ -262,11 +322,12 @@ func q8Fast(v float64) uint8 {
 		return 255
 	}
 	x := v * 255
-	t := int(x)
-	if x-float64(t) >= 0.5 {
-		t++
+	if x < 0.5 {
+		return 0
 	}
-	return uint8(t)
+	// For x >= 0.5, x + 0.5 rounds to an integer only when the exact sum
+	// is one: floor(x + 0.5) is round half away from zero.
+	return uint8(int(x + 0.5))
 }
 
 // floorFast is floorInt without math.Floor: truncation, one less for a
@@ -300,7 +361,7 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 	}
 	for u := 0; u < 3; u++ {
 		t := &ps.tex[u]
-		if !t.enabled {
+		if !t.enabled || !pl.texUsed[u] {
 			continue
 		}
 		k := u
@@ -330,13 +391,45 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 			c[i] = [4]uint8{uint8(int(b[0]) * int(a[0]) / 255), uint8(int(b[1]) * int(a[1]) / 255),
 				uint8(int(b[2]) * int(a[2]) / 255), uint8(int(b[3]) * int(a[3]) / 255)}
 		}
+	case pl.replace:
+		c = &sb.out
+		pick := func(src int) *[spanN][4]uint8 {
+			if src == 3 {
+				return &sb.col
+			}
+			return &sb.tex[src]
+		}
+		switch {
+		case pl.repRGB < 0 && pl.repA < 0:
+			for i := 0; i < n; i++ {
+				c[i] = pl.konst
+			}
+		case pl.repRGB < 0:
+			a := pick(pl.repA)
+			for i := 0; i < n; i++ {
+				c[i] = pl.konst
+				c[i][3] = a[i][3]
+			}
+		case pl.repA < 0:
+			rgb := pick(pl.repRGB)
+			for i := 0; i < n; i++ {
+				c[i] = rgb[i]
+				c[i][3] = pl.konst[3]
+			}
+		default:
+			rgb, a := pick(pl.repRGB), pick(pl.repA)
+			for i := 0; i < n; i++ {
+				c[i] = rgb[i]
+				c[i][3] = a[i][3]
+			}
+		}
 	default:
 		c = &sb.out
 		var texel [4][4]uint8
 		for i := 0; i < n; i++ {
 			if live[i] {
 				for u := 0; u < 3; u++ {
-					if ps.tex[u].enabled {
+					if ps.tex[u].enabled && pl.texUsed[u] {
 						texel[u] = sb.tex[u][i]
 					}
 				}
@@ -461,15 +554,19 @@ func colorStage(ps *pixelState, c *[spanN][4]uint8, live *[spanN]bool, n, x0, ro
 			x := x0 + i
 			off := 4 * (base + (x&^7)*8 + mortonX[x&7])
 			b := ps.color[off : off+4]
-			d := binary.LittleEndian.Uint32(b)
+			// (s*a + d*(255-a))/255 per channel in 16-bit lanes A, B,
+			// G, R (the word's byte order); floor(x/255) is
+			// (x + 1 + x>>8) >> 8 for x <= 255*255.
+			d := uint64(binary.LittleEndian.Uint32(b))
+			d = (d | d<<16) & 0x0000FFFF0000FFFF
+			d = (d | d<<8) & 0x00FF00FF00FF00FF
 			s := &c[i]
-			a := int(s[3])
-			ia := 255 - a
-			r := (int(s[0])*a + int(d>>24)*ia) / 255
-			g := (int(s[1])*a + int(d>>16&0xFF)*ia) / 255
-			bl := (int(s[2])*a + int(d>>8&0xFF)*ia) / 255
-			al := (int(s[3])*a + int(d&0xFF)*ia) / 255
-			binary.LittleEndian.PutUint32(b, uint32(r)<<24|uint32(g)<<16|uint32(bl)<<8|uint32(al))
+			a := uint64(s[3])
+			sv := a | uint64(s[2])<<16 | uint64(s[1])<<32 | uint64(s[0])<<48
+			v := sv*a + d*(255-a)
+			v = (v + 0x0001000100010001 + v>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
+			v = (v | v>>8) & 0x0000FFFF0000FFFF
+			binary.LittleEndian.PutUint32(b, uint32(v|v>>16))
 		}
 	default:
 		for i := 0; i < n; i++ {
@@ -492,21 +589,21 @@ func init() {
 }
 
 // fetchRepeatSpan is filtered for a fastRepeat unit: the same coordinates,
-// weights and rounding, with the wrap as a mask and the four texels read
-// as words, two channels a word in 32-bit lanes.
+// weights and rounding, with the wrap as a mask, the tiling from tables
+// and the four texels read as words, two channels a word in 32-bit lanes.
 func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, live *[spanN]bool, n int) {
 	w, h := float64(t.width), float64(t.height)
 	mx, my := t.width-1, t.height-1
 	d := t.data
-	stride := t.width * 8 // bytes of a tile row / 4
+	colOff, rowOff := t.colOff, t.rowOff
 	if t.mag == 0 {
 		for i := 0; i < n; i++ {
 			if !live[i] {
 				continue
 			}
 			x := floorFast(tc[i][0]*w) & mx
-			y := my - floorFast(tc[i][1]*h)&my
-			off := 4 * ((y>>3)*stride + (x>>3)*64 + mortonX[x&7] + mortonY[y&7])
+			y := floorFast(tc[i][1]*h) & my
+			off := 4 * int(rowOff[y]+colOff[x])
 			v := binary.LittleEndian.Uint32(d[off : off+4])
 			out[i] = [4]uint8{uint8(v >> 24), uint8(v >> 16), uint8(v >> 8), uint8(v)}
 		}
@@ -519,23 +616,19 @@ func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, l
 		x := floorFast(tc[i][0]*w*256 - 128)
 		y := floorFast(tc[i][1]*h*256 - 128)
 		fx, fy := uint64(x&255), uint64(y&255)
-		xa, xb := x>>8&mx, (x>>8+1)&mx
-		// Memory rows count from the top: texel row tt is row h-1-tt.
-		ya, yb := my-y>>8&my, my-(y>>8+1)&my
-		ra, rb := (ya>>3)*stride+mortonY[ya&7], (yb>>3)*stride+mortonY[yb&7]
-		ca, cb := (xa>>3)*64+mortonX[xa&7], (xb>>3)*64+mortonX[xb&7]
-		t00 := uint64(binary.LittleEndian.Uint32(d[4*(ra+ca):]))
-		t10 := uint64(binary.LittleEndian.Uint32(d[4*(ra+cb):]))
-		t01 := uint64(binary.LittleEndian.Uint32(d[4*(rb+ca):]))
-		t11 := uint64(binary.LittleEndian.Uint32(d[4*(rb+cb):]))
+		ca, cb := int(colOff[x>>8&mx]), int(colOff[(x>>8+1)&mx])
+		ra, rb := int(rowOff[y>>8&my]), int(rowOff[(y>>8+1)&my])
+		o00, o10, o01, o11 := 4*(ra+ca), 4*(ra+cb), 4*(rb+ca), 4*(rb+cb)
+		t00 := uint64(binary.LittleEndian.Uint32(d[o00 : o00+4]))
+		t10 := uint64(binary.LittleEndian.Uint32(d[o10 : o10+4]))
+		t01 := uint64(binary.LittleEndian.Uint32(d[o01 : o01+4]))
+		t11 := uint64(binary.LittleEndian.Uint32(d[o11 : o11+4]))
 		// Lanes: A|G<<32 and B|R<<32 (the word is A, B, G, R from byte 0).
 		const m = 0xFF | 0xFF<<32
-		ag := func(v uint64) uint64 { return (v | v<<16) & m }
-		br := func(v uint64) uint64 { return (v>>8 | v<<8) & m }
 		ix, iy := 256-fx, 256-fy
 		const half = 32768 | 32768<<32
-		lo := ((ag(t00)*ix+ag(t10)*fx)*iy + (ag(t01)*ix+ag(t11)*fx)*fy + half) >> 16
-		hi := ((br(t00)*ix+br(t10)*fx)*iy + (br(t01)*ix+br(t11)*fx)*fy + half) >> 16
+		lo := (((t00|t00<<16)&m*ix+(t10|t10<<16)&m*fx)*iy + ((t01|t01<<16)&m*ix+(t11|t11<<16)&m*fx)*fy + half) >> 16
+		hi := (((t00>>8|t00<<8)&m*ix+(t10>>8|t10<<8)&m*fx)*iy + ((t01>>8|t01<<8)&m*ix+(t11>>8|t11<<8)&m*fx)*fy + half) >> 16
 		out[i] = [4]uint8{uint8(hi >> 32), uint8(lo >> 32), uint8(hi), uint8(lo)}
 	}
 }
