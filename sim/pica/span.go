@@ -313,6 +313,9 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int6
 	e[0], e[1], e[2] = e0, e1, e2
 }
 
+// div255 is x/255 for x <= 255*255.
+func div255(x uint32) uint8 { return uint8((x + 1 + x>>8) >> 8) }
+
 // q8Fast is q8 without math.Round.
 func q8Fast(v float64) uint8 {
 	if !(v > 0) {
@@ -330,23 +333,20 @@ func q8Fast(v float64) uint8 {
 	return uint8(int(x + 0.5))
 }
 
-// floorFast is floorInt without math.Floor: truncation, one less for a
-// negative non-integer, with floorInt's clamp to +-2^30 and NaN to 0.
+// floorFast is floorInt with the clamp as comparisons (floorInt's min and
+// max handle NaN and -0 in a longer sequence).
 func floorFast(v float64) int {
-	if !(v > -1<<30) {
-		if v != v {
-			return 0
-		}
-		return -1 << 30
+	f := math.Floor(v)
+	if f >= -1<<30 && f <= 1<<30 {
+		return int(f)
 	}
-	if v >= 1<<30 {
+	if f > 0 {
 		return 1 << 30
 	}
-	i := int(v)
-	if float64(i) > v {
-		i--
+	if f < 0 {
+		return -1 << 30
 	}
-	return i
+	return 0 // NaN
 }
 
 // shadeChunk runs the fragment stages over the chunk's n pixels, which
@@ -388,8 +388,8 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 		t0 := &sb.tex[0]
 		for i := 0; i < n; i++ {
 			a, b := &sb.col[i], &t0[i]
-			c[i] = [4]uint8{uint8(int(b[0]) * int(a[0]) / 255), uint8(int(b[1]) * int(a[1]) / 255),
-				uint8(int(b[2]) * int(a[2]) / 255), uint8(int(b[3]) * int(a[3]) / 255)}
+			c[i] = [4]uint8{div255(uint32(b[0]) * uint32(a[0])), div255(uint32(b[1]) * uint32(a[1])),
+				div255(uint32(b[2]) * uint32(a[2])), div255(uint32(b[3]) * uint32(a[3]))}
 		}
 	case pl.replace:
 		c = &sb.out
@@ -589,8 +589,11 @@ func init() {
 }
 
 // fetchRepeatSpan is filtered for a fastRepeat unit: the same coordinates,
-// weights and rounding, with the wrap as a mask, the tiling from tables
-// and the four texels read as words, two channels a word in 32-bit lanes.
+// weights and rounding, with the wrap as a mask and the tiling from
+// tables. The first loop finds each pixel's four texel offsets and
+// weights, the second reads the texels and blends them: in x with the
+// four channels in 16-bit lanes, in y with two channels a word in 32-bit
+// lanes.
 func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, live *[spanN]bool, n int) {
 	w, h := float64(t.width), float64(t.height)
 	mx, my := t.width-1, t.height-1
@@ -609,26 +612,40 @@ func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, l
 		}
 		return
 	}
+	var offs [spanN][4]int32
+	var wts [spanN][2]uint8
+	for i := 0; i < n; i++ {
+		x := floorFast(tc[i][0]*w*256 - 128)
+		y := floorFast(tc[i][1]*h*256 - 128)
+		wts[i] = [2]uint8{uint8(x), uint8(y)}
+		ca, cb := colOff[x>>8&mx], colOff[(x>>8+1)&mx]
+		ra, rb := rowOff[y>>8&my], rowOff[(y>>8+1)&my]
+		offs[i] = [4]int32{4 * (ra + ca), 4 * (ra + cb), 4 * (rb + ca), 4 * (rb + cb)}
+	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
 		}
-		x := floorFast(tc[i][0]*w*256 - 128)
-		y := floorFast(tc[i][1]*h*256 - 128)
-		fx, fy := uint64(x&255), uint64(y&255)
-		ca, cb := int(colOff[x>>8&mx]), int(colOff[(x>>8+1)&mx])
-		ra, rb := int(rowOff[y>>8&my]), int(rowOff[(y>>8+1)&my])
-		o00, o10, o01, o11 := 4*(ra+ca), 4*(ra+cb), 4*(rb+ca), 4*(rb+cb)
-		t00 := uint64(binary.LittleEndian.Uint32(d[o00 : o00+4]))
-		t10 := uint64(binary.LittleEndian.Uint32(d[o10 : o10+4]))
-		t01 := uint64(binary.LittleEndian.Uint32(d[o01 : o01+4]))
-		t11 := uint64(binary.LittleEndian.Uint32(d[o11 : o11+4]))
-		// Lanes: A|G<<32 and B|R<<32 (the word is A, B, G, R from byte 0).
-		const m = 0xFF | 0xFF<<32
+		o := &offs[i]
+		t00 := spread16(binary.LittleEndian.Uint32(d[o[0] : o[0]+4]))
+		t10 := spread16(binary.LittleEndian.Uint32(d[o[1] : o[1]+4]))
+		t01 := spread16(binary.LittleEndian.Uint32(d[o[2] : o[2]+4]))
+		t11 := spread16(binary.LittleEndian.Uint32(d[o[3] : o[3]+4]))
+		fx, fy := uint64(wts[i][0]), uint64(wts[i][1])
 		ix, iy := 256-fx, 256-fy
+		top := t00*ix + t10*fx // lanes A, B, G, R: at most 255*256
+		bot := t01*ix + t11*fx
+		const m32 = 0x0000FFFF0000FFFF
 		const half = 32768 | 32768<<32
-		lo := (((t00|t00<<16)&m*ix+(t10|t10<<16)&m*fx)*iy + ((t01|t01<<16)&m*ix+(t11|t11<<16)&m*fx)*fy + half) >> 16
-		hi := (((t00>>8|t00<<8)&m*ix+(t10>>8|t10<<8)&m*fx)*iy + ((t01>>8|t01<<8)&m*ix+(t11>>8|t11<<8)&m*fx)*fy + half) >> 16
-		out[i] = [4]uint8{uint8(hi >> 32), uint8(lo >> 32), uint8(hi), uint8(lo)}
+		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
+		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
+		out[i] = [4]uint8{uint8(br >> 32), uint8(ag >> 32), uint8(br), uint8(ag)}
 	}
+}
+
+// spread16 spreads the four bytes of v into 16-bit lanes.
+func spread16(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	return (x | x<<8) & 0x00FF00FF00FF00FF
 }
