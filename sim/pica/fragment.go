@@ -320,7 +320,7 @@ func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 	if ps.fogMode == 5 {
 		c = ps.fog(c, f.depth)
 	}
-	if !ps.depthStencil(x, row, f.depth) {
+	if !ps.depthStencil(x, row, ps.quantizeDepth(f.depth)) {
 		return
 	}
 	ps.writeColor(x, row, c)
@@ -332,12 +332,17 @@ func (ps *pixelState) alphaPass(c [4]uint8) bool {
 	return at&1 == 0 || cmpFunc(at>>4&7, uint32(c[3]), at>>8&0xFF)
 }
 
-// depthStencil runs the stencil test, the depth test and their writes for
-// the fragment at (x, row) with depth in [0, 1]; it reports whether the
-// fragment survives.
-func (ps *pixelState) depthStencil(x, row int, depth float64) bool {
+// quantizeDepth converts a depth in [0, 1] to the buffer's integer,
+// truncating.
+func (ps *pixelState) quantizeDepth(depth float64) uint32 {
 	bits := ps.depthFmt.Bits()
-	z := uint32(depth * float64(uint32(1)<<bits-1))
+	return uint32(depth * float64(uint32(1)<<bits-1))
+}
+
+// depthStencil runs the stencil test, the depth test and their writes for
+// the fragment at (x, row) with quantised depth z; it reports whether the
+// fragment survives.
+func (ps *pixelState) depthStencil(x, row int, z uint32) bool {
 	var dOff int
 	var oldZ uint32
 	var oldS uint8

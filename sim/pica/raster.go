@@ -194,6 +194,9 @@ type prim struct {
 	flatZ bool
 	color [4]uint8
 	depth float64
+	// affine is set when the three 1/w are equal and every value is
+	// finite: the stepper may interpolate it.
+	affine bool
 }
 
 // shadeVert is what a pixel reads of a vertex.
@@ -270,6 +273,7 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 	}
 	pr.flat, pr.color = flatColor(pr)
 	pr.flatZ, pr.depth = flatDepth(ps, pr)
+	pr.affine = affine(pr)
 	if len(g.batch.prims) >= maxBatch {
 		g.flush()
 	}

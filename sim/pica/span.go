@@ -3,6 +3,7 @@ package pica
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -33,11 +34,12 @@ const spanN = 64
 // owns one.
 type spanBuf struct {
 	live  [spanN]bool
-	bary  [spanN][3]float64 // perspective-corrected weights
-	depth [spanN]float64
-	q     [spanN]float64
+	depth [spanN]float64 // in [0, 1]: fog reads it
+	zq    [spanN]uint32  // quantised: the depth test reads it
+	q     [spanN]float64 // interpolated 1/w, for the LOD
 	col   [spanN][4]uint8
-	tc    [3][spanN][2]float64
+	tc    [3][spanN][2]float64 // texture coordinate sets
+	txy   [3][spanN][2]int32   // a fastRepeat unit's integer texel coordinates
 	tex   [3][spanN][4]uint8
 	out   [spanN][4]uint8
 }
@@ -46,6 +48,9 @@ type spanBuf struct {
 type spanPlan struct {
 	needZ     bool    // the depth value is read (test, write or fog)
 	needTC    [3]bool // texture coordinate sets interpolated
+	texSet    [3]int  // the coordinate set a unit reads
+	texInt    [3]bool // the unit is read and fastRepeat: integer coordinates
+	stepOK    bool    // affine triangles may be stepped (stepper)
 	early     bool    // depth and stencil run before texturing
 	zFast     bool    // depth stage without stencil (depthSpan)
 	modulate  bool    // the combiners are texture 0 x primary colour
@@ -72,7 +77,7 @@ func (ps *pixelState) plan() {
 			if u == 2 && ps.tc2from1 {
 				k = 1
 			}
-			pl.needTC[k] = true
+			pl.texSet[u] = k
 			if pl.texFast[u] = ps.tex[u].fastRepeat(); pl.texFast[u] {
 				ps.tex[u].offsets()
 			}
@@ -89,6 +94,22 @@ func (ps *pixelState) plan() {
 				}
 			}
 		}
+	}
+	// A unit read through fetchRepeatSpan needs integer coordinates only,
+	// the others their coordinate set (and 1/w for the LOD). Stepping
+	// covers colours, quantised depth and integer coordinates: not fog
+	// (it reads the depth unquantised) nor a unit with a LOD.
+	pl.stepOK = ps.fogMode != 5
+	for u := 0; u < 3; u++ {
+		if !ps.tex[u].enabled || !pl.texUsed[u] {
+			continue
+		}
+		if pl.texFast[u] {
+			pl.texInt[u] = true
+		} else {
+			pl.stepOK = false
+		}
+		pl.needTC[pl.texSet[u]] = true
 	}
 	pl.early = ps.alphaTest&1 == 0
 	pl.zFast = !(ps.stencil&1 != 0 && ps.stRead)
@@ -209,12 +230,41 @@ func flatDepth(ps *pixelState, pr *prim) (bool, float64) {
 	return true, z
 }
 
+// affine reports whether the stepper may interpolate the triangle: its
+// three 1/w are equal, positive and finite, and so is every value.
+func affine(pr *prim) bool {
+	v := &pr.v
+	w := v[0].invW
+	if !(w > 0 && w < math.MaxFloat64) || v[1].invW != w || v[2].invW != w {
+		return false
+	}
+	finite := func(x float64) bool { return x-x == 0 }
+	for i := range v {
+		ok := finite(v[i].z)
+		for _, c := range v[i].color {
+			ok = ok && finite(float64(c))
+		}
+		for _, t := range v[i].tc {
+			ok = ok && finite(float64(t[0])) && finite(float64(t[1]))
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // shadeSpans is the fast path: the primitive's pixels inside clip through
 // the span pipeline.
 func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect) {
 	sb := &wk.sb
 	pr.tri.Walk(clip, func(s *raster.Span) {
 		e := s.E
+		var st stepper
+		stepping := pr.affine && ps.span.stepOK && s.X1-s.X0 >= minStepSpan
+		if stepping {
+			st.gradients(ps, pr, &s.DX)
+		}
 		for x0 := s.X0; x0 < s.X1; x0 += spanN {
 			n := min(spanN, s.X1-x0)
 			live := 0
@@ -237,25 +287,32 @@ func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect)
 				}
 			}
 			wk.pixels += int64(live)
-			interpolate(ps, pr, sb, &e, &s.DX, n)
+			if !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n) {
+				interpolate(ps, pr, sb, e, &s.DX, 0, n)
+			}
+			e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
 			shadeChunk(ps, pr, sb, n, x0, s.Y)
 		}
 	})
 }
 
-// interpolate fills the chunk's depth, 1/w, colours and texture
-// coordinates (shadePixel's arithmetic) and steps e past it.
-func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int64, n int) {
+// interpolate fills pixels [i0, i1) of the chunk: depth, 1/w, colours and
+// texture coordinates, with shadePixel's arithmetic, and the quantities
+// the stages read derived from them as the reference derives them: the
+// quantised depth, and the integer texel coordinates of fastRepeat units.
+// e holds the edge values at the chunk's first pixel.
+func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e [3]int64, dx *[3]int64, i0, i1 int) {
 	pl := &ps.span
 	area := pr.area
 	v := &pr.v
 	z0, z1, z2 := v[0].z, v[1].z, v[2].z
 	iw0, iw1, iw2 := v[0].invW, v[1].invW, v[2].invW
-	e0, e1, e2 := e[0], e[1], e[2]
+	e0, e1, e2 := e[0]+int64(i0)*dx[0], e[1]+int64(i0)*dx[1], e[2]+int64(i0)*dx[2]
 	zPer := pl.needZ && !pr.flatZ
 	if pl.needZ && pr.flatZ {
-		for i := 0; i < n; i++ {
-			sb.depth[i] = pr.depth
+		zq := ps.quantizeDepth(pr.depth)
+		for i := i0; i < i1; i++ {
+			sb.depth[i], sb.zq[i] = pr.depth, zq
 		}
 	}
 	var c0, c1, c2 [4]float64
@@ -265,22 +322,23 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int6
 	flat := pr.flat
 	if flat != 0 {
 		c := pr.color
-		for i := 0; i < n; i++ {
+		for i := i0; i < i1; i++ {
 			sb.col[i] = c
 		}
 	}
-	var tcs [3][3][2]float64 // unit, vertex, s/t
+	var tcs [3][3][2]float64 // coordinate set, vertex, s/t
 	for u := 0; u < 3; u++ {
 		for j := 0; j < 3; j++ {
 			tcs[u][j] = [2]float64{float64(v[j].tc[u][0]), float64(v[j].tc[u][1])}
 		}
 	}
-	for i := 0; i < n; i++ {
+	for i := i0; i < i1; i++ {
 		w0, w1, w2 := float64(e0)/area, float64(e1)/area, float64(e2)/area
 		e0, e1, e2 = e0+dx[0], e1+dx[1], e2+dx[2]
 		if zPer {
 			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-			sb.depth[i] = max(0, min(1, z))
+			d := max(0, min(1, z))
+			sb.depth[i], sb.zq[i] = d, ps.quantizeDepth(d)
 		}
 		p0, p1, p2 := float64(w0*iw0), float64(w1*iw1), float64(w2*iw2)
 		q := p0 + p1 + p2
@@ -302,15 +360,236 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int6
 				c[3] = q8Fast(float64(p0*c0[3]) + float64(p1*c1[3]) + float64(p2*c2[3]))
 			}
 		}
-		for u := 0; u < 3; u++ {
-			if pl.needTC[u] {
-				t := &tcs[u]
-				sb.tc[u][i] = [2]float64{float64(p0*t[0][0]) + float64(p1*t[1][0]) + float64(p2*t[2][0]),
+		for k := 0; k < 3; k++ {
+			if pl.needTC[k] {
+				t := &tcs[k]
+				sb.tc[k][i] = [2]float64{float64(p0*t[0][0]) + float64(p1*t[1][0]) + float64(p2*t[2][0]),
 					float64(p0*t[0][1]) + float64(p1*t[1][1]) + float64(p2*t[2][1])}
 			}
 		}
+		for u := 0; u < 3; u++ {
+			if pl.texInt[u] {
+				tc := &sb.tc[pl.texSet[u]][i]
+				t := &ps.tex[u]
+				w, h := float64(t.width), float64(t.height)
+				if t.mag == 0 {
+					sb.txy[u][i] = [2]int32{int32(floorFast(tc[0] * w)), int32(floorFast(tc[1] * h))}
+				} else {
+					sb.txy[u][i] = [2]int32{int32(floorFast(tc[0]*w*256 - 128)), int32(floorFast(tc[1]*h*256 - 128))}
+				}
+			}
+		}
 	}
-	e[0], e[1], e[2] = e0, e1, e2
+}
+
+// Exact stepping of affine triangles. When a triangle's three 1/w are
+// equal (no perspective), every quantity a pixel takes from the
+// interpolation (a colour channel rounded to 8 bits, the quantised depth,
+// a texel coordinate floor(u*w*256 - 128)) is floor(X) of a value X that
+// is affine along a row. The reference computes X in float64 with a few
+// roundings; the stepper starts each chunk from the reference's own value
+// at its first pixel and adds a 32.32 fixed-point step per pixel. Both
+// stay within 40 units in the last place of the largest vertex value of
+// the true affine X (the weights are non-negative and sum to 1; a step's
+// error times the pixels stepped is bounded by the weights' change, at
+// most 1), so wherever the stepped X lies further than margin from an
+// integer, both floors agree; a pixel nearer is interpolated exactly
+// (interpolate). margin is 1e-12 of the value's scale plus the fixed
+// point's own rounding, over a hundred times the bound.
+//
+// minStepSpan is the shortest row worth the per-row set-up.
+const minStepSpan = 8
+
+// stepQ is one stepped quantity over a chunk: X = x0 + i*dx in 32.32
+// fixed point, margin in the same units, out clamps floor(X).
+type stepQ struct {
+	x0, dx int64
+	margin uint32
+}
+
+// stepper holds a row's per-pixel changes of the stepped quantities,
+// scaled: colours (x255, +0.5 for rounding to nearest), depth (x
+// 2^bits-1) and the texel coordinates of fastRepeat units.
+type stepper struct {
+	gCol  [4]float64
+	gZ    float64
+	gTex  [3][2]float64
+	scale [3][2]float64 // texel coordinate scale (w*256 or w)
+	off   [3][2]float64 // and offset (-128 or 0)
+	zs    float64
+}
+
+// stepForce, when non-zero, widens every margin (tests: it sends pixels
+// through the exact fallback).
+var stepForce uint32
+
+// gradients computes the row's changes per pixel from the edge steps dx.
+func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
+	pl := &ps.span
+	v := &pr.v
+	var dl [3]float64
+	for i := range dl {
+		dl[i] = float64(dx[i]) / pr.area
+	}
+	dot := func(a, b, c float64) float64 { return dl[0]*a + dl[1]*b + dl[2]*c }
+	for k := 0; k < 4; k++ {
+		st.gCol[k] = 255 * dot(float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k]))
+	}
+	st.zs = float64(uint32(1)<<ps.depthFmt.Bits() - 1)
+	st.gZ = st.zs * dot(v[0].z, v[1].z, v[2].z)
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		t, k := &ps.tex[u], pl.texSet[u]
+		st.scale[u] = [2]float64{float64(t.width), float64(t.height)}
+		st.off[u] = [2]float64{}
+		if t.mag != 0 {
+			st.scale[u] = [2]float64{float64(t.width) * 256, float64(t.height) * 256}
+			st.off[u] = [2]float64{-128, -128}
+		}
+		for c := 0; c < 2; c++ {
+			st.gTex[u][c] = st.scale[u][c] * dot(float64(v[0].tc[k][c]), float64(v[1].tc[k][c]), float64(v[2].tc[k][c]))
+		}
+	}
+}
+
+// setup prepares one quantity from its exact value x at the chunk's first
+// pixel (scaled, offset), its step g and its scale times the largest
+// vertex value, c; it reports false when the chunk's values could leave
+// the fixed-point range.
+func (q *stepQ) setup(x, g, c, off float64) bool {
+	const one = 1 << 32
+	if !(math.Abs(x) < 1<<29 && math.Abs(g) < 1<<22) {
+		return false
+	}
+	m := (1e-12*(c+math.Abs(off)+1))*one + spanN + 8
+	if !(m < 1<<30) {
+		return false
+	}
+	q.x0, q.dx = int64(x*one), int64(g*one)
+	q.margin = uint32(m) + stepForce
+	return true
+}
+
+// chunk fills the chunk's colours, quantised depth and integer texel
+// coordinates by stepping; pixels too near a step are interpolated
+// exactly. It reports false (nothing filled) when the chunk cannot be
+// stepped.
+func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int64, n int) bool {
+	pl := &ps.span
+	v := &pr.v
+	// The reference's values at the first pixel.
+	area := pr.area
+	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
+	z := float64(w0*v[0].z) + float64(w1*v[1].z) + float64(w2*v[2].z)
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	in := func(a, b, c float32) float64 {
+		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
+	}
+	var qs [4 + 1 + 6]stepQ
+	var bad uint64
+	flat := pr.flat
+	for k := 0; k < 4; k++ {
+		if flat>>k&1 != 0 {
+			continue
+		}
+		x := float64(in(v[0].color[k], v[1].color[k], v[2].color[k])*255) + 0.5
+		cmax := max(math.Abs(float64(v[0].color[k])), math.Abs(float64(v[1].color[k])), math.Abs(float64(v[2].color[k])))
+		if !qs[k].setup(x, st.gCol[k], 255*cmax, 0.5) {
+			return false
+		}
+	}
+	zPer := pl.needZ && !pr.flatZ
+	if zPer {
+		zmax := max(math.Abs(v[0].z), math.Abs(v[1].z), math.Abs(v[2].z))
+		if !qs[4].setup(z*st.zs, st.gZ, st.zs*zmax, 0) {
+			return false
+		}
+	}
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		k := pl.texSet[u]
+		for c := 0; c < 2; c++ {
+			t := in(v[0].tc[k][c], v[1].tc[k][c], v[2].tc[k][c])
+			cmax := max(math.Abs(float64(v[0].tc[k][c])), math.Abs(float64(v[1].tc[k][c])), math.Abs(float64(v[2].tc[k][c])))
+			sc, off := st.scale[u][c], st.off[u][c]
+			if !qs[5+2*u+c].setup(float64(t*sc)+off, st.gTex[u][c], sc*cmax, off) {
+				return false
+			}
+		}
+	}
+	// Step every quantity; bad collects the pixels within a margin.
+	if flat != 0 {
+		c := pr.color
+		for i := 0; i < n; i++ {
+			sb.col[i] = c
+		}
+	}
+	for k := 0; k < 4; k++ {
+		if flat>>k&1 != 0 {
+			continue
+		}
+		q := &qs[k]
+		x, m := q.x0, q.margin
+		for i := 0; i < n; i++ {
+			if uint32(x)-m > 0-2*m {
+				bad |= 1 << i
+			}
+			sb.col[i][k] = uint8(min(255, max(0, x>>32)))
+			x += q.dx
+		}
+	}
+	if pl.needZ && pr.flatZ {
+		zq := ps.quantizeDepth(pr.depth)
+		for i := 0; i < n; i++ {
+			sb.zq[i] = zq
+		}
+	}
+	if zPer {
+		// A pixel near a depth step needs the exact depth only.
+		q := &qs[4]
+		x, m, top := q.x0, q.margin, int64(st.zs)
+		z0, z1, z2 := v[0].z, v[1].z, v[2].z
+		for i := 0; i < n; i++ {
+			if uint32(x)-m > 0-2*m {
+				ii := int64(i)
+				w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+				z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
+				sb.zq[i] = ps.quantizeDepth(max(0, min(1, z)))
+			} else {
+				sb.zq[i] = uint32(min(top, max(0, x>>32)))
+			}
+			x += q.dx
+		}
+	}
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		for c := 0; c < 2; c++ {
+			q := &qs[5+2*u+c]
+			x, m := q.x0, q.margin
+			out := &sb.txy[u]
+			for i := 0; i < n; i++ {
+				if uint32(x)-m > 0-2*m {
+					bad |= 1 << i
+				}
+				out[i][c] = int32(x >> 32)
+				x += q.dx
+			}
+		}
+	}
+	for bad != 0 {
+		i := bits.TrailingZeros64(bad)
+		bad &= bad - 1
+		interpolate(ps, pr, sb, *e, dx, i, i+1)
+	}
+	return true
 }
 
 // div255 is x/255 for x <= 255*255.
@@ -369,8 +648,8 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 			k = 1
 		}
 		tc, out := &sb.tc[k], &sb.tex[u]
-		if pl.texFast[u] {
-			t.fetchRepeatSpan(tc, out, live, n)
+		if pl.texInt[u] {
+			t.fetchRepeatSpan(&sb.txy[u], out, live, n)
 			continue
 		}
 		g := &pr.grad[u]
@@ -478,7 +757,7 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 	if !pl.zFast || ps.depthBuf == nil {
 		for i := 0; i < n; i++ {
 			if live[i] {
-				live[i] = ps.depthStencil(x0+i, row, sb.depth[i])
+				live[i] = ps.depthStencil(x0+i, row, sb.zq[i])
 				any = any || live[i]
 			}
 		}
@@ -490,14 +769,13 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 	base := (row&^7)*ps.width + mortonY[row&7]
 	switch ps.depthFmt {
 	case p.DepthD16:
-		scale := float64(uint32(1)<<16 - 1)
 		for i := 0; i < n; i++ {
 			if !live[i] {
 				continue
 			}
 			x := x0 + i
 			off := 2 * (base + (x&^7)*8 + mortonX[x&7])
-			z := uint32(sb.depth[i] * scale)
+			z := sb.zq[i]
 			b := ps.depthBuf[off : off+2]
 			if test && !cmpFunc(fn, z, uint32(binary.LittleEndian.Uint16(b))) {
 				live[i] = false
@@ -509,7 +787,6 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 			any = true
 		}
 	default:
-		scale := float64(uint32(1)<<24 - 1)
 		bpp := ps.depthFmt.BytesPerPixel()
 		for i := 0; i < n; i++ {
 			if !live[i] {
@@ -517,7 +794,7 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 			}
 			x := x0 + i
 			off := bpp * (base + (x&^7)*8 + mortonX[x&7])
-			z := uint32(sb.depth[i] * scale)
+			z := sb.zq[i]
 			b := ps.depthBuf[off : off+3]
 			if test && !cmpFunc(fn, z, uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16) {
 				live[i] = false
@@ -588,15 +865,15 @@ func init() {
 	}
 }
 
-// fetchRepeatSpan is filtered for a fastRepeat unit: the same coordinates,
-// weights and rounding, with the wrap as a mask and the tiling from
-// tables. The first loop finds each pixel's four texel offsets and
-// weights, the second reads the texels and blends them: in x with the
-// four channels in 16-bit lanes, in y with two channels a word in 32-bit
-// lanes.
-func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, live *[spanN]bool, n int) {
-	w, h := float64(t.width), float64(t.height)
-	mx, my := t.width-1, t.height-1
+// fetchRepeatSpan is filtered for a fastRepeat unit, from the integer
+// coordinates filtered computes (floor(u*w*256 - 128) for LINEAR,
+// floor(u*w) for NEAREST): the same weights and rounding, the wrap as a
+// mask and the tiling from tables. The first loop finds each pixel's four
+// texel offsets, the second reads the texels and blends them: in x with
+// the four channels in 16-bit lanes, in y with two channels a word in
+// 32-bit lanes.
+func (t *texUnit) fetchRepeatSpan(xy *[spanN][2]int32, out *[spanN][4]uint8, live *[spanN]bool, n int) {
+	mx, my := int32(t.width-1), int32(t.height-1)
 	d := t.data
 	colOff, rowOff := t.colOff, t.rowOff
 	if t.mag == 0 {
@@ -604,20 +881,15 @@ func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, l
 			if !live[i] {
 				continue
 			}
-			x := floorFast(tc[i][0]*w) & mx
-			y := floorFast(tc[i][1]*h) & my
-			off := 4 * int(rowOff[y]+colOff[x])
+			off := 4 * int(rowOff[xy[i][1]&my]+colOff[xy[i][0]&mx])
 			v := binary.LittleEndian.Uint32(d[off : off+4])
 			out[i] = [4]uint8{uint8(v >> 24), uint8(v >> 16), uint8(v >> 8), uint8(v)}
 		}
 		return
 	}
 	var offs [spanN][4]int32
-	var wts [spanN][2]uint8
 	for i := 0; i < n; i++ {
-		x := floorFast(tc[i][0]*w*256 - 128)
-		y := floorFast(tc[i][1]*h*256 - 128)
-		wts[i] = [2]uint8{uint8(x), uint8(y)}
+		x, y := xy[i][0], xy[i][1]
 		ca, cb := colOff[x>>8&mx], colOff[(x>>8+1)&mx]
 		ra, rb := rowOff[y>>8&my], rowOff[(y>>8+1)&my]
 		offs[i] = [4]int32{4 * (ra + ca), 4 * (ra + cb), 4 * (rb + ca), 4 * (rb + cb)}
@@ -631,7 +903,7 @@ func (t *texUnit) fetchRepeatSpan(tc *[spanN][2]float64, out *[spanN][4]uint8, l
 		t10 := spread16(binary.LittleEndian.Uint32(d[o[1] : o[1]+4]))
 		t01 := spread16(binary.LittleEndian.Uint32(d[o[2] : o[2]+4]))
 		t11 := spread16(binary.LittleEndian.Uint32(d[o[3] : o[3]+4]))
-		fx, fy := uint64(wts[i][0]), uint64(wts[i][1])
+		fx, fy := uint64(uint8(xy[i][0])), uint64(uint8(xy[i][1]))
 		ix, iy := 256-fx, 256-fy
 		top := t00*ix + t10*fx // lanes A, B, G, R: at most 255*256
 		bot := t01*ix + t11*fx
