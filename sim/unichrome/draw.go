@@ -322,28 +322,33 @@ func (w *worker) shadeRef(p *pipeline, pr *prim, clip raster.Rect) {
 // under perspective) from the interpolated attributes.
 func (e *Engine) texCoords(p *pipeline, f *frag, cur, gx, gy *[numAttrs]float64) {
 	for n := 0; n < p.ntex; n++ {
-		s, t := cur[atS0+2*n], cur[atT0+2*n]
-		if !p.persp {
-			f.st[n] = [2]float64{s, t}
-			continue
-		}
-		w := cur[atW]
-		if w == 0 {
-			f.st[n] = [2]float64{0, 0}
-			continue
-		}
-		ss, tt := s/w, t/w
-		f.st[n] = [2]float64{ss, tt}
-		u := &p.units[n]
-		if gx == nil || !(u.needLOD || u.mip == mipConstant) {
-			continue
-		}
-		bw, bh := u.baseSize()
-		dsx := (gx[atS0+2*n] - float64(ss*gx[atW])) / w
-		dtx := (gx[atT0+2*n] - float64(tt*gx[atW])) / w
-		dsy := (gy[atS0+2*n] - float64(ss*gy[atW])) / w
-		dty := (gy[atT0+2*n] - float64(tt*gy[atW])) / w
-		rho := max(math.Abs(dsx)*bw, math.Abs(dtx)*bh, math.Abs(dsy)*bw, math.Abs(dty)*bh)
-		f.lod[n] = u.lodOf(rho)
+		texCoord(p, f, cur, gx, gy, n)
 	}
+}
+
+// texCoord is texCoords for texture n.
+func texCoord(p *pipeline, f *frag, cur, gx, gy *[numAttrs]float64, n int) {
+	s, t := cur[atS0+2*n], cur[atT0+2*n]
+	if !p.persp {
+		f.st[n] = [2]float64{s, t}
+		return
+	}
+	w := cur[atW]
+	if w == 0 {
+		f.st[n] = [2]float64{0, 0}
+		return
+	}
+	ss, tt := s/w, t/w
+	f.st[n] = [2]float64{ss, tt}
+	u := &p.units[n]
+	if gx == nil || !(u.needLOD || u.mip == mipConstant) {
+		return
+	}
+	bw, bh := u.baseSize()
+	dsx := (gx[atS0+2*n] - float64(ss*gx[atW])) / w
+	dtx := (gx[atT0+2*n] - float64(tt*gx[atW])) / w
+	dsy := (gy[atS0+2*n] - float64(ss*gy[atW])) / w
+	dty := (gy[atT0+2*n] - float64(tt*gy[atW])) / w
+	rho := max(math.Abs(dsx)*bw, math.Abs(dtx)*bh, math.Abs(dsy)*bw, math.Abs(dty)*bh)
+	f.lod[n] = u.lodOf(rho)
 }

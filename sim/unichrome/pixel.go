@@ -67,6 +67,8 @@ func stencilOp(op uint32, s, ref uint8) uint8 {
 type worker struct {
 	e     *Engine
 	stats Stats
+	sb    spanBuf
+	wOne  bool // the triangle's W is 1 at every pixel (span path)
 }
 
 func (s *Stats) add(o *Stats) {

@@ -1,11 +1,457 @@
 package unichrome
 
-import "github.com/retrogl/retrogl/sim/raster"
+import (
+	"encoding/binary"
 
-type spanPlan struct{}
+	"github.com/retrogl/retrogl/sim/raster"
+)
 
-func (p *pipeline) plan() {}
+// The span pipeline: a triangle's row is shaded a chunk of up to spanN
+// pixels at a time, one stage after the other (interpolation, stipple,
+// texture units, blending stages, specular, fog, alpha test, stencil and
+// Z, colour), instead of one pixel at a time through every stage. Which
+// stages run, and the specialised form of each (the ABGR8888 repeat
+// bilinear fetch, the MODULATE stage, SRC_ALPHA blending into a 32-bit
+// target), is decided once when the pipeline is compiled (spanPlan); what
+// no specialised form covers runs the reference's own per-pixel function
+// inside the stage's loop.
+//
+// The result is the reference's (shadeRef, fragment), bit for bit: the
+// attributes step with the same float64 additions from the same row
+// start, the stages before Z and colour have no side effect, and the
+// stages with side effects run the pixels in x order. Stencil and Z run
+// before texturing when the alpha test is off (their result cannot depend
+// on the colour), so hidden pixels are not textured. A pipeline whose
+// buffers overlap takes the reference path (pipeline.aliased).
+// TestSpanPathMatchesReference compares the two over random states,
+// primitives and memory.
+const spanN = 64
 
+// spanBuf carries one chunk's fragments between the stages; each worker
+// owns one.
+type spanBuf struct {
+	live  [spanN]bool
+	col   [spanN][4]int // diffuse, then the stages' output
+	spec  [spanN][3]int
+	fog   [spanN]int
+	z, zw [spanN]float64
+	w     [spanN]float64
+	st    [2][spanN][2]float64
+	lod   [2][spanN]int
+	tex   [2][spanN][4]int
+	out   [2][spanN][4]int // the blending stages' outputs
+}
+
+// spanPlan is the compiled choice of stages.
+type spanPlan struct {
+	early    bool    // stencil and Z before texturing (no alpha test)
+	zFast    bool    // Z test and write without stencil or W buffer
+	texFast  [2]bool // bilinear ABGR8888 repeat on one level whatever the LOD
+	modulate [2]bool // stage n is Ctex*Ccur, Atex*Acur
+	store32  bool    // 32-bit target, ROP COPY, no blending or SRC_ALPHA blending
+	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
+}
+
+// plan decides the span pipeline's stages for p.
+func (p *pipeline) plan() {
+	pl := &p.span
+	pl.early = !p.at
+	d := &p.depth
+	pl.zFast = !p.st && !d.wbuf && d.mem != nil
+	for n := 0; n < p.ntex && p.txmp; n++ {
+		u := &p.units[n]
+		pl.texFast[n] = u.fastRepeat && u.mip == mipLevel0 && u.magS == filtLinear && u.magT == filtLinear &&
+			u.minS == filtLinear && u.minT == filtLinear
+		s := &p.stage[n]
+		// Ca = current (diffuse for stage 0), Cb = texture, Cc = 0, ADD,
+		// no bias, x1, clamped; the same for alpha with Ac the constant
+		// 0 and the constant bias 0.
+		pl.modulate[n] = s.csat && s.asat && s.ca == bop{4, 0} && s.cb == bop{3, 0} && s.cc == bop{0, 0} &&
+			s.cop == 0 && s.cbias == 0 && !s.cbiasInv && s.cshift == 0 &&
+			s.aa == bop{2, 0} && s.ab == bop{4, 0} && s.ac == bop{3, 0} && s.rac == 0 &&
+			s.aop == 0 && (s.abias == 0 || s.abias == 3 && s.rabias == 0) && !s.abiasInv && s.ashift == 0
+	}
+	b := &p.blend
+	pl.srcAlpha = p.abl && b.ca == bop{0, 0} && b.fca == bop{2, 0} && b.cb == bop{1, 0} && b.fcb == bop{2, 1} &&
+		b.aa == bop{1, 0} && b.faa == bop{1, 0} && b.ab == bop{2, 0} && b.fab == bop{1, 1} &&
+		!b.csub && !b.asub && b.cclamp && b.aclamp
+	f := &p.dst.fmt
+	pl.store32 = !p.dst.yuy2 && f.Bytes == 4 && !p.dither && p.rop == 12 && (!p.abl || pl.srcAlpha) &&
+		f.R.Bits == 8 && f.G.Bits == 8 && f.B.Bits == 8 && (f.A.Bits == 8 || f.A.Bits == 0)
+}
+
+// shadeSpans is the fast path: the triangle's pixels inside clip through
+// the span pipeline.
 func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
-	w.shadeRef(p, pr, clip)
+	sb := &w.sb
+	cur := pr.a0
+	step := pr.act[:pr.nact]
+	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
+	lod := pr.lod // carried from pixel to pixel, as the reference's frag
+	// Values of the attributes that do not vary.
+	var k [numAttrs]int
+	for i := range k {
+		k[i] = clamp8(pr.a0[i])
+	}
+	var varies [numAttrs]bool
+	for _, i := range step {
+		varies[i] = true
+	}
+	w.wOne = !varies[atW] && pr.a0[atW] == 1
+	pr.tri.Walk(clip, func(s *raster.Span) {
+		px := float64(s.X0) + 0.5 - pr.x0
+		py := float64(s.Y) + 0.5 - pr.y0
+		for _, i := range step {
+			cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
+		}
+		for x0 := s.X0; x0 < s.X1; x0 += spanN {
+			n := min(spanN, s.X1-x0)
+			// Interpolation: each attribute's run of values, stepped as
+			// the reference steps them.
+			for c := 0; c < 4; c++ {
+				a := atR + c
+				if !varies[a] {
+					for i := 0; i < n; i++ {
+						sb.col[i][c] = k[a]
+					}
+					continue
+				}
+				v, d := cur[a], gx[a]
+				for i := 0; i < n; i++ {
+					sb.col[i][c] = clamp8(v)
+					v += d
+				}
+				cur[a] = v
+			}
+			if p.needSpec {
+				for c := 0; c < 3; c++ {
+					a := atSR + c
+					v, d := cur[a], gx[a]
+					for i := 0; i < n; i++ {
+						sb.spec[i][c] = clamp8(v)
+						v += d
+					}
+					cur[a] = v
+				}
+				v, d := cur[atFog], gx[atFog]
+				for i := 0; i < n; i++ {
+					sb.fog[i] = clamp8(v)
+					v += d
+				}
+				cur[atFog] = v
+			}
+			v, d := cur[atZ], gx[atZ]
+			for i := 0; i < n; i++ {
+				sb.z[i] = v + pr.zbias
+				sb.zw[i] = sb.z[i]
+				if !p.biasWB {
+					sb.zw[i] = v
+				}
+				v += d
+			}
+			cur[atZ] = v
+			v, d = cur[atW], gx[atW]
+			for i := 0; i < n; i++ {
+				sb.w[i] = v
+				v += d
+			}
+			if p.txmp {
+				w.texCoordSpan(p, &cur, gx, gy, &lod, n)
+			}
+			cur[atW] = v
+			w.shadeChunk(p, n, x0, s.Y)
+		}
+	})
+}
+
+// texCoordSpan fills the chunk's texture coordinates and per-pixel LODs
+// (texCoords' arithmetic), stepping the S and T attributes of cur past
+// the chunk. W is read from the chunk's run (sb.w).
+func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *[2]int, n int) {
+	sb := &w.sb
+	for t := 0; t < p.ntex; t++ {
+		as, at := atS0+2*t, atT0+2*t
+		s0, t0, ds, dt := cur[as], cur[at], gx[as], gx[at]
+		st, lv := &sb.st[t], &sb.lod[t]
+		u := &p.units[t]
+		switch {
+		case !p.persp:
+			for i := 0; i < n; i++ {
+				st[i] = [2]float64{s0, t0}
+				lv[i] = lod[t]
+				s0 += ds
+				t0 += dt
+			}
+		case !(u.needLOD || u.mip == mipConstant) && w.wOne:
+			// W is 1 at every pixel: s/1 is s.
+			for i := 0; i < n; i++ {
+				st[i] = [2]float64{s0, t0}
+				lv[i] = lod[t]
+				s0 += ds
+				t0 += dt
+			}
+		case !(u.needLOD || u.mip == mipConstant):
+			for i := 0; i < n; i++ {
+				if w := sb.w[i]; w == 0 {
+					st[i] = [2]float64{0, 0}
+				} else {
+					st[i] = [2]float64{s0 / w, t0 / w}
+				}
+				lv[i] = lod[t]
+				s0 += ds
+				t0 += dt
+			}
+		default:
+			var f frag
+			var c [numAttrs]float64
+			for i := 0; i < n; i++ {
+				c[as], c[at], c[atW] = s0, t0, sb.w[i]
+				f.lod = *lod
+				texCoord(p, &f, &c, gx, gy, t)
+				*lod = f.lod
+				st[i], lv[i] = f.st[t], f.lod[t]
+				s0 += ds
+				t0 += dt
+			}
+		}
+		cur[as], cur[at] = s0, t0
+	}
+}
+
+// shadeChunk runs the fragment stages over the chunk's n pixels, which
+// start at (x0, y).
+func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
+	sb := &w.sb
+	pl := &p.span
+	live := &sb.live
+	w.stats.Fragments += n
+	for i := 0; i < n; i++ {
+		live[i] = true
+	}
+	if p.sp {
+		row := w.e.stipple[(y+p.spYOS)&31]
+		for i := 0; i < n; i++ {
+			live[i] = row>>uint((x0+i+p.spXOS)&31)&1 != 0
+		}
+	}
+	zs := p.zt || p.zw || p.st
+	if zs && pl.early {
+		if !w.depthStage(p, n, x0, y) || !p.cw {
+			return
+		}
+	}
+	if !p.cw && !zs {
+		return // nothing the stages compute is written
+	}
+	c := &sb.col // the diffuse colour, then each stage's output
+	if p.txmp {
+		if p.ntex < 2 {
+			sb.tex[1] = [spanN][4]int{} // stage 0's TEX_NEXT reads 0
+		}
+		for t := 0; t < p.ntex; t++ {
+			u := &p.units[t]
+			st, lv, out := &sb.st[t], &sb.lod[t], &sb.tex[t]
+			if pl.texFast[t] {
+				u.bilinearSpan(st, out, live, n)
+				continue
+			}
+			for i := 0; i < n; i++ {
+				if live[i] {
+					out[i] = u.sample(st[i][0], st[i][1], lv[i])
+				}
+			}
+		}
+		for t := 0; t < p.ntex; t++ {
+			out := &sb.out[t]
+			if pl.modulate[t] {
+				tex := &sb.tex[t]
+				for i := 0; i < n; i++ {
+					a, b := &c[i], &tex[i]
+					out[i] = [4]int{mul8u(a[0], b[0]), mul8u(a[1], b[1]), mul8u(a[2], b[2]), mul8u(a[3], b[3])}
+				}
+			} else {
+				for i := 0; i < n; i++ {
+					if live[i] {
+						in := stageIn{dif: sb.col[i], spec: sb.spec[i], fog: sb.fog[i], tex: sb.tex[t][i], next: sb.tex[1][i], cur: c[i]}
+						out[i] = p.stage[t].eval(&in)
+					}
+				}
+			}
+			c = out
+		}
+	}
+	if p.cs {
+		for i := 0; i < n; i++ {
+			for k := 0; k < 3; k++ {
+				c[i][k] = min(255, c[i][k]+sb.spec[i][k])
+			}
+		}
+	}
+	if p.fog {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				p.fogSt.apply(&c[i], p.fogSt.factor(sb.fog[i], sb.z[i], sb.w[i]))
+			}
+		}
+	}
+	if p.at {
+		for i := 0; i < n; i++ {
+			if live[i] && !compare(p.afunc, uint32(c[i][3]), uint32(p.aref)) {
+				live[i] = false
+			}
+		}
+	}
+	if zs && !pl.early {
+		if !w.depthStage(p, n, x0, y) {
+			return
+		}
+	}
+	if p.cw {
+		w.colorStage(p, c, n, x0, y)
+	}
+}
+
+// mul8u is mul8 for non-negative operands: (a*b + 127)/255, the division
+// as adds and shifts (exact below 255*256).
+func mul8u(a, b int) int {
+	x := uint32(a*b) + 127
+	return int((x + 1 + x>>8) >> 8)
+}
+
+// depthStage runs the stencil and Z tests and writes over the chunk; it
+// reports whether any pixel is left.
+func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
+	sb := &w.sb
+	live := &sb.live
+	any := false
+	d := &p.depth
+	if !p.span.zFast || d.bytes != 2 {
+		var f frag
+		for i := 0; i < n; i++ {
+			if live[i] {
+				f.z, f.zw, f.w = sb.z[i], sb.zw[i], sb.w[i]
+				live[i] = w.depthStencil(p, x0+i, y, &f)
+				any = any || live[i]
+			}
+		}
+		return any
+	}
+	// Z16 without stencil or W buffer.
+	row := d.mem[y*d.pitch:]
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		off := 2 * (x0 + i)
+		b := row[off : off+2]
+		stored := uint32(binary.LittleEndian.Uint16(b))
+		if p.zt && !compare(p.zfunc, d.zValue(sb.z[i]), stored) {
+			live[i] = false
+			continue
+		}
+		if p.zw {
+			if z := d.zValue(sb.zw[i]); z != stored {
+				binary.LittleEndian.PutUint16(b, uint16(z))
+			}
+		}
+		any = true
+	}
+	return any
+}
+
+// colorStage blends and writes the chunk's colours.
+func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
+	live := &w.sb.live
+	if !p.span.store32 {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				w.writeColor(p, x0+i, y, &c[i])
+			}
+		}
+		return
+	}
+	// A 32-bit target with 8-bit channels, ROP COPY: the channels go to
+	// their byte lanes; blending (weigh is mul8 for operands in [0, 255])
+	// runs on the four lanes at once, 16 bits each.
+	s := &p.dst
+	f := &s.fmt
+	row := s.mem[y*s.pitch:]
+	pm := p.pmask
+	rs, gs, bs, as := f.R.Shift, f.G.Shift, f.B.Shift, f.A.Shift
+	if f.A.Bits == 0 {
+		as = 32 // the x byte: the lane is blended and masked off
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		off := 4 * (x0 + i)
+		b := row[off : off+4]
+		dv := binary.LittleEndian.Uint32(b)
+		v := &c[i]
+		out := uint32(v[0])<<rs | uint32(v[1])<<gs | uint32(v[2])<<bs | uint32(v[3])<<as
+		if p.abl {
+			// mul8(s, a) + mul8(d, 255 - a) per lane, clamped to 255.
+			a := uint64(v[3])
+			const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+			x := spread16(out)*a + 127*ones
+			y := spread16(dv)*(255-a) + 127*ones
+			x = (x + ones + x>>8&m) >> 8 & m
+			y = (y + ones + y>>8&m) >> 8 & m
+			sum := x + y
+			sum = (sum | (sum>>8&ones)*0xFF) & m
+			sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+			out = uint32(sum | sum>>16)
+		}
+		w.stats.Written++
+		binary.LittleEndian.PutUint32(b, out&pm|dv&^pm)
+	}
+}
+
+// bilinearSpan is bilinearRepeat over the chunk: the same coordinates,
+// weights and rounding, the four texels blended in x with the channels in
+// 16-bit lanes and in y two channels a word in 32-bit lanes.
+func (u *texUnit) bilinearSpan(st *[spanN][2]float64, out *[spanN][4]int, live *[spanN]bool, n int) {
+	lv := &u.lv[u.lvmin]
+	mx, my := lv.w-1, lv.h-1
+	mem, pitch := lv.mem, lv.pitch
+	// The texel offsets and weights first, then the texels: two short
+	// loops keep the compiler's registers for each.
+	var offs [spanN][4]int32
+	var wts [spanN][2]uint8
+	for i := 0; i < n; i++ {
+		us := fixCoord(st[i][0], lv.w, true)
+		vt := fixCoord(st[i][1], lv.h, true)
+		wts[i] = [2]uint8{uint8(us), uint8(vt)}
+		x0, y0 := int(us>>8)&mx, int(vt>>8)&my
+		x1, y1 := (x0+1)&mx, (y0+1)&my
+		r0, r1 := y0*pitch, y1*pitch
+		offs[i] = [4]int32{int32(r0 + 4*x0), int32(r0 + 4*x1), int32(r1 + 4*x0), int32(r1 + 4*x1)}
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		o := &offs[i]
+		t00 := spread16(binary.LittleEndian.Uint32(mem[o[0] : o[0]+4]))
+		t10 := spread16(binary.LittleEndian.Uint32(mem[o[1] : o[1]+4]))
+		t01 := spread16(binary.LittleEndian.Uint32(mem[o[2] : o[2]+4]))
+		t11 := spread16(binary.LittleEndian.Uint32(mem[o[3] : o[3]+4]))
+		ax, ay := uint64(wts[i][0]), uint64(wts[i][1])
+		ix, iy := 256-ax, 256-ay
+		top := t00*ix + t10*ax // lanes R, G, B, A: at most 255*256
+		bot := t01*ix + t11*ax
+		const m32 = 0x0000FFFF0000FFFF
+		const half = 32768 | 32768<<32
+		rb := ((top&m32)*iy + (bot&m32)*ay + half) >> 16 // R | B<<32
+		ga := ((top>>16&m32)*iy + (bot>>16&m32)*ay + half) >> 16
+		out[i] = [4]int{int(rb & 0xFF), int(ga & 0xFF), int(rb >> 32 & 0xFF), int(ga >> 32 & 0xFF)}
+	}
+}
+
+// spread16 spreads the four bytes of v into 16-bit lanes.
+func spread16(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	return (x | x<<8) & 0x00FF00FF00FF00FF
 }
