@@ -69,6 +69,8 @@ type worker struct {
 	stats Stats
 	sb    spanBuf
 	wOne  bool // the triangle's W is 1 at every pixel (span path)
+	// constCol is set when the triangle's diffuse colour does not vary.
+	constCol bool
 }
 
 func (s *Stats) add(o *Stats) {

@@ -44,6 +44,9 @@ type spanBuf struct {
 
 // spanPlan is the compiled choice of stages.
 type spanPlan struct {
+	needZ    bool    // Z is read: the Z test or write, fog from Z
+	needW    bool    // W is read: the W buffer, fog from W, perspective
+	needSpec bool    // the specular colour or the fog factor is read
 	early    bool    // stencil and Z before texturing (no alpha test)
 	zFast    bool    // Z test and write without stencil or W buffer
 	texFast  [2]bool // bilinear ABGR8888 repeat on one level whatever the LOD
@@ -57,6 +60,20 @@ func (p *pipeline) plan() {
 	pl := &p.span
 	pl.early = !p.at
 	d := &p.depth
+	zs := p.zt || p.zw || p.st
+	fogCoord := p.fog && p.fogSt.mode != 0
+	pl.needZ = zs && !d.wbuf || fogCoord && p.fogSt.useZ
+	pl.needW = zs && d.wbuf || fogCoord && !p.fogSt.useZ || p.txmp && p.persp
+	pl.needSpec = p.cs || p.fog
+	for n := 0; n < p.ntex && p.txmp; n++ {
+		st := &p.stage[n]
+		for _, o := range []bop{st.ca, st.cb, st.cc, {st.cbias, 0}} {
+			pl.needSpec = pl.needSpec || o.sel == 2 || o.sel == 6 // specular, fog factor
+		}
+		for _, o := range []bop{st.aa, st.ab, st.ac, {st.abias, 0}} {
+			pl.needSpec = pl.needSpec || o.sel == 1 // fog factor
+		}
+	}
 	pl.zFast = !p.st && !d.wbuf && d.mem != nil
 	for n := 0; n < p.ntex && p.txmp; n++ {
 		u := &p.units[n]
@@ -98,6 +115,7 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 		varies[i] = true
 	}
 	w.wOne = !varies[atW] && pr.a0[atW] == 1
+	w.constCol = !varies[atR] && !varies[atG] && !varies[atB] && !varies[atA]
 	pr.tri.Walk(clip, func(s *raster.Span) {
 		px := float64(s.X0) + 0.5 - pr.x0
 		py := float64(s.Y) + 0.5 - pr.y0
@@ -123,7 +141,7 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				}
 				cur[a] = v
 			}
-			if p.needSpec {
+			if p.span.needSpec {
 				for c := 0; c < 3; c++ {
 					a := atSR + c
 					v, d := cur[a], gx[a]
@@ -140,25 +158,31 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				}
 				cur[atFog] = v
 			}
-			v, d := cur[atZ], gx[atZ]
-			for i := 0; i < n; i++ {
-				sb.z[i] = v + pr.zbias
-				sb.zw[i] = sb.z[i]
-				if !p.biasWB {
-					sb.zw[i] = v
+			if p.span.needZ {
+				v, d := cur[atZ], gx[atZ]
+				for i := 0; i < n; i++ {
+					sb.z[i] = v + pr.zbias
+					sb.zw[i] = sb.z[i]
+					if !p.biasWB {
+						sb.zw[i] = v
+					}
+					v += d
 				}
-				v += d
+				cur[atZ] = v
 			}
-			cur[atZ] = v
-			v, d = cur[atW], gx[atW]
-			for i := 0; i < n; i++ {
-				sb.w[i] = v
-				v += d
-			}
-			if p.txmp {
+			if p.span.needW {
+				v, d := cur[atW], gx[atW]
+				for i := 0; i < n; i++ {
+					sb.w[i] = v
+					v += d
+				}
+				if p.txmp {
+					w.texCoordSpan(p, &cur, gx, gy, &lod, n)
+				}
+				cur[atW] = v
+			} else if p.txmp {
 				w.texCoordSpan(p, &cur, gx, gy, &lod, n)
 			}
-			cur[atW] = v
 			w.shadeChunk(p, n, x0, s.Y)
 		}
 	})
@@ -380,6 +404,21 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 	rs, gs, bs, as := f.R.Shift, f.G.Shift, f.B.Shift, f.A.Shift
 	if f.A.Bits == 0 {
 		as = 32 // the x byte: the lane is blended and masked off
+	}
+	if w.constCol && !p.txmp && !p.cs && !p.fog && !p.abl {
+		// One colour for every pixel: one word, written through the
+		// plane mask.
+		v := &c[0]
+		out := (uint32(v[0])<<rs | uint32(v[1])<<gs | uint32(v[2])<<bs | uint32(v[3])<<as) & pm
+		for i := 0; i < n; i++ {
+			if live[i] {
+				b := row[4*(x0+i) : 4*(x0+i)+4]
+				dv := binary.LittleEndian.Uint32(b)
+				binary.LittleEndian.PutUint32(b, out|dv&^pm)
+				w.stats.Written++
+			}
+		}
+		return
 	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
