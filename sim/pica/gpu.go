@@ -64,7 +64,11 @@ type GPU struct {
 	procLUT                [8][256]uint32
 
 	// Primitive assembly state (kept across draws for immediate mode).
-	asm assembler
+	asm    assembler
+	vcache vertexCache
+	vsRegs vsRegs
+	vseq   []int32
+	vbatch [vsBatch]vertex
 
 	x    *device.Exec
 	unit Unit
@@ -322,6 +326,7 @@ func (g *GPU) shaderWrite(s *Shader, off p.Reg, v uint32, isVS bool) error {
 		s.Int[i] = [4]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16), uint8(v >> 24)}
 	case off == p.ShEntryPoint:
 		s.Entry = uint16(v) & (CodeWords - 1)
+		s.line = nil
 	case off == p.ShFloatIndex:
 		*floatBuf = (*floatBuf)[:0]
 	case off >= p.ShFloatData0 && off < p.ShFloatData0+p.ShFloatDataCount:
@@ -373,8 +378,10 @@ func (g *GPU) shaderWrite(s *Shader, off p.Reg, v uint32, isVS bool) error {
 	case off >= p.ShOpdescData0 && off < p.ShOpdescData0+p.ShOpdescDataCount:
 		if *descIdx < NumOpdescs {
 			s.Opdesc[*descIdx] = v
+			s.line = nil
 			if mirror {
 				g.gs.Opdesc[*descIdx] = v
+				g.gs.line = nil
 			}
 		}
 		*descIdx++

@@ -155,12 +155,32 @@ type Shader struct {
 	Bool    uint16
 	Entry   uint16
 	decoded []p.Insn
+	// line is the straight-line form of the program (vsbatch.go), nil
+	// until asked for after a change; lineOK says whether it has one.
+	line   *vsProg
+	lineOK bool
+}
+
+// straight returns the program's straight-line form, or nil when it has
+// flow control (decoded once per program upload).
+func (s *Shader) straight() *vsProg {
+	if s.line == nil {
+		s.line, s.lineOK = straightLine(s)
+		if !s.lineOK {
+			s.line = &vsProg{}
+		}
+	}
+	if !s.lineOK {
+		return nil
+	}
+	return s.line
 }
 
 // setCode stores one code word, keeping the decoded program current (a
 // driver uploads a program before every draw that switches to it).
 func (s *Shader) setCode(i int, w uint32) {
 	s.Code[i] = w
+	s.line = nil
 	if s.decoded != nil {
 		s.decoded[i] = p.DecodeInsn(w)
 	}
@@ -415,6 +435,40 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 		b = u.src(s, in.Src2, d, 1, 0, false)
 		c = u.src(s, in.Src3, d, 2, in.Idx, true)
 	}
+	switch in.Op {
+	case p.OpMOVA:
+		for i := 0; i < 2; i++ {
+			if d.WritesComp(i) {
+				u.a0[i] = toS8(a[i])
+			}
+		}
+		return
+	case p.OpCMP:
+		u.cmp[0] = compare(in.CmpX, a[0], b[0])
+		u.cmp[1] = compare(in.CmpY, a[1], b[1])
+		return
+	case p.OpLITP:
+		u.cmp = [2]bool{a[0] >= 0, a[3] >= 0}
+	}
+	r := compute(in, a, b, c)
+	var dst *vec4
+	if in.Dst < 0x10 {
+		dst = &u.Out[in.Dst]
+	} else {
+		dst = &u.tmp[in.Dst-0x10]
+	}
+	for i := 0; i < 4; i++ {
+		if d.WritesComp(i) {
+			dst[i] = r[i]
+		}
+	}
+}
+
+// compute is the value an arithmetic instruction writes, from its source
+// operands a, b and c (read and swizzled): the unit's arithmetic, shared by
+// the interpreter and the vertex batches. MOVA and CMP write no register
+// and are handled by arith; an opcode with no arithmetic yields 0.
+func compute(in *p.Insn, a, b, c vec4) vec4 {
 	var r vec4
 	switch in.Op {
 	case p.OpADD:
@@ -462,10 +516,9 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 	case p.OpLITP:
 		// LITP (3dbrew, not measured here): x = max(src.x, 0),
 		// y = clamp(src.y, -127.9961, 127.9961), z = 0, w = max(src.w, 0);
-		// cmp.x = src.x >= 0, cmp.y = src.w >= 0.
+		// cmp.x = src.x >= 0, cmp.y = src.w >= 0 (set by arith).
 		const lim = 127.99609375
 		r = vec4{fmax(a[0], 0), fmin(fmax(a[1], -lim), lim), 0, fmax(a[3], 0)}
-		u.cmp = [2]bool{a[0] >= 0, a[3] >= 0}
 	case p.OpSGE, p.OpSGEI, p.OpSLT, p.OpSLTI:
 		ge := in.Op == p.OpSGE || in.Op == p.OpSGEI
 		for i := range r {
@@ -494,29 +547,8 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 		r = vec4{v, v, v, v}
 	case p.OpMOV:
 		r = a
-	case p.OpMOVA:
-		for i := 0; i < 2; i++ {
-			if d.WritesComp(i) {
-				u.a0[i] = toS8(a[i])
-			}
-		}
-		return
-	case p.OpCMP:
-		u.cmp[0] = compare(in.CmpX, a[0], b[0])
-		u.cmp[1] = compare(in.CmpY, a[1], b[1])
-		return
 	}
-	var dst *vec4
-	if in.Dst < 0x10 {
-		dst = &u.Out[in.Dst]
-	} else {
-		dst = &u.tmp[in.Dst-0x10]
-	}
-	for i := 0; i < 4; i++ {
-		if d.WritesComp(i) {
-			dst[i] = r[i]
-		}
-	}
+	return r
 }
 
 func toS8(x float32) int32 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrogl/retrogl/hal"
 	p "github.com/retrogl/retrogl/hal/pica"
+	"github.com/retrogl/retrogl/hal/pica/picasso"
 )
 
 // layout is the memory map of a random scene: the target's size, its
@@ -65,10 +66,7 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 		mem[l.tex+u*0x10000] = rnd(0x10000)
 	}
 	var w p.Writer
-	w.Write(p.VSH_CODETRANSFER_INDEX, 0)
-	w.Rep(p.VSH_CODETRANSFER_DATA0, passVS...)
-	w.Write(p.VSH_OPDESCS_INDEX, 0)
-	w.Rep(p.VSH_OPDESCS_DATA0, uint32(p.DescIdentity))
+	randomVS(r, &w)
 	w.Write(p.VSH_INPUTBUFFER_CONFIG, 0xA0000004)
 	w.Write(p.VSH_ATTR_PERM_LOW, 0x43210)
 	w.Write(p.VSH_OUTMAP_MASK, 0x1F)
@@ -122,11 +120,17 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 				w.Write(p.INDEXBUFFER_CONFIG, 0x80000000)
 				w.Write(p.DRAWARRAYS, 1)
 			} else {
-				// 16-bit indices in reverse order, through the index
-				// buffer's offset from the attribute base.
+				// 16-bit indices in reverse order, or at random with
+				// repeats, through the index buffer's offset from the
+				// attribute base.
 				off := l.ib - l.vb + uint32(len(ib))
+				repeat := r.IntN(2) == 0
 				for j := range verts {
-					ib = binary.LittleEndian.AppendUint16(ib, uint16(first+len(verts)-1-j))
+					k := len(verts) - 1 - j
+					if repeat {
+						k = r.IntN(len(verts))
+					}
+					ib = binary.LittleEndian.AppendUint16(ib, uint16(first+k))
 				}
 				if len(ib)%4 != 0 {
 					ib = append(ib, 0, 0)
@@ -141,6 +145,88 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 	mem[l.vb] = vb
 	mem[l.ib] = ib
 	return w.Bytes(), mem
+}
+
+// The random scenes' other vertex shaders: arithmetic without flow
+// control (the vertex batches run it), and the same with an IFU (the
+// interpreter runs it). Outputs as passVS's.
+const (
+	arithVS = `
+.proc main
+    dp4 o0.x, c0, v0
+    dp4 o0.y, c1, v0
+    dp4 o0.z, c2, v0
+    dp4 o0.w, c3, v0
+    mul r0, c4, v1
+    mad o1, r0, v1, v1
+    max o1.w, v1, r0
+    mov o2, v2
+    add o3, c5, v3
+    mov o4, -v4.yxwz
+    end
+.end
+`
+	flowVS = `
+.proc main
+    dp4 o0.x, c0, v0
+    dp4 o0.y, c1, v0
+    dp4 o0.z, c2, v0
+    dp4 o0.w, c3, v0
+    mul r0, c4, v1
+    ifu b1
+        mad o1, r0, v1, v1
+    .else
+        mov o1, v1
+    .end
+    mov o2, v2
+    add o3, c5, v3
+    mov o4, -v4.yxwz
+    end
+.end
+`
+)
+
+// randomVS uploads one of the vertex shaders and its uniforms: c0-c3 a
+// matrix near the identity, c4 a scale, c5 an offset, b1 a flag.
+func randomVS(r *rand.Rand, w *p.Writer) {
+	code, descs := passVS, []uint32{uint32(p.DescIdentity)}
+	if k := r.IntN(3); k > 0 {
+		src := arithVS
+		if k == 2 {
+			src = flowVS
+		}
+		sb, err := picasso.Assemble(src)
+		if err != nil {
+			panic(err)
+		}
+		code, descs = sb.Code, sb.Opdescs
+	}
+	w.Write(p.VSH_CODETRANSFER_INDEX, 0)
+	w.Rep(p.VSH_CODETRANSFER_DATA0, code...)
+	w.Write(p.VSH_OPDESCS_INDEX, 0)
+	w.Rep(p.VSH_OPDESCS_DATA0, descs...)
+	w.Write(p.VSH_ENTRYPOINT, 0)
+	w.Write(p.VSH_BOOLUNIFORM, uint32(r.IntN(2))<<1)
+	w.Write(p.VSH_FLOATUNIFORM_INDEX, 0)
+	var f []uint32
+	for i := 0; i < 6; i++ {
+		var v [4]float32
+		for c := range v {
+			switch {
+			case i < 4 && c == i:
+				v[c] = 1 + (r.Float32()-0.5)*0.1
+			case i < 4:
+				v[c] = (r.Float32() - 0.5) * 0.1
+			case i == 4:
+				v[c] = 0.5 + r.Float32()
+			default:
+				v[c] = r.Float32() - 0.5
+			}
+		}
+		d := p.PackF24x4(p.ToF24(v[0]), p.ToF24(v[1]), p.ToF24(v[2]), p.ToF24(v[3]))
+		f = append(f, d[0], d[1], d[2])
+	}
+	w.Rep(p.VSH_FLOATUNIFORM_DATA0, f...)
 }
 
 // randomTriangle returns three vertices in clip space: mostly inside the
@@ -577,3 +663,25 @@ func BenchmarkFillTexBlend(b *testing.B) { benchFill(b, true) }
 
 // BenchmarkFillGouraud shades the fill-gouraud scene's 8 quads.
 func BenchmarkFillGouraud(b *testing.B) { benchFill(b, false) }
+
+// TestTruncF24 checks truncF24 against hal/pica's encoder and decoder at
+// every exponent (random mantissas and both ends) and on the special
+// values. (It was also checked on all 2^32 inputs once.)
+func TestTruncF24(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for e := uint32(0); e < 256; e++ {
+		for k := 0; k < 200; k++ {
+			m := r.Uint32() & 0x7FFFFF
+			switch k {
+			case 0:
+				m = 0
+			case 1:
+				m = 0x7FFFFF
+			}
+			for _, s := range []uint32{0, 1} {
+				f := math.Float32frombits(s<<31 | e<<23 | m)
+				require.Equal(t, math.Float32bits(p.F24ToFloat(p.ToF24(f))), math.Float32bits(truncF24(f)), "%08x", math.Float32bits(f))
+			}
+		}
+	}
+}

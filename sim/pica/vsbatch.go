@@ -1,0 +1,234 @@
+package pica
+
+import (
+	"math"
+
+	p "github.com/retrogl/retrogl/hal/pica"
+)
+
+// Vertex batches. A vertex shader with no flow control, no MOVA and no
+// geometry instructions (the driver's generated shaders) runs the same
+// instructions for every vertex, and its address registers stay 0: such a
+// program is decoded once (straightLine) and run over up to vsBatch
+// vertices an instruction at a time, each instruction's operands fetched
+// from pre-decoded selectors and its arithmetic the interpreter's own
+// (compute). The vertices are independent, so the bytes are the
+// interpreter's; the loops over the batch let the processor overlap the
+// vertices' long rounding chains. Any other program runs on the
+// interpreter (Unit.Run).
+const vsBatch = 16
+
+// vsSrc is a pre-decoded source operand.
+type vsSrc struct {
+	file uint8 // 0 input, 1 temporary, 2 float uniform
+	idx  uint8
+	sel  [4]uint8
+	neg  bool
+}
+
+// vsOp is one pre-decoded arithmetic instruction.
+type vsOp struct {
+	in   p.Insn
+	src  [3]vsSrc
+	nsrc int
+	mask [4]bool
+	out  bool // the destination is an output register (else a temporary)
+	dst  uint8
+}
+
+// vsProg is a straight-line program: its arithmetic instructions and the
+// instructions one run executes, END included.
+type vsProg struct {
+	ops   []vsOp
+	steps int
+}
+
+// straightLine decodes the program from the entry point to its first END
+// when it qualifies for batches (at most MaxSteps instructions).
+func straightLine(s *Shader) (*vsProg, bool) {
+	prog := s.program()
+	pr := &vsProg{}
+	pc := s.Entry & (CodeWords - 1)
+	for pr.steps < MaxSteps {
+		pr.steps++
+		in := &prog[pc]
+		pc = (pc + 1) & (CodeWords - 1)
+		f := in.Op.Info().Format
+		switch {
+		case f == p.Fmt0 && in.Op == p.OpEND:
+			return pr, true
+		case f == p.Fmt0 && in.Op == p.OpNOP, in.Op == p.OpCMP:
+			continue // no register written; the flags are never read
+		case f == p.FmtInvalid || f == p.Fmt0 || f == p.Fmt2 || f == p.Fmt3 || f == p.Fmt4 || in.Op == p.OpMOVA:
+			return nil, false
+		}
+		d := p.OpDesc(s.Opdesc[in.Desc&(NumOpdescs-1)])
+		op := vsOp{in: *in, out: in.Dst < 0x10, dst: in.Dst}
+		if !op.out {
+			op.dst = in.Dst - 0x10
+		}
+		for c := 0; c < 4; c++ {
+			op.mask[c] = d.WritesComp(c)
+		}
+		var regs []uint8
+		switch f {
+		case p.Fmt1u:
+			regs = []uint8{in.Src1}
+		case p.Fmt1, p.Fmt1c, p.Fmt1i:
+			regs = []uint8{in.Src1, in.Src2}
+		case p.Fmt5, p.Fmt5i:
+			regs = []uint8{in.Src1, in.Src2, in.Src3}
+		}
+		for k, r := range regs {
+			// Unit.src with the address registers at 0: an indexed
+			// uniform reads its own register.
+			sr := &op.src[k]
+			switch {
+			case r < 0x10:
+				sr.file, sr.idx = 0, r
+			case r < 0x20:
+				sr.file, sr.idx = 1, r-0x10
+			default:
+				sr.file, sr.idx = 2, r-0x20
+			}
+			sh := 5 + 9*uint(k)
+			sel := uint32(d) >> sh
+			sr.sel = [4]uint8{uint8(sel >> 6 & 3), uint8(sel >> 4 & 3), uint8(sel >> 2 & 3), uint8(sel & 3)}
+			sr.neg = uint32(d)>>(sh-1)&1 != 0
+		}
+		op.nsrc = len(regs)
+		pr.ops = append(pr.ops, op)
+	}
+	return nil, false
+}
+
+// vsRegs is a batch's register file, a register's vertices side by side.
+type vsRegs struct {
+	in, tmp, out [16][vsBatch]vec4
+}
+
+// read fetches source operand sr of vertex v, swizzled and negated.
+func (r *vsRegs) read(s *Shader, sr *vsSrc, v int) vec4 {
+	var x *vec4
+	switch sr.file {
+	case 0:
+		x = &r.in[sr.idx][v]
+	case 1:
+		x = &r.tmp[sr.idx][v]
+	default:
+		x = &s.Float[sr.idx]
+	}
+	out := vec4{x[sr.sel[0]], x[sr.sel[1]], x[sr.sel[2]], x[sr.sel[3]]}
+	if sr.neg {
+		out[0], out[1], out[2], out[3] = -out[0], -out[1], -out[2], -out[3]
+	}
+	return out
+}
+
+// run executes the program on the first n vertices of r.in, leaving their
+// outputs in r.out (registers not written read 0, as in Unit.Run).
+func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
+	for i := range r.tmp {
+		clear(r.tmp[i][:n])
+		clear(r.out[i][:n])
+	}
+	for oi := range pr.ops {
+		op := &pr.ops[oi]
+		dst := &r.tmp[op.dst]
+		if op.out {
+			dst = &r.out[op.dst]
+		}
+		var a, b, c vec4
+		for v := 0; v < n; v++ {
+			a = r.read(s, &op.src[0], v)
+			if op.nsrc > 1 {
+				b = r.read(s, &op.src[1], v)
+			}
+			if op.nsrc > 2 {
+				c = r.read(s, &op.src[2], v)
+			}
+			res := compute(&op.in, a, b, c)
+			d := &dst[v]
+			for k := 0; k < 4; k++ {
+				if op.mask[k] {
+					d[k] = res[k]
+				}
+			}
+		}
+	}
+}
+
+// outMap is the output map decoded for a draw: for each output register
+// component, the semantic it feeds.
+type outMap struct {
+	n   int
+	ent [16 * 4]struct{ o, c, sem uint8 }
+}
+
+// decodeOutMap reads VSH_OUTMAP_MASK, SH_OUTMAP_TOTAL and SH_OUTMAP_On.
+func (g *GPU) decodeOutMap() outMap {
+	var m outMap
+	mask := g.regs[p.VSH_OUTMAP_MASK] & 0xFFFF
+	total := int(g.regs[p.SH_OUTMAP_TOTAL] & 7)
+	k := 0
+	for o := 0; o < 16 && k < total; o++ {
+		if mask>>uint(o)&1 == 0 {
+			continue
+		}
+		w := g.regs[p.SH_OUTMAP_O0+p.Reg(k)]
+		for c := 0; c < 4; c++ {
+			if s := w >> (8 * uint(c)) & 0x1F; s < 0x18 {
+				m.ent[m.n] = struct{ o, c, sem uint8 }{uint8(o), uint8(c), uint8(s)}
+				m.n++
+			}
+		}
+		k++
+	}
+	return m
+}
+
+// vertex builds the vertex the output registers out feed.
+func (m *outMap) vertex(out *[16]vec4) vertex {
+	// Semantics no output feeds read 1 (L1034).
+	var sem [32]float32
+	for i := range sem {
+		sem[i] = 1
+	}
+	for _, e := range m.ent[:m.n] {
+		sem[e.sem] = out[e.o][e.c]
+	}
+	var v vertex
+	copy(v.pos[:], sem[0:4])
+	copy(v.quat[:], sem[4:8])
+	for c := 0; c < 4; c++ {
+		// [OUT] citra: colours take abs() and saturate per vertex.
+		v.color[c] = float32(math.Min(math.Abs(float64(sem[8+c])), 1))
+	}
+	v.tc0 = [2]float32{sem[12], sem[13]}
+	v.tc1 = [2]float32{sem[14], sem[15]}
+	v.tc0w = sem[16]
+	v.view = [3]float32{sem[18], sem[19], sem[20]}
+	v.tc2 = [2]float32{sem[22], sem[23]}
+	return v
+}
+
+// truncF24 rounds a float32 to float24 and back (hal/pica F24ToFloat(ToF24(f)))
+// with bit operations: the mantissa truncated to 16 bits, exponents below
+// the range (and float32 subnormals) flushed to a signed zero, above it
+// saturated to a signed infinity, every NaN the canonical float32 NaN.
+func truncF24(f float32) float32 {
+	b := math.Float32bits(f)
+	e := b >> 23 & 0xFF
+	switch {
+	case e == 0xFF:
+		if b&0x7FFFFF != 0 {
+			return float32(math.NaN())
+		}
+		return f
+	case e <= 127-63:
+		return math.Float32frombits(b & 0x80000000)
+	case e >= 127+64:
+		return math.Float32frombits(b&0x80000000 | 0x7F800000)
+	}
+	return math.Float32frombits(b &^ 0x7F)
+}
