@@ -297,6 +297,7 @@ type batch struct {
 type worker struct {
 	pixels int64
 	sb     spanBuf
+	spans  []raster.Span
 }
 
 func (b *batch) Len() int                 { return len(b.prims) }

@@ -257,43 +257,59 @@ func affine(pr *prim) bool {
 // shadeSpans is the fast path: the primitive's pixels inside clip through
 // the span pipeline.
 func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect) {
-	sb := &wk.sb
-	pr.tri.Walk(clip, func(s *raster.Span) {
-		e := s.E
-		var st stepper
-		stepping := pr.affine && ps.span.stepOK && s.X1-s.X0 >= minStepSpan
-		if stepping {
-			st.gradients(ps, pr, &s.DX)
+	if cap(wk.spans) == 0 {
+		wk.spans = make([]raster.Span, 0, 64)
+	}
+	for {
+		spans := pr.tri.Spans(clip, wk.spans[:0])
+		for i := range spans {
+			shadeRow(ps, wk, pr, &spans[i])
 		}
-		for x0 := s.X0; x0 < s.X1; x0 += spanN {
-			n := min(spanN, s.X1-x0)
-			live := 0
-			for i := 0; i < n; i++ {
-				sb.live[i] = true
-			}
-			if ps.scissor == 1 {
-				wrow := ps.height - 1 - s.Y
-				if wrow >= ps.sy1 && wrow <= ps.sy2 {
-					for i := 0; i < n; i++ {
-						if x := x0 + i; x >= ps.sx1 && x <= ps.sx2 {
-							sb.live[i] = false
-						}
+		if len(spans) < cap(spans) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
+}
+
+// shadeRow shades one row span of the primitive through the span
+// pipeline.
+func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
+	sb := &wk.sb
+	e := s.E
+	var st stepper
+	stepping := pr.affine && ps.span.stepOK && s.X1-s.X0 >= minStepSpan
+	if stepping {
+		st.gradients(ps, pr, &s.DX)
+	}
+	for x0 := s.X0; x0 < s.X1; x0 += spanN {
+		n := min(spanN, s.X1-x0)
+		live := 0
+		for i := 0; i < n; i++ {
+			sb.live[i] = true
+		}
+		if ps.scissor == 1 {
+			wrow := ps.height - 1 - s.Y
+			if wrow >= ps.sy1 && wrow <= ps.sy2 {
+				for i := 0; i < n; i++ {
+					if x := x0 + i; x >= ps.sx1 && x <= ps.sx2 {
+						sb.live[i] = false
 					}
 				}
 			}
-			for i := 0; i < n; i++ {
-				if sb.live[i] {
-					live++
-				}
-			}
-			wk.pixels += int64(live)
-			if !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n) {
-				interpolate(ps, pr, sb, e, &s.DX, 0, n)
-			}
-			e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
-			shadeChunk(ps, pr, sb, n, x0, s.Y)
 		}
-	})
+		for i := 0; i < n; i++ {
+			if sb.live[i] {
+				live++
+			}
+		}
+		wk.pixels += int64(live)
+		if !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n) {
+			interpolate(ps, pr, sb, e, &s.DX, 0, n)
+		}
+		e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
+		shadeChunk(ps, pr, sb, n, x0, s.Y)
+	}
 }
 
 // interpolate fills pixels [i0, i1) of the chunk: depth, 1/w, colours and

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	uc "github.com/retrogl/retrogl/hal/unichrome"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // bayer is the 4x4 ordered-dither matrix (guide §7 (f)).
@@ -68,6 +69,7 @@ type worker struct {
 	e     *Engine
 	stats Stats
 	sb    spanBuf
+	spans []raster.Span
 	wOne  bool // the triangle's W is 1 at every pixel (span path)
 	// constCol is set when the triangle's diffuse colour does not vary.
 	constCol bool

@@ -116,76 +116,87 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	}
 	w.wOne = !varies[atW] && pr.a0[atW] == 1
 	w.constCol = !varies[atR] && !varies[atG] && !varies[atB] && !varies[atA]
-	pr.tri.Walk(clip, func(s *raster.Span) {
-		px := float64(s.X0) + 0.5 - pr.x0
-		py := float64(s.Y) + 0.5 - pr.y0
-		for _, i := range step {
-			cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
-		}
-		for x0 := s.X0; x0 < s.X1; x0 += spanN {
-			n := min(spanN, s.X1-x0)
-			// Interpolation: each attribute's run of values, stepped as
-			// the reference steps them.
-			for c := 0; c < 4; c++ {
-				a := atR + c
-				if !varies[a] {
-					for i := 0; i < n; i++ {
-						sb.col[i][c] = k[a]
-					}
-					continue
-				}
-				v, d := cur[a], gx[a]
-				for i := 0; i < n; i++ {
-					sb.col[i][c] = clamp8(v)
-					v += d
-				}
-				cur[a] = v
+	if cap(w.spans) == 0 {
+		w.spans = make([]raster.Span, 0, 64)
+	}
+	for {
+		spans := pr.tri.Spans(clip, w.spans[:0])
+		for si := range spans {
+			s := &spans[si]
+			px := float64(s.X0) + 0.5 - pr.x0
+			py := float64(s.Y) + 0.5 - pr.y0
+			for _, i := range step {
+				cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
 			}
-			if p.span.needSpec {
-				for c := 0; c < 3; c++ {
-					a := atSR + c
+			for x0 := s.X0; x0 < s.X1; x0 += spanN {
+				n := min(spanN, s.X1-x0)
+				// Interpolation: each attribute's run of values, stepped as
+				// the reference steps them.
+				for c := 0; c < 4; c++ {
+					a := atR + c
+					if !varies[a] {
+						for i := 0; i < n; i++ {
+							sb.col[i][c] = k[a]
+						}
+						continue
+					}
 					v, d := cur[a], gx[a]
 					for i := 0; i < n; i++ {
-						sb.spec[i][c] = clamp8(v)
+						sb.col[i][c] = clamp8(v)
 						v += d
 					}
 					cur[a] = v
 				}
-				v, d := cur[atFog], gx[atFog]
-				for i := 0; i < n; i++ {
-					sb.fog[i] = clamp8(v)
-					v += d
-				}
-				cur[atFog] = v
-			}
-			if p.span.needZ {
-				v, d := cur[atZ], gx[atZ]
-				for i := 0; i < n; i++ {
-					sb.z[i] = v + pr.zbias
-					sb.zw[i] = sb.z[i]
-					if !p.biasWB {
-						sb.zw[i] = v
+				if p.span.needSpec {
+					for c := 0; c < 3; c++ {
+						a := atSR + c
+						v, d := cur[a], gx[a]
+						for i := 0; i < n; i++ {
+							sb.spec[i][c] = clamp8(v)
+							v += d
+						}
+						cur[a] = v
 					}
-					v += d
+					v, d := cur[atFog], gx[atFog]
+					for i := 0; i < n; i++ {
+						sb.fog[i] = clamp8(v)
+						v += d
+					}
+					cur[atFog] = v
 				}
-				cur[atZ] = v
-			}
-			if p.span.needW {
-				v, d := cur[atW], gx[atW]
-				for i := 0; i < n; i++ {
-					sb.w[i] = v
-					v += d
+				if p.span.needZ {
+					v, d := cur[atZ], gx[atZ]
+					for i := 0; i < n; i++ {
+						sb.z[i] = v + pr.zbias
+						sb.zw[i] = sb.z[i]
+						if !p.biasWB {
+							sb.zw[i] = v
+						}
+						v += d
+					}
+					cur[atZ] = v
 				}
-				if p.txmp {
+				if p.span.needW {
+					v, d := cur[atW], gx[atW]
+					for i := 0; i < n; i++ {
+						sb.w[i] = v
+						v += d
+					}
+					if p.txmp {
+						w.texCoordSpan(p, &cur, gx, gy, &lod, n)
+					}
+					cur[atW] = v
+				} else if p.txmp {
 					w.texCoordSpan(p, &cur, gx, gy, &lod, n)
 				}
-				cur[atW] = v
-			} else if p.txmp {
-				w.texCoordSpan(p, &cur, gx, gy, &lod, n)
+				w.shadeChunk(p, n, x0, s.Y)
 			}
-			w.shadeChunk(p, n, x0, s.Y)
 		}
-	})
+		if len(spans) < cap(spans) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
 }
 
 // texCoordSpan fills the chunk's texture coordinates and per-pixel LODs
