@@ -539,25 +539,29 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 			}
 		}
 	}
-	// Step every quantity; bad collects the pixels within a margin.
-	if flat != 0 {
-		c := pr.color
-		for i := 0; i < n; i++ {
-			sb.col[i] = c
+	// Step every quantity; bad collects the pixels within a margin. The
+	// colour's channels are stepped together and stored as one word (a
+	// flat channel steps by 0 from its value, margin 0).
+	{
+		var x, d [4]int64
+		var m [4]uint32
+		for k := 0; k < 4; k++ {
+			if flat>>k&1 != 0 {
+				x[k] = int64(pr.color[k]) << 32
+			} else {
+				x[k], d[k], m[k] = qs[k].x0, qs[k].dx, qs[k].margin
+			}
 		}
-	}
-	for k := 0; k < 4; k++ {
-		if flat>>k&1 != 0 {
-			continue
-		}
-		q := &qs[k]
-		x, m := q.x0, q.margin
+		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+		d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
 		for i := 0; i < n; i++ {
-			if uint32(x)-m > 0-2*m {
+			if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
 				bad |= 1 << i
 			}
-			sb.col[i][k] = uint8(min(255, max(0, x>>32)))
-			x += q.dx
+			sb.col[i] = [4]uint8{uint8(min(255, max(0, x0>>32))), uint8(min(255, max(0, x1>>32))),
+				uint8(min(255, max(0, x2>>32))), uint8(min(255, max(0, x3>>32)))}
+			x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
 		}
 	}
 	if pl.needZ && pr.flatZ {
