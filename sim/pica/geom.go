@@ -283,7 +283,8 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 		prog.run(&g.vs, r, n)
 		for k := 0; k < n; k++ {
 			for o := range out {
-				out[o] = r.out[o][k]
+				reg := &r.reg[32+o]
+				out[o] = vec4{reg[0][k], reg[1][k], reg[2][k], reg[3][k]}
 			}
 			v := om.vertex(&out)
 			if cache != nil {
@@ -318,7 +319,9 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 			return err
 		}
 		for a := range in {
-			r.in[a][n] = in[a]
+			for c := 0; c < 4; c++ {
+				r.reg[a][c][n] = in[a][c]
+			}
 		}
 		g.Vertices++
 		if err := g.x.Step(prog.steps / 16); err != nil {

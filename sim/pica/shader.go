@@ -61,8 +61,55 @@ const f24MinNormal = 1.0 / (1 << 62) // 2^-62: exponent 1, bias 63
 
 // round24 rounds x to float24, flushing subnormal results and -0 to +0.
 // Rounding is to nearest, ties to even, on the float64 bits: the 52-bit
-// mantissa keeps its top 16 bits.
+// mantissa keeps its top 16 bits. Magnitudes in [2^-62, 2^63) (the
+// rounded value stays a float24 normal) take the short path, which is
+// round24Full's arithmetic with the sign left in place.
 func round24(x float64) float32 {
+	if r, ok := round24Short(x); ok {
+		return r
+	}
+	return round24Full(x)
+}
+
+// round24Short is round24's short path: ok is false outside it.
+func round24Short(x float64) (float32, bool) {
+	b := math.Float64bits(x)
+	if b>>52&0x7FF-(1023-62) > 124 {
+		return 0, false
+	}
+	b += 1<<35 - 1 + b>>36&1
+	return float32(math.Float64frombits(b &^ (1<<36 - 1))), true
+}
+
+// dot is the DP3/DP4 sum of the first n products, fmul and fadd written
+// out with round24's short path inline: fadd's flush of a product or of a
+// partial sum changes nothing, as round24 never returns a subnormal or -0.
+func dot(a, b *vec4, n int) float32 {
+	var sum float32
+	for i := 0; i < n; i++ {
+		var p float32
+		if x, y := flush(a[i]), flush(b[i]); x != 0 && y != 0 {
+			m := float64(x) * float64(y)
+			var ok bool
+			if p, ok = round24Short(m); !ok {
+				p = round24Full(m)
+			}
+		}
+		if i == 0 {
+			sum = p
+			continue
+		}
+		t := float64(sum) + float64(p)
+		var ok bool
+		if sum, ok = round24Short(t); !ok {
+			sum = round24Full(t)
+		}
+	}
+	return sum
+}
+
+// round24Full is round24 for every input.
+func round24Full(x float64) float32 {
 	if x != x {
 		return float32(math.NaN())
 	}
@@ -491,10 +538,7 @@ func compute(in *p.Insn, a, b, c vec4) vec4 {
 		if in.Op == p.OpDPH || in.Op == p.OpDPHI {
 			a[3] = 1
 		}
-		sum := fmul(a[0], b[0])
-		for i := 1; i < n; i++ {
-			sum = fadd(sum, fmul(a[i], b[i]))
-		}
+		sum := dot(&a, &b, n)
 		r = vec4{sum, sum, sum, sum}
 	case p.OpDST, p.OpDSTI:
 		r = vec4{1, fmul(a[1], b[1]), a[2], b[3]}

@@ -102,56 +102,101 @@ func straightLine(s *Shader) (*vsProg, bool) {
 	return nil, false
 }
 
-// vsRegs is a batch's register file, a register's vertices side by side.
+// vsRegs is a batch's register file, component-major: component c of
+// register r of vertex v is reg[r][c][v], with the inputs at 0-15, the
+// temporaries at 16-31 and the outputs at 32-47.
 type vsRegs struct {
-	in, tmp, out [16][vsBatch]vec4
+	reg [48][4][vsBatch]float32
 }
 
-// read fetches source operand sr of vertex v, swizzled and negated.
-func (r *vsRegs) read(s *Shader, sr *vsSrc, v int) vec4 {
-	var x *vec4
-	switch sr.file {
-	case 0:
-		x = &r.in[sr.idx][v]
-	case 1:
-		x = &r.tmp[sr.idx][v]
-	default:
-		x = &s.Float[sr.idx]
-	}
-	out := vec4{x[sr.sel[0]], x[sr.sel[1]], x[sr.sel[2]], x[sr.sel[3]]}
-	if sr.neg {
-		out[0], out[1], out[2], out[3] = -out[0], -out[1], -out[2], -out[3]
-	}
-	return out
+// row returns the register a source or destination names.
+func (r *vsRegs) row(file, idx uint8) *[4][vsBatch]float32 {
+	return &r.reg[16*int(file)+int(idx)]
 }
 
-// run executes the program on the first n vertices of r.in, leaving their
-// outputs in r.out (registers not written read 0, as in Unit.Run).
+// fetch fills x with source operand sr of the first n vertices,
+// swizzled and negated, component-major.
+func (r *vsRegs) fetch(s *Shader, sr *vsSrc, n int, x *[4][vsBatch]float32) {
+	if sr.file == 2 { // a uniform: the same for every vertex
+		u := &s.Float[sr.idx]
+		for c := 0; c < 4; c++ {
+			v := u[sr.sel[c]]
+			if sr.neg {
+				v = -v
+			}
+			for i := 0; i < n; i++ {
+				x[c][i] = v
+			}
+		}
+		return
+	}
+	reg := r.row(sr.file, sr.idx)
+	for c := 0; c < 4; c++ {
+		src := &reg[sr.sel[c]]
+		if sr.neg {
+			for i := 0; i < n; i++ {
+				x[c][i] = -src[i]
+			}
+		} else {
+			copy(x[c][:n], src[:n])
+		}
+	}
+}
+
+// run executes the program on the first n vertices' inputs (reg 0-15),
+// leaving their outputs in reg 32-47 (registers not written read 0, as in
+// Unit.Run). Each instruction reads its operands for the whole batch, then
+// computes and writes vertex by vertex.
 func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
-	for i := range r.tmp {
-		clear(r.tmp[i][:n])
-		clear(r.out[i][:n])
+	for i := 16; i < 48; i++ {
+		for c := 0; c < 4; c++ {
+			clear(r.reg[i][c][:n])
+		}
 	}
+	var src [3][4][vsBatch]float32
 	for oi := range pr.ops {
 		op := &pr.ops[oi]
-		dst := &r.tmp[op.dst]
-		if op.out {
-			dst = &r.out[op.dst]
+		for k := 0; k < op.nsrc; k++ {
+			r.fetch(s, &op.src[k], n, &src[k])
 		}
-		var a, b, c vec4
-		for v := 0; v < n; v++ {
-			a = r.read(s, &op.src[0], v)
-			if op.nsrc > 1 {
-				b = r.read(s, &op.src[1], v)
+		dst := &r.reg[16+int(op.dst)]
+		if op.out {
+			dst = &r.reg[32+int(op.dst)]
+		}
+		a, b := &src[0], &src[1]
+		switch op.in.Op {
+		case p.OpDP3, p.OpDP4:
+			m := 4
+			if op.in.Op == p.OpDP3 {
+				m = 3
 			}
-			if op.nsrc > 2 {
-				c = r.read(s, &op.src[2], v)
+			for i := 0; i < n; i++ {
+				va := vec4{a[0][i], a[1][i], a[2][i], a[3][i]}
+				vb := vec4{b[0][i], b[1][i], b[2][i], b[3][i]}
+				sum := dot(&va, &vb, m)
+				for c := 0; c < 4; c++ {
+					if op.mask[c] {
+						dst[c][i] = sum
+					}
+				}
 			}
-			res := compute(&op.in, a, b, c)
-			d := &dst[v]
-			for k := 0; k < 4; k++ {
-				if op.mask[k] {
-					d[k] = res[k]
+		case p.OpMOV:
+			for c := 0; c < 4; c++ {
+				if op.mask[c] {
+					copy(dst[c][:n], a[c][:n])
+				}
+			}
+		default:
+			var va, vb, vc vec4
+			for i := 0; i < n; i++ {
+				for c := 0; c < 4; c++ {
+					va[c], vb[c], vc[c] = a[c][i], b[c][i], src[2][c][i]
+				}
+				res := compute(&op.in, va, vb, vc)
+				for c := 0; c < 4; c++ {
+					if op.mask[c] {
+						dst[c][i] = res[c]
+					}
 				}
 			}
 		}
