@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 )
@@ -190,7 +191,12 @@ func (g *GPU) draw(indexed bool) error {
 		return nil
 	}
 	if prog != nil {
-		if err := g.drawBatched(prog, &om, count, mode, cache, index, inputs); err != nil {
+		// The input registers the attributes write; the others read 0.
+		var targets uint16
+		for a := 0; a < nattr && a < 12; a++ {
+			targets |= 1 << (perm >> (4 * uint(a)) & 0xF)
+		}
+		if err := g.drawBatched(prog, &om, count, mode, cache, targets, index, inputs); err != nil {
 			return err
 		}
 		return g.rasterize(g.asm.tris)
@@ -270,9 +276,14 @@ func (c *vertexCache) put(idx uint32, v *vertex) {
 // interpreter loop's order, vertex by vertex; the shader runs on batches
 // of vsBatch new vertices, and the primitives are assembled in index order
 // after each batch.
-func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cache *vertexCache,
+func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cache *vertexCache, targets uint16,
 	index func(int) (uint32, error), inputs func(uint32, *[16]vec4) error) error {
 	r := &g.vsRegs
+	for a := range 16 {
+		if targets>>a&1 == 0 {
+			r.reg[a] = [4][vsBatch]float32{} // never written: 0 for every vertex
+		}
+	}
 	seq := g.vseq[:0] // per vertex of the draw since the last batch: batch slot, or -1 - cache index
 	defer func() { g.vseq = seq[:0] }()
 	var slotIdx [vsBatch]uint32
@@ -318,10 +329,10 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 		if err := inputs(idx, &in); err != nil {
 			return err
 		}
-		for a := range in {
-			for c := 0; c < 4; c++ {
-				r.reg[a][c][n] = in[a][c]
-			}
+		for t := targets; t != 0; t &= t - 1 {
+			a := bits.TrailingZeros16(t)
+			reg := &r.reg[a]
+			reg[0][n], reg[1][n], reg[2][n], reg[3][n] = in[a][0], in[a][1], in[a][2], in[a][3]
 		}
 		g.Vertices++
 		if err := g.x.Step(prog.steps / 16); err != nil {
