@@ -212,6 +212,17 @@ func (e *Engine) run(x *device.Exec) error {
 			return x.Fault(addr, 0, err.Error())
 		}
 		w := binary.LittleEndian.Uint32(data[off:])
+		if c, idx, last, ok := e.w.VertexData(w); ok {
+			// Vertex data, the bulk of a stream, without a Token.
+			e.cur.set(c, w)
+			if last {
+				t := uc.Token{Kind: uc.TokVertex, Word: w, Space: uc.SpaceCmd, Comp: c, Index: idx, Data: w, Last: true}
+				if err := e.vertexComplete(x, addr, t); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		t := e.w.Next(w)
 		if err := e.exec(x, addr, t); err != nil {
 			return err
@@ -260,15 +271,21 @@ func (e *Engine) exec(x *device.Exec, addr uint32, t uc.Token) error {
 	case uc.TokVertex:
 		e.cur.set(t.Comp, t.Data)
 		if t.Last {
-			v := e.cur
-			e.cur = vertex{}
-			if err := x.Step(8); err != nil { // a vertex costs more than a dword
-				return x.Fault(addr, uint64(t.Word), err.Error())
-			}
-			if err := e.vertexDone(&v); err != nil {
-				return e.fault(x, addr, t, err.Error())
-			}
+			return e.vertexComplete(x, addr, t)
 		}
+	}
+	return nil
+}
+
+// vertexComplete takes the vertex whose last dword is t.
+func (e *Engine) vertexComplete(x *device.Exec, addr uint32, t uc.Token) error {
+	v := e.cur
+	e.cur = vertex{}
+	if err := x.Step(8); err != nil { // a vertex costs more than a dword
+		return x.Fault(addr, uint64(t.Word), err.Error())
+	}
+	if err := e.vertexDone(&v); err != nil {
+		return e.fault(x, addr, t, err.Error())
 	}
 	return nil
 }
