@@ -587,6 +587,9 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 			x += q.dx
 		}
 	}
+	// A pixel near a texel coordinate step needs the exact texture
+	// coordinates only (texel computes them as interpolate does).
+	var badTex uint64
 	for u := 0; u < 3; u++ {
 		if !pl.texInt[u] {
 			continue
@@ -597,12 +600,18 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 			out := &sb.txy[u]
 			for i := 0; i < n; i++ {
 				if uint32(x)-m > 0-2*m {
-					bad |= 1 << i
+					badTex |= 1 << i
 				}
 				out[i][c] = int32(x >> 32)
 				x += q.dx
 			}
 		}
+	}
+	badTex &^= bad
+	for badTex != 0 {
+		i := bits.TrailingZeros64(badTex)
+		badTex &= badTex - 1
+		texel(ps, pr, sb, e, dx, i)
 	}
 	for bad != 0 {
 		i := bits.TrailingZeros64(bad)
@@ -610,6 +619,34 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		interpolate(ps, pr, sb, *e, dx, i, i+1)
 	}
 	return true
+}
+
+// texel fills pixel i's integer texel coordinates exactly: interpolate's
+// arithmetic for the weights and the coordinate sets the units read.
+func texel(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int64, i int) {
+	pl := &ps.span
+	v := &pr.v
+	ii := int64(i)
+	area := pr.area
+	w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		k := pl.texSet[u]
+		tc := [2]float64{float64(p0*float64(v[0].tc[k][0])) + float64(p1*float64(v[1].tc[k][0])) + float64(p2*float64(v[2].tc[k][0])),
+			float64(p0*float64(v[0].tc[k][1])) + float64(p1*float64(v[1].tc[k][1])) + float64(p2*float64(v[2].tc[k][1]))}
+		t := &ps.tex[u]
+		w, h := float64(t.width), float64(t.height)
+		if t.mag == 0 {
+			sb.txy[u][i] = [2]int32{int32(floorFast(tc[0] * w)), int32(floorFast(tc[1] * h))}
+		} else {
+			sb.txy[u][i] = [2]int32{int32(floorFast(tc[0]*w*256 - 128)), int32(floorFast(tc[1]*h*256 - 128))}
+		}
+	}
 }
 
 // div255 is x/255 for x <= 255*255.
