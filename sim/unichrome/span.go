@@ -2,6 +2,7 @@ package unichrome
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -39,6 +40,10 @@ type spanBuf struct {
 	st    [2][spanN][2]float64
 	lod   [2][spanN]int
 	tex   [2][spanN][4]int
+	// fix holds a fast unit's fixCoord values when stepFixed filled them
+	// (fixed).
+	fix   [2][spanN][2]int64
+	fixed [2]bool
 	out   [2][spanN][4]int // the blending stages' outputs
 }
 
@@ -209,22 +214,20 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		s0, t0, ds, dt := cur[as], cur[at], gx[as], gx[at]
 		st, lv := &sb.st[t], &sb.lod[t]
 		u := &p.units[t]
+		sb.fixed[t] = false
 		switch {
-		case !p.persp:
+		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
+			// Without perspective, or with W 1 at every pixel (s/1 is
+			// s), the coordinates are the attributes.
+			sa, ta := s0, t0
 			for i := 0; i < n; i++ {
 				st[i] = [2]float64{s0, t0}
 				lv[i] = lod[t]
 				s0 += ds
 				t0 += dt
 			}
-		case !(u.needLOD || u.mip == mipConstant) && w.wOne:
-			// W is 1 at every pixel: s/1 is s.
-			for i := 0; i < n; i++ {
-				st[i] = [2]float64{s0, t0}
-				lv[i] = lod[t]
-				s0 += ds
-				t0 += dt
-			}
+			sb.fixed[t] = p.span.texFast[t] && stepFixed(sa, ds, u.lv[u.lvmin].w, n, &sb.fix[t], 0, st) &&
+				stepFixed(ta, dt, u.lv[u.lvmin].h, n, &sb.fix[t], 1, st)
 		case !(u.needLOD || u.mip == mipConstant):
 			for i := 0; i < n; i++ {
 				if w := sb.w[i]; w == 0 {
@@ -251,6 +254,45 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		}
 		cur[as], cur[at] = s0, t0
 	}
+}
+
+// fixForce, when non-zero, widens stepFixed's margin (tests: it sends
+// pixels through the exact fallback).
+var fixForce uint32
+
+// stepFixed fills component c of fix with fixCoord(s_i, size, true) for
+// the chunk's coordinates s_i = s0 + i*ds, accumulated in float64 as the
+// attribute steps (st holds them): the value before the floor is affine
+// in i, so it is stepped in 32.32 fixed point from its exact value at the
+// first pixel, and a pixel whose stepped value lies within a margin of an
+// integer takes fixCoord on its own coordinate. The accumulation's
+// rounding (under 70 units in the last place of the largest |s|) and the
+// fixed point's (a unit a step) stay far inside the margin. It reports
+// false, having filled nothing, when the values could leave the fixed
+// point's range.
+func stepFixed(s0, ds float64, size, n int, fix *[spanN][2]int64, c int, st *[spanN][2]float64) bool {
+	const one = 1 << 32
+	sz := float64(size)
+	x0 := (float64(s0*sz) - 0.5) * 256
+	g := ds * sz * 256
+	smax := math.Abs(s0) + float64(n)*math.Abs(ds)
+	if !(math.Abs(x0) < 1<<29 && math.Abs(g) < 1<<22) {
+		return false
+	}
+	m := uint32((1e-9*(256*sz*smax+math.Abs(x0)+1))*one) + 4*spanN + fixForce
+	if m >= 1<<30+fixForce {
+		return false
+	}
+	x, dx := int64(x0*one), int64(g*one)
+	for i := 0; i < n; i++ {
+		if uint32(x)-m > 0-2*m {
+			fix[i][c] = fixCoord(st[i][c], size, true)
+		} else {
+			fix[i][c] = x >> 32
+		}
+		x += dx
+	}
+	return true
 }
 
 // shadeChunk runs the fragment stages over the chunk's n pixels, which
@@ -287,7 +329,11 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 			u := &p.units[t]
 			st, lv, out := &sb.st[t], &sb.lod[t], &sb.tex[t]
 			if pl.texFast[t] {
-				u.bilinearSpan(st, out, live, n)
+				var fix *[spanN][2]int64
+				if sb.fixed[t] {
+					fix = &sb.fix[t]
+				}
+				u.bilinearSpan(st, fix, out, live, n)
 				continue
 			}
 			for i := 0; i < n; i++ {
@@ -461,7 +507,7 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 // bilinearSpan is bilinearRepeat over the chunk: the same coordinates,
 // weights and rounding, the four texels blended in x with the channels in
 // 16-bit lanes and in y two channels a word in 32-bit lanes.
-func (u *texUnit) bilinearSpan(st *[spanN][2]float64, out *[spanN][4]int, live *[spanN]bool, n int) {
+func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out *[spanN][4]int, live *[spanN]bool, n int) {
 	lv := &u.lv[u.lvmin]
 	mx, my := lv.w-1, lv.h-1
 	mem, pitch := lv.mem, lv.pitch
@@ -470,8 +516,12 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, out *[spanN][4]int, live *
 	var offs [spanN][4]int32
 	var wts [spanN][2]uint8
 	for i := 0; i < n; i++ {
-		us := fixCoord(st[i][0], lv.w, true)
-		vt := fixCoord(st[i][1], lv.h, true)
+		var us, vt int64
+		if fix != nil {
+			us, vt = fix[i][0], fix[i][1]
+		} else {
+			us, vt = fixCoord(st[i][0], lv.w, true), fixCoord(st[i][1], lv.h, true)
+		}
 		wts[i] = [2]uint8{uint8(us), uint8(vt)}
 		x0, y0 := int(us>>8)&mx, int(vt>>8)&my
 		x1, y1 := (x0+1)&mx, (y0+1)&my
