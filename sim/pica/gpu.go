@@ -129,6 +129,9 @@ func (g *GPU) Reset() {
 	g.vsFloatBuf, g.gsFloatBuf, g.fixedBuf, g.immediate = nil, nil, nil, nil
 	g.asm.reset()
 	g.batch.prims = g.batch.prims[:0]
+	for i := range g.batch.workers {
+		g.batch.workers[i].pixels = 0 // a batch a panic interrupted
+	}
 }
 
 // errFinalize ends a buffer.

@@ -142,6 +142,9 @@ func (e *Engine) Reset() {
 	e.asm = assembler{}
 	e.dirty = true
 	e.batch.prims = e.batch.prims[:0]
+	for i := range e.batch.workers {
+		e.batch.workers[i].stats = Stats{} // a batch a panic interrupted
+	}
 }
 
 // Attr returns the data of a type 01h register.
