@@ -45,6 +45,7 @@ type spanBuf struct {
 	fix   [2][spanN][2]int64
 	fixed [2]bool
 	out   [2][spanN][4]int // the blending stages' outputs
+	word  [spanN]uint32    // the colour in the target's layout (packCol)
 }
 
 // spanPlan is the compiled choice of stages.
@@ -57,6 +58,8 @@ type spanPlan struct {
 	texFast  [2]bool // bilinear ABGR8888 repeat on one level whatever the LOD
 	modulate [2]bool // stage n is Ctex*Ccur, Atex*Acur
 	store32  bool    // 32-bit target, ROP COPY, no blending or SRC_ALPHA blending
+	packCol  bool    // store32, no blending, and the diffuse colour goes unchanged (word)
+	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
 	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
 }
 
@@ -100,6 +103,11 @@ func (p *pipeline) plan() {
 	f := &p.dst.fmt
 	pl.store32 = !p.dst.yuy2 && f.Bytes == 4 && !p.dither && p.rop == 12 && (!p.abl || pl.srcAlpha) &&
 		f.R.Bits == 8 && f.G.Bits == 8 && f.B.Bits == 8 && (f.A.Bits == 8 || f.A.Bits == 0)
+	pl.packCol = pl.store32 && !p.abl && !p.txmp && !p.cs && !p.fog && !p.at && p.cw
+	pl.shifts = [4]uint{uint(f.R.Shift), uint(f.G.Shift), uint(f.B.Shift), uint(f.A.Shift)}
+	if f.A.Bits == 0 {
+		pl.shifts[3] = 32 // the x byte: masked off by the plane mask
+	}
 }
 
 // shadeSpans is the fast path: the triangle's pixels inside clip through
@@ -137,7 +145,32 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				n := min(spanN, s.X1-x0)
 				// Interpolation: each attribute's run of values, stepped as
 				// the reference steps them.
-				for c := 0; c < 4; c++ {
+				if p.span.packCol && !w.constCol {
+					// The colour goes to the target as it is: the four
+					// channels step together into the target's word (a
+					// channel that does not vary steps by 0 from its
+					// value, which clamps the same).
+					var v, d [4]float64
+					for c := 0; c < 4; c++ {
+						v[c] = cur[atR+c]
+						if varies[atR+c] {
+							d[c] = gx[atR+c]
+						}
+					}
+					v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
+					d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+					rs, gs, bs, as := p.span.shifts[0], p.span.shifts[1], p.span.shifts[2], p.span.shifts[3]
+					for i := 0; i < n; i++ {
+						sb.word[i] = uint32(clamp8(v0))<<rs | uint32(clamp8(v1))<<gs | uint32(clamp8(v2))<<bs | uint32(clamp8(v3))<<as
+						v0, v1, v2, v3 = v0+d0, v1+d1, v2+d2, v3+d3
+					}
+					for c, x := range [4]float64{v0, v1, v2, v3} {
+						if varies[atR+c] {
+							cur[atR+c] = x
+						}
+					}
+				}
+				for c := 0; c < 4 && !(p.span.packCol && !w.constCol); c++ {
 					a := atR + c
 					if !varies[a] {
 						for i := 0; i < n; i++ {
@@ -461,6 +494,17 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 	rs, gs, bs, as := f.R.Shift, f.G.Shift, f.B.Shift, f.A.Shift
 	if f.A.Bits == 0 {
 		as = 32 // the x byte: the lane is blended and masked off
+	}
+	if p.span.packCol && !w.constCol {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				b := row[4*(x0+i) : 4*(x0+i)+4]
+				dv := binary.LittleEndian.Uint32(b)
+				binary.LittleEndian.PutUint32(b, w.sb.word[i]&pm|dv&^pm)
+				w.stats.Written++
+			}
+		}
+		return
 	}
 	if w.constCol && !p.txmp && !p.cs && !p.fog && !p.abl {
 		// One colour for every pixel: one word, written through the
