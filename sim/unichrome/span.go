@@ -459,12 +459,16 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 		off := 2 * (x0 + i)
 		b := row[off : off+2]
 		stored := uint32(binary.LittleEndian.Uint16(b))
-		if p.zt && !compare(p.zfunc, d.zValue(sb.z[i]), stored) {
+		z := d.zValue(sb.z[i])
+		if p.zt && !compare(p.zfunc, z, stored) {
 			live[i] = false
 			continue
 		}
 		if p.zw {
-			if z := d.zValue(sb.zw[i]); z != stored {
+			if sb.zw[i] != sb.z[i] { // a bias the write leaves out
+				z = d.zValue(sb.zw[i])
+			}
+			if z != stored {
 				binary.LittleEndian.PutUint16(b, uint16(z))
 			}
 		}
