@@ -552,16 +552,34 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 				x[k], d[k], m[k] = qs[k].x0, qs[k].dx, qs[k].margin
 			}
 		}
+		// The values are linear in i (|x0| < 2^61, n·|dx| < 2^60: no
+		// overflow), so when the first and last pixel's values lie in
+		// [0, 255] every pixel's does and the clamps can go.
+		inRange := true
+		for k := 0; k < 4; k++ {
+			a, b := x[k]>>32, (x[k]+int64(n-1)*d[k])>>32
+			inRange = inRange && a >= 0 && a <= 255 && b >= 0 && b <= 255
+		}
 		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 		d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
-		for i := 0; i < n; i++ {
-			if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
-				bad |= 1 << i
+		if inRange {
+			for i := 0; i < n; i++ {
+				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
+					bad |= 1 << i
+				}
+				sb.col[i] = [4]uint8{uint8(x0 >> 32), uint8(x1 >> 32), uint8(x2 >> 32), uint8(x3 >> 32)}
+				x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
 			}
-			sb.col[i] = [4]uint8{uint8(min(255, max(0, x0>>32))), uint8(min(255, max(0, x1>>32))),
-				uint8(min(255, max(0, x2>>32))), uint8(min(255, max(0, x3>>32)))}
-			x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
+		} else {
+			for i := 0; i < n; i++ {
+				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
+					bad |= 1 << i
+				}
+				sb.col[i] = [4]uint8{uint8(min(255, max(0, x0>>32))), uint8(min(255, max(0, x1>>32))),
+					uint8(min(255, max(0, x2>>32))), uint8(min(255, max(0, x3>>32)))}
+				x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
+			}
 		}
 	}
 	if pl.needZ && pr.flatZ {
