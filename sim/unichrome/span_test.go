@@ -2,9 +2,7 @@ package unichrome
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -218,7 +216,7 @@ func randomTexture(r *rand.Rand, l *layout, n int) []uint32 {
 		w24(uc.TexWidth05, wl), w24(uc.TexHeight05, hl))
 	// The blending stage: MODULATE (the driver's form), or random valid
 	// operands.
-	c := uint32(1)<<23 | 4<<14 | 3<<7 | 0
+	c := uint32(1)<<23 | 4<<14 | 3<<7 // last operand 0
 	cop := uint32(2)<<11 | 3<<3 | 2
 	al := uint32(1)<<23 | 2<<14 | 4<<7 | 3
 	if bit(50) == 1 {
@@ -415,18 +413,6 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
-
-// cpuSeconds is the process's CPU time: on a loaded machine a steadier
-// measure than the wall clock.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
-}
-
-var _ = binary.LittleEndian
 
 // setReference selects the per-pixel reference path on d.
 func setReference(d *Device, on bool) { d.Engine.reference = on }
