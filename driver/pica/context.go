@@ -29,6 +29,7 @@ type Context struct {
 	closed bool
 
 	cmd      p.Writer
+	vbuf     []byte // vertex staging, reused from draw to draw
 	shadow   [p.NumRegs]uint32
 	valid    [p.NumRegs]bool
 	uniforms [96][4]uint32 // f24 bits last uploaded per register

@@ -348,7 +348,12 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	if stride > 255 {
 		return fmt.Errorf("pica200: vertex stride %d over 255 bytes", stride)
 	}
-	buf := make([]byte, n*stride+16)
+	// Every byte of the n vertices is written below; the staging buffer
+	// is the context's, as Upload copies it.
+	if need := n*stride + 16; cap(c.vbuf) < need {
+		c.vbuf = make([]byte, need)
+	}
+	buf := c.vbuf[:n*stride+16]
 	var v [4]float32
 	for i := 0; i < n; i++ {
 		o := i * stride
@@ -358,12 +363,34 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 		} else {
 			ov = outVert{self: first + i, prov: first + i, other: first + i}
 		}
-		for _, a := range attrs {
-			switch {
-			case a.aux:
+		for ai := range attrs {
+			a := &attrs[ai]
+			src := ov.self
+			switch a.from {
+			case fromProv:
+				src = ov.prov
+			case fromOther:
+				src = ov.other
+			}
+			if arr := a.arr; !a.aux && arr.Enabled && arr.Type == driver.TypeFloat &&
+				src*arr.Stride+4*min(arr.Size, a.comp) <= len(arr.Data) {
+				// Float components are copied as they are (Fetch's
+				// conversion keeps their bits); missing ones take
+				// the default.
+				k, d := min(arr.Size, a.comp), arr.Data[src*arr.Stride:]
+				for c := 0; c < k; c++ {
+					binary.LittleEndian.PutUint32(buf[o:], binary.LittleEndian.Uint32(d[4*c:]))
+					o += 4
+				}
+				for ; k < a.comp; k++ {
+					binary.LittleEndian.PutUint32(buf[o:], math.Float32bits(a.def[k]))
+					o += 4
+				}
+				continue
+			}
+			if a.aux {
 				v = [4]float32{ov.aux[0], ov.aux[1], 0, 1}
-			default:
-				src := [...]int{ov.self, ov.prov, ov.other}[a.from]
+			} else {
 				a.arr.Fetch(src, a.def, &v)
 			}
 			for k := 0; k < a.comp; k++ {
@@ -381,6 +408,7 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	}
 	vbOff := len(buf) - 16
 	buf = append(buf[:vbOff], ib...)
+	c.vbuf = buf[:0]
 	base, err := c.up.Upload(buf, 16)
 	if err != nil {
 		return err

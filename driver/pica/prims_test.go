@@ -1,7 +1,6 @@
 package pica_test
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -193,13 +192,12 @@ func TestFarViewport(t *testing.T) {
 }
 
 // TestWorkerIndependence renders a frame of the textured standard scene
-// with 1 and with 4 workers: large triangles are shaded in row bands on
-// several goroutines, and the bytes must not depend on it.
+// through gles with 1 and with 4 workers (gles.Config.Workers reaches the
+// simulator's scheduler through hal.Parallel): the bytes must not depend
+// on it.
 func TestWorkerIndependence(t *testing.T) {
-	render := func(procs int) []byte {
-		old := runtime.GOMAXPROCS(procs)
-		defer runtime.GOMAXPROCS(old)
-		ctx, err := gles.NewContext("pica200", gles.Config{Width: 400, Height: 240, DepthBits: 24})
+	render := func(workers int) []byte {
+		ctx, err := gles.NewContext("pica200", gles.Config{Width: 400, Height: 240, DepthBits: 24, Workers: workers})
 		require.NoError(t, err)
 		defer ctx.Close()
 		ids := ctx.GenTextures(1)

@@ -155,7 +155,10 @@ func (t *TnL) line(st *driver.State, planes []plane, a, b *Vertex, flat bool) {
 // culls it by its window winding, picks front or back colours and appends
 // the resulting fan.
 func (t *TnL) triangle(st *driver.State, planes []plane, a, b, c, provoking *Vertex, flat bool) {
-	poly := []Vertex{*a, *b, *c}
+	// The polygon and the clipper's output live in buffers the TnL keeps
+	// from triangle to triangle.
+	poly := append(t.poly[:0], *a, *b, *c)
+	defer func() { t.poly = poly[:0] }()
 	for _, p := range planes {
 		allIn := true
 		for i := range poly {
@@ -167,7 +170,7 @@ func (t *TnL) triangle(st *driver.State, planes []plane, a, b, c, provoking *Ver
 		if allIn {
 			continue
 		}
-		var out []Vertex
+		out := t.clip[:0]
 		for i := range poly {
 			u, w := &poly[i], &poly[(i+1)%len(poly)]
 			du, dw := p(u), p(w)
@@ -178,7 +181,7 @@ func (t *TnL) triangle(st *driver.State, planes []plane, a, b, c, provoking *Ver
 				out = append(out, lerp(u, w, du/(du-dw)))
 			}
 		}
-		poly = out
+		poly, t.clip = out, poly
 		if len(poly) < 3 {
 			return
 		}

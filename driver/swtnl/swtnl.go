@@ -72,6 +72,8 @@ type TnL struct {
 	verts []Vertex
 	mesh  Mesh
 	setup setup
+	// poly and clip are the clipper's polygon buffers.
+	poly, clip []Vertex
 	// ForceLighting keeps lighting on even when a backend wants only
 	// transform; zero value follows the state.
 }

@@ -14,6 +14,7 @@ import (
 
 // Context renders into one colour buffer (and Z/stencil buffer) in VRAM.
 type Context struct {
+	stage  []byte // command bytes being submitted, reused from flush to flush
 	drv    *Driver
 	dev    hal.Device
 	cfg    driver.SurfaceConfig
@@ -178,7 +179,12 @@ func (c *Context) Flush() error {
 	if len(w)%2 == 1 {
 		w = append(w, uc.PadCC)
 	}
-	buf := make([]byte, 4*len(w))
+	// The bytes are staged in a buffer the context keeps (Submit copies
+	// them into device memory).
+	if cap(c.stage) < 4*len(w) {
+		c.stage = make([]byte, 4*len(w))
+	}
+	buf := c.stage[:4*len(w)]
 	for i, x := range w {
 		binary.LittleEndian.PutUint32(buf[4*i:], x)
 	}

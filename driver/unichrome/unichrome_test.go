@@ -181,10 +181,9 @@ func TestCaps(t *testing.T) {
 // and with three shading workers: the images are byte for byte equal.
 func TestWorkerCountIndependent(t *testing.T) {
 	render := func(workers int) []byte {
-		ctx, err := gles.NewContext("unichrome", gles.Config{Width: 200, Height: 150, DepthBits: 16})
+		ctx, err := gles.NewContext("unichrome", gles.Config{Width: 200, Height: 150, DepthBits: 16, Workers: workers})
 		require.NoError(t, err)
 		defer ctx.Close()
-		ctx.Backend().Device().(*unichrome.Device).Engine.Workers = workers
 		s, err := bench.Lookup("fill-tex-blend")
 		require.NoError(t, err)
 		s.Setup(ctx)

@@ -275,6 +275,26 @@ func (w *Walker) param(x uint32) Token {
 	return Token{Kind: TokParam, Word: x, Space: space, SubType: w.sub, SubAddr: sa, Data: x & 0xFFFFFF}
 }
 
+// VertexData is Next for a vertex dword without building the Token: when
+// the walker is inside an open list and x is vertex data (not a Command A
+// at a vertex boundary), it takes x as Next does and returns the
+// component, the vertex's number in its list and whether x completes the
+// vertex; otherwise it changes nothing and ok is false.
+func (w *Walker) VertexData(x uint32) (c Comp, index int, last, ok bool) {
+	if w.mode != modeParams || w.space != SpaceCmd || w.list != listOpen || !w.tsValid ||
+		w.comp == 0 && x>>25 == CmdAHeader {
+		return 0, 0, false, false
+	}
+	c, index = w.layout[w.comp], w.vertex
+	w.comp++
+	if w.comp == len(w.layout) {
+		last = true
+		w.comp = 0
+		w.vertex++
+	}
+	return c, index, last, true
+}
+
 func (w *Walker) cmd(x uint32) Token {
 	if w.list == listOpen {
 		if w.comp == 0 && x>>25 == CmdAHeader {

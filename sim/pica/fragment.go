@@ -6,6 +6,7 @@ import (
 	"math"
 
 	p "github.com/retrogl/retrogl/hal/pica"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // The fragment pipeline, in the order [OUT] citra's software rasteriser
@@ -37,9 +38,10 @@ type texUnit struct {
 	minLevel int
 	maxLevel int
 	bias     float64
-	// Screen-space gradients of s/w, t/w (in texels) and 1/w for the
-	// current triangle, for the per-pixel LOD.
-	gsw, gtw, gq [2]float64
+	// end is the address after the last level.
+	end uint32
+	// colOff and rowOff tile a fastRepeat unit's texel addresses.
+	colOff, rowOff []int32
 }
 
 // pixelState is everything the pixel pipeline needs, decoded once per
@@ -81,6 +83,14 @@ type pixelState struct {
 	blendFunc           uint32
 	blendColor          [4]uint8
 	logicOp             uint32
+	// target is the render target's pixel rectangle (memory rows); clip
+	// is target inside the scissor box of mode 3.
+	target, clip raster.Rect
+	tc2from1     bool // texture unit 2 reads coordinates 1 (TEXUNIT_CONFIG bit 13)
+	// aliased is set when a texture overlaps the colour or depth buffer,
+	// or the two buffers overlap: shading is then serial and per pixel.
+	aliased bool
+	span    spanPlan
 }
 
 type tevStage struct {
@@ -92,7 +102,21 @@ func rgba(v uint32) [4]uint8 {
 	return [4]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16), uint8(v >> 24)}
 }
 
+// pixelState returns the decoded pixel state of the registers, decoding
+// it again only after a register write that can change it.
 func (g *GPU) pixelState() (*pixelState, error) {
+	if g.psCache != nil {
+		return g.psCache, nil
+	}
+	ps, err := g.decodePixelState()
+	if err != nil {
+		return nil, err
+	}
+	g.psCache = ps
+	return ps, nil
+}
+
+func (g *GPU) decodePixelState() (*pixelState, error) {
 	r := &g.regs
 	ps := &pixelState{}
 	dim := r[p.FRAMEBUFFER_DIM]
@@ -123,9 +147,19 @@ func (g *GPU) pixelState() (*pixelState, error) {
 		return nil, fmt.Errorf("colour buffer format %d is undefined", ps.colorFmt)
 	}
 	ps.colorWrite = r[p.COLORBUFFER_WRITE]&0xF != 0
+	ps.target = raster.Rect{X0: 0, Y0: 0, X1: ps.width, Y1: ps.height}
+	ps.clip = ps.target
+	if ps.scissor == 3 {
+		// Inclusive box in window coordinates; rows flip to memory rows.
+		ps.clip = ps.clip.Intersect(raster.Rect{X0: ps.sx1, X1: ps.sx2 + 1, Y0: ps.height - 1 - ps.sy2, Y1: ps.height - ps.sy1})
+	}
+	var ranges [][2]uint64 // colour, depth, then textures
+	span := func(addr, n uint32) [2]uint64 { return [2]uint64{uint64(addr), uint64(addr) + uint64(n)} }
+	ranges = append(ranges, [2]uint64{}, [2]uint64{})
 	if ps.colorWrite || r[p.COLORBUFFER_READ]&0xF != 0 {
 		addr := (r[p.COLORBUFFER_LOC] & 0x0FFFFFFF) << 3
 		n := uint32(ps.width * ps.height * ps.cbpp)
+		ranges[0] = span(addr, n)
 		b, ok := g.mem.Slice(addr, n)
 		if !ok {
 			return nil, fmt.Errorf("colour buffer %#08x+%#x outside device memory", addr, n)
@@ -146,6 +180,7 @@ func (g *GPU) pixelState() (*pixelState, error) {
 		}
 		addr := (r[p.DEPTHBUFFER_LOC] & 0x0FFFFFFF) << 3
 		n := uint32(ps.width * ps.height * bpp)
+		ranges[1] = span(addr, n)
 		b, ok := g.mem.Slice(addr, n)
 		if !ok {
 			return nil, fmt.Errorf("depth buffer %#08x+%#x outside device memory", addr, n)
@@ -158,8 +193,19 @@ func (g *GPU) pixelState() (*pixelState, error) {
 		if ps.texEnabled>>uint(u)&1 == 0 {
 			continue
 		}
-		if err := g.texUnitState(u, &ps.tex[u]); err != nil {
+		t := &ps.tex[u]
+		if err := g.texUnitState(u, t); err != nil {
 			return nil, err
+		}
+		ranges = append(ranges, span(t.addr, t.end-t.addr))
+	}
+	ps.tc2from1 = r[p.TEXUNIT_CONFIG]>>13&1 != 0
+	overlap := func(a, b [2]uint64) bool { return a[0] < b[1] && b[0] < a[1] }
+	for i := range ranges {
+		for j := range ranges[:min(i, 2)] {
+			if overlap(ranges[i], ranges[j]) {
+				ps.aliased = true
+			}
 		}
 	}
 	for s := 0; s < 6; s++ {
@@ -192,6 +238,7 @@ func (g *GPU) pixelState() (*pixelState, error) {
 	ps.logicOp = r[p.LOGIC_OP] & 0xF
 	bf := ps.blendFunc
 	ps.blendCopy = ps.blend && bf&0x707 == 0 && bf>>16 == 0x0101 && ps.dcm>>8&0xF == 0xF
+	ps.plan()
 	return ps, nil
 }
 
@@ -243,36 +290,59 @@ func (g *GPU) texUnitState(u int, t *texUnit) error {
 		t.levels = append(t.levels, b)
 		off += n
 	}
+	t.end = off
 	t.data = t.levels[0]
 	t.enabled = true
 	return nil
 }
 
-// fragment runs the per-fragment pipeline for one pixel.
-func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
+// fragmentPixel runs the per-fragment pipeline for one pixel; grad holds
+// the triangle's texture gradients.
+func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 	var texel [4][4]uint8
 	for u := 0; u < 3; u++ {
 		if ps.tex[u].enabled {
 			// Unit 2 reads tc2 or tc1 (TEXUNIT_CONFIG bit 13).
 			tc := f.tc[u]
-			if u == 2 && g.regs[p.TEXUNIT_CONFIG]>>13&1 != 0 {
+			if u == 2 && ps.tc2from1 {
 				tc = f.tc[1]
 			}
-			texel[u] = ps.tex[u].sample(tc[0], tc[1], f.q)
+			texel[u] = ps.tex[u].sample(tc[0], tc[1], f.q, &grad[u])
 		}
 	}
 	c := f.color
 	if !ps.tevPrimary {
 		c = ps.combine(f.color, &texel)
 	}
-	if at := ps.alphaTest; at&1 != 0 && !cmpFunc(at>>4&7, uint32(c[3]), at>>8&0xFF) {
+	if !ps.alphaPass(c) {
 		return
 	}
 	if ps.fogMode == 5 {
 		c = ps.fog(c, f.depth)
 	}
+	if !ps.depthStencil(x, row, ps.quantizeDepth(f.depth)) {
+		return
+	}
+	ps.writeColor(x, row, c)
+}
+
+// alphaPass is the alpha test.
+func (ps *pixelState) alphaPass(c [4]uint8) bool {
+	at := ps.alphaTest
+	return at&1 == 0 || cmpFunc(at>>4&7, uint32(c[3]), at>>8&0xFF)
+}
+
+// quantizeDepth converts a depth in [0, 1] to the buffer's integer,
+// truncating.
+func (ps *pixelState) quantizeDepth(depth float64) uint32 {
 	bits := ps.depthFmt.Bits()
-	z := uint32(f.depth * float64(uint32(1)<<bits-1))
+	return uint32(depth * float64(uint32(1)<<bits-1))
+}
+
+// depthStencil runs the stencil test, the depth test and their writes for
+// the fragment at (x, row) with quantised depth z; it reports whether the
+// fragment survives.
+func (ps *pixelState) depthStencil(x, row int, z uint32) bool {
 	var dOff int
 	var oldZ uint32
 	var oldS uint8
@@ -287,7 +357,7 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 		if !cmpFunc(st>>4&7, ref&mask, uint32(oldS)&mask) {
 			newS = stencilOp(ps.stencilOp&7, oldS, uint8(ref))
 			ps.writeStencil(dOff, oldS, newS)
-			return
+			return false
 		}
 	}
 	dcm := ps.dcm
@@ -297,7 +367,7 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 				newS = stencilOp(ps.stencilOp>>4&7, oldS, uint8(st>>16))
 				ps.writeStencil(dOff, oldS, newS)
 			}
-			return
+			return false
 		}
 	}
 	if st&1 != 0 && ps.stRead {
@@ -308,6 +378,13 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 	if dcm>>12&1 != 0 && ps.depthWrite && ps.depthBuf != nil {
 		writeDepth(ps.depthFmt, ps.depthBuf[dOff:], z)
 	}
+	return true
+}
+
+// writeColor blends (or applies the logic op to) colour c with the pixel
+// at (x, row) and writes it through the colour mask.
+func (ps *pixelState) writeColor(x, row int, c [4]uint8) {
+	dcm := ps.dcm
 	if !ps.colorWrite || dcm>>8&0xF == 0 {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 )
@@ -138,53 +139,221 @@ func (g *GPU) draw(indexed bool) error {
 	ib := g.regs[p.INDEXBUFFER_CONFIG]
 	ibAddr := base + ib&0x0FFFFFFF
 	u16 := ib>>31 != 0
-	cache := map[uint32]vertex{}
+	// The post-transform cache: an index runs the shader once per draw.
+	// A non-indexed draw's indices are all different; an indexed draw's
+	// are 8 or 16 bits, looked up in a table stamped with the draw.
+	var cache *vertexCache
+	if indexed {
+		cache = &g.vcache
+		cache.begin(u16)
+	}
 	g.asm.tris = g.asm.tris[:0]
 	g.asm.reset()
+	om := g.decodeOutMap()
+	prog := g.vs.straight()
+	limit := g.ShaderLimit
+	if limit <= 0 || limit > MaxSteps {
+		limit = MaxSteps
+	}
+	if prog != nil && prog.steps > limit {
+		prog = nil // the interpreter faults where the hardware hangs
+	}
+	index := func(i int) (uint32, error) {
+		if !indexed {
+			return first + uint32(i), nil
+		}
+		if u16 {
+			b, ok := g.mem.Slice(ibAddr+2*uint32(i), 2)
+			if !ok {
+				return 0, fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+2*uint32(i))
+			}
+			return uint32(binary.LittleEndian.Uint16(b)), nil
+		}
+		b, ok := g.mem.Slice(ibAddr+uint32(i), 1)
+		if !ok {
+			return 0, fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+uint32(i))
+		}
+		return uint32(b[0]), nil
+	}
+	inputs := func(idx uint32, in *[16]vec4) error {
+		for a := 0; a < nattr && a < 12; a++ {
+			var val vec4
+			if fixedMask>>uint(a)&1 != 0 {
+				val = g.fixed[a]
+			} else {
+				var err error
+				if val, err = g.load(loads[a], idx); err != nil {
+					return err
+				}
+			}
+			in[perm>>(4*uint(a))&0xF] = val
+		}
+		return nil
+	}
+	if prog != nil {
+		// The input registers the attributes write; the others read 0.
+		var targets uint16
+		for a := 0; a < nattr && a < 12; a++ {
+			targets |= 1 << (perm >> (4 * uint(a)) & 0xF)
+		}
+		if err := g.drawBatched(prog, &om, count, mode, cache, targets, index, inputs); err != nil {
+			return err
+		}
+		return g.rasterize(g.asm.tris)
+	}
 	for i := 0; i < count; i++ {
 		if err := g.x.Step(1); err != nil {
 			return err
 		}
-		idx := first + uint32(i)
-		if indexed {
-			if u16 {
-				b, ok := g.mem.Slice(ibAddr+2*uint32(i), 2)
-				if !ok {
-					return fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+2*uint32(i))
-				}
-				idx = uint32(binary.LittleEndian.Uint16(b))
-			} else {
-				b, ok := g.mem.Slice(ibAddr+uint32(i), 1)
-				if !ok {
-					return fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+uint32(i))
-				}
-				idx = uint32(b[0])
-			}
+		idx, err := index(i)
+		if err != nil {
+			return err
 		}
-		v, ok := cache[idx]
+		var v vertex
+		ok := false
+		if cache != nil {
+			v, ok = cache.get(idx)
+		}
 		if !ok {
 			var in [16]vec4
-			for a := 0; a < nattr && a < 12; a++ {
-				var val vec4
-				if fixedMask>>uint(a)&1 != 0 {
-					val = g.fixed[a]
-				} else {
-					var err error
-					if val, err = g.load(loads[a], idx); err != nil {
-						return err
-					}
-				}
-				in[perm>>(4*uint(a))&0xF] = val
-			}
-			var err error
-			if v, err = g.runVS(in); err != nil {
+			if err := inputs(idx, &in); err != nil {
 				return err
 			}
-			cache[idx] = v
+			if v, err = g.runVS(in, &om); err != nil {
+				return err
+			}
+			if cache != nil {
+				cache.put(idx, &v)
+			}
 		}
 		g.asm.add(v, mode)
 	}
 	return g.rasterize(g.asm.tris)
+}
+
+// vertexCache holds the shaded vertices of one indexed draw, by index:
+// an entry is valid when its stamp is the draw's.
+type vertexCache struct {
+	stamp []uint32
+	vert  []vertex
+	slot  []int8 // the batch slot of a vertex not shaded yet, or -1
+	draw  uint32
+}
+
+// begin starts a draw with 8-bit or 16-bit indices.
+func (c *vertexCache) begin(u16 bool) {
+	n := 256
+	if u16 {
+		n = 1 << 16
+	}
+	if len(c.stamp) < n {
+		c.stamp = append(c.stamp, make([]uint32, n-len(c.stamp))...)
+		c.vert = append(c.vert, make([]vertex, n-len(c.vert))...)
+		c.slot = append(c.slot, make([]int8, n-len(c.slot))...)
+	}
+	c.draw++
+	if c.draw == 0 { // the stamps wrapped: forget them all
+		clear(c.stamp)
+		c.draw = 1
+	}
+}
+
+func (c *vertexCache) get(idx uint32) (vertex, bool) {
+	if c.stamp[idx] != c.draw {
+		return vertex{}, false
+	}
+	return c.vert[idx], true
+}
+
+func (c *vertexCache) put(idx uint32, v *vertex) {
+	c.stamp[idx] = c.draw
+	c.vert[idx] = *v
+	c.slot[idx] = -1
+}
+
+// drawBatched is the draw loop of a straight-line vertex shader: the
+// watchdog charges, attribute loads, counters and faults come in the
+// interpreter loop's order, vertex by vertex; the shader runs on batches
+// of vsBatch new vertices, and the primitives are assembled in index order
+// after each batch.
+func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cache *vertexCache, targets uint16,
+	index func(int) (uint32, error), inputs func(uint32, *[16]vec4) error) error {
+	r := &g.vsRegs
+	for a := range 16 {
+		if targets>>a&1 == 0 {
+			r.reg[a] = [4][vsBatch]float32{} // never written: 0 for every vertex
+		}
+	}
+	seq := g.vseq[:0] // per vertex of the draw since the last batch: batch slot, or -1 - cache index
+	defer func() { g.vseq = seq[:0] }()
+	var slotIdx [vsBatch]uint32
+	n := 0
+	var in [16]vec4
+	var out [16]vec4
+	assemble := func() {
+		prog.run(&g.vs, r, n)
+		for k := 0; k < n; k++ {
+			for o := range out {
+				reg := &r.reg[32+o]
+				out[o] = vec4{reg[0][k], reg[1][k], reg[2][k], reg[3][k]}
+			}
+			v := om.vertex(&out)
+			if cache != nil {
+				cache.put(slotIdx[k], &v)
+			} else {
+				g.vbatch[k] = v
+			}
+		}
+		for _, e := range seq {
+			if cache != nil {
+				g.asm.add(cache.vert[-1-e], mode)
+			} else {
+				g.asm.add(g.vbatch[e], mode)
+			}
+		}
+		seq, n = seq[:0], 0
+	}
+	for i := 0; i < count; i++ {
+		if err := g.x.Step(1); err != nil {
+			return err
+		}
+		idx, err := index(i)
+		if err != nil {
+			return err
+		}
+		if cache != nil && cache.stamp[idx] == cache.draw {
+			seq = append(seq, -1-int32(idx)) // shaded, or waiting in this batch
+			continue
+		}
+		in = [16]vec4{}
+		if err := inputs(idx, &in); err != nil {
+			return err
+		}
+		for t := targets; t != 0; t &= t - 1 {
+			a := bits.TrailingZeros16(t)
+			reg := &r.reg[a]
+			reg[0][n], reg[1][n], reg[2][n], reg[3][n] = in[a][0], in[a][1], in[a][2], in[a][3]
+		}
+		g.Vertices++
+		if err := g.x.Step(prog.steps / 16); err != nil {
+			return err
+		}
+		if cache != nil {
+			cache.stamp[idx], cache.slot[idx] = cache.draw, int8(n)
+			seq = append(seq, -1-int32(idx))
+		} else {
+			seq = append(seq, int32(n))
+		}
+		slotIdx[n] = idx
+		n++
+		if n == vsBatch {
+			assemble()
+		}
+	}
+	if n > 0 || len(seq) > 0 {
+		assemble()
+	}
+	return nil
 }
 
 // load reads attribute a of vertex idx.
@@ -211,7 +380,7 @@ func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
 		case 3:
 			f = math.Float32frombits(binary.LittleEndian.Uint32(b[4*c:]))
 		}
-		v[c] = p.F24ToFloat(p.ToF24(f))
+		v[c] = truncF24(f) // p.F24ToFloat(p.ToF24(f))
 	}
 	return v, nil
 }
@@ -230,7 +399,8 @@ func (g *GPU) immediateAttr(val vec4) error {
 		in[perm>>(4*uint(a))&0xF] = v
 	}
 	g.immediate = g.immediate[:0]
-	v, err := g.runVS(in)
+	om := g.decodeOutMap()
+	v, err := g.runVS(in, &om)
 	if err != nil {
 		return err
 	}
@@ -244,7 +414,7 @@ func (g *GPU) immediateAttr(val vec4) error {
 }
 
 // runVS runs the vertex shader and applies the output map.
-func (g *GPU) runVS(in [16]vec4) (vertex, error) {
+func (g *GPU) runVS(in [16]vec4, om *outMap) (vertex, error) {
 	g.Vertices++
 	u := &g.unit
 	u.In = in
@@ -256,38 +426,5 @@ func (g *GPU) runVS(in [16]vec4) (vertex, error) {
 	if err := g.x.Step(u.Steps / 16); err != nil {
 		return vertex{}, err
 	}
-	// Semantics no output feeds read 1 (L1034).
-	var sem [32]float32
-	for i := range sem {
-		sem[i] = 1
-	}
-	mask := g.regs[p.VSH_OUTMAP_MASK] & 0xFFFF
-	total := int(g.regs[p.SH_OUTMAP_TOTAL] & 7)
-	k := 0
-	for o := 0; o < 16 && k < total; o++ {
-		if mask>>uint(o)&1 == 0 {
-			continue
-		}
-		m := g.regs[p.SH_OUTMAP_O0+p.Reg(k)]
-		for c := 0; c < 4; c++ {
-			s := m >> (8 * uint(c)) & 0x1F
-			if s < 0x18 {
-				sem[s] = u.Out[o][c]
-			}
-		}
-		k++
-	}
-	var v vertex
-	copy(v.pos[:], sem[0:4])
-	copy(v.quat[:], sem[4:8])
-	for c := 0; c < 4; c++ {
-		// [OUT] citra: colours take abs() and saturate per vertex.
-		v.color[c] = float32(math.Min(math.Abs(float64(sem[8+c])), 1))
-	}
-	v.tc0 = [2]float32{sem[12], sem[13]}
-	v.tc1 = [2]float32{sem[14], sem[15]}
-	v.tc0w = sem[16]
-	v.view = [3]float32{sem[18], sem[19], sem[20]}
-	v.tc2 = [2]float32{sem[22], sem[23]}
-	return v, nil
+	return om.vertex(&u.Out), nil
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/retrogl/retrogl/hal"
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/device"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // Memory map of the simulated 3DS (physical addresses of the original
@@ -63,10 +64,24 @@ type GPU struct {
 	procLUT                [8][256]uint32
 
 	// Primitive assembly state (kept across draws for immediate mode).
-	asm assembler
+	asm    assembler
+	vcache vertexCache
+	vsRegs vsRegs
+	vseq   []int32
+	vbatch [vsBatch]vertex
 
 	x    *device.Exec
 	unit Unit
+
+	// Pixel work: the decoded pixel state (nil after a write that may
+	// change it), the batch of set-up triangles and the scheduler.
+	psCache      *pixelState
+	batch        batch
+	sched        raster.Scheduler
+	clipA, clipB []vertex
+	// reference selects the per-pixel reference path (tests).
+	reference bool
+
 	// ShaderLimit bounds the instructions of one vertex-shader run (0 means
 	// MaxSteps); fuzzing lowers it.
 	ShaderLimit int
@@ -99,6 +114,11 @@ func NewWithBudget(budget int64) *Device {
 	return &Device{Device: d, GPU: g}
 }
 
+// SetWorkers implements hal.Parallel: the number of goroutines that shade
+// a batch's row bands (n <= 0: one per CPU). The bytes written do not
+// depend on it.
+func (d *Device) SetWorkers(n int) { d.GPU.sched.SetWorkers(n) }
+
 // Reg returns the current value of a register.
 func (g *GPU) Reg(r p.Reg) uint32 { return g.regs[r] }
 
@@ -108,6 +128,10 @@ func (g *GPU) Reg(r p.Reg) uint32 { return g.regs[r] }
 func (g *GPU) Reset() {
 	g.vsFloatBuf, g.gsFloatBuf, g.fixedBuf, g.immediate = nil, nil, nil, nil
 	g.asm.reset()
+	g.batch.prims = g.batch.prims[:0]
+	for i := range g.batch.workers {
+		g.batch.workers[i].pixels = 0 // a batch a panic interrupted
+	}
 }
 
 // errFinalize ends a buffer.
@@ -118,8 +142,15 @@ type jump struct{ addr, size uint32 }
 
 func (j *jump) Error() string { return "jump" }
 
-// Run implements device.Engine.
+// Run implements device.Engine. The triangles still waiting in the batch
+// are shaded before it returns, whatever the outcome.
 func (g *GPU) Run(x *device.Exec) error {
+	err := g.run(x)
+	g.flush()
+	return err
+}
+
+func (g *GPU) run(x *device.Exec) error {
 	g.x = x
 	b := x.Buffer()
 	addr, size := b.Addr, b.Size&^0xF
@@ -199,6 +230,14 @@ func (g *GPU) fault(at uint32, word uint64, reason string) *hal.Fault {
 func (g *GPU) write(id p.Reg, mask uint8, v uint32) error {
 	if mask == 0 {
 		return nil
+	}
+	if id < p.FIXEDATTRIB_DATA0 || id > p.FIXEDATTRIB_DATA0+2 {
+		// Anything but immediate-mode vertex data ends the batch; a
+		// write below 0x200 may change the pixel state.
+		g.flush()
+		if id < 0x200 {
+			g.psCache = nil
+		}
 	}
 	old := g.regs[id]
 	nv := p.Masked(old, v, mask)
@@ -290,6 +329,7 @@ func (g *GPU) shaderWrite(s *Shader, off p.Reg, v uint32, isVS bool) error {
 		s.Int[i] = [4]uint8{uint8(v), uint8(v >> 8), uint8(v >> 16), uint8(v >> 24)}
 	case off == p.ShEntryPoint:
 		s.Entry = uint16(v) & (CodeWords - 1)
+		s.line = nil
 	case off == p.ShFloatIndex:
 		*floatBuf = (*floatBuf)[:0]
 	case off >= p.ShFloatData0 && off < p.ShFloatData0+p.ShFloatDataCount:
@@ -330,11 +370,9 @@ func (g *GPU) shaderWrite(s *Shader, off p.Reg, v uint32, isVS bool) error {
 		*codeIdx = int(v & 0xFFF)
 	case off >= p.ShCodeData0 && off < p.ShCodeData0+p.ShCodeDataCount:
 		if *codeIdx < CodeWords {
-			s.Code[*codeIdx] = v
-			s.invalidate()
+			s.setCode(*codeIdx, v)
 			if mirror {
-				g.gs.Code[*codeIdx] = v
-				g.gs.invalidate()
+				g.gs.setCode(*codeIdx, v)
 			}
 		}
 		*codeIdx++
@@ -343,8 +381,10 @@ func (g *GPU) shaderWrite(s *Shader, off p.Reg, v uint32, isVS bool) error {
 	case off >= p.ShOpdescData0 && off < p.ShOpdescData0+p.ShOpdescDataCount:
 		if *descIdx < NumOpdescs {
 			s.Opdesc[*descIdx] = v
+			s.line = nil
 			if mirror {
 				g.gs.Opdesc[*descIdx] = v
+				g.gs.line = nil
 			}
 		}
 		*descIdx++

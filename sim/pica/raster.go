@@ -2,8 +2,6 @@ package pica
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -29,6 +27,11 @@ import (
 //   - Colours and texture coordinates are interpolated perspective-correctly
 //     in float64 from the exact integer barycentric weights; colours round
 //     to 8 bits.
+//
+// Scheduling: set-up triangles wait in a batch (prim) until a register
+// write other than immediate-mode vertex data, or the end of the buffer,
+// and are then shaded by sim/raster's Scheduler in row bands (span.go for
+// the fast path, shadeRef for the reference).
 
 const subBits = 4
 
@@ -83,7 +86,7 @@ func clipPoly(in []vertex, pl [4]float64, bias float64, out []vertex) []vertex {
 	return out
 }
 
-// rasterize clips, culls and draws a list of triangles.
+// rasterize clips, culls and sets up a list of triangles into the batch.
 func (g *GPU) rasterize(tris []vertex) error {
 	if len(tris) == 0 {
 		return nil
@@ -91,6 +94,10 @@ func (g *GPU) rasterize(tris []vertex) error {
 	ps, err := g.pixelState()
 	if err != nil {
 		return err
+	}
+	if g.batch.ps != ps {
+		g.flush()
+		g.batch.ps = ps
 	}
 	planes := clipPlanes
 	if g.regs[p.FRAGOP_CLIP]&1 != 0 {
@@ -100,36 +107,30 @@ func (g *GPU) rasterize(tris []vertex) error {
 		}
 		planes = append(append([][4]float64(nil), clipPlanes...), pl)
 	}
-	var bufA, bufB []vertex
+	bufA, bufB := g.clipA[:0], g.clipB[:0]
+	defer func() { g.clipA, g.clipB = bufA, bufB }()
 	for t := 0; t+2 < len(tris); t += 3 {
 		if err := g.x.Step(1); err != nil {
 			return err
 		}
-		poly := append(bufA[:0], tris[t], tris[t+1], tris[t+2])
-		needClip := false
-		for i := 0; i < 3 && !needClip; i++ {
-			for _, pl := range planes {
-				if planeDist(pl, &poly[i]) < 0 {
-					needClip = true
-					break
-				}
+		a, b, c := &tris[t], &tris[t+1], &tris[t+2]
+		if !needsClip(planes, a, b, c) {
+			if err := g.triangle(ps, a, b, c); err != nil {
+				return err
 			}
-			if float64(poly[i].pos[3]) < 1.0/65536 {
-				needClip = true
+			continue
+		}
+		poly := append(bufA[:0], *a, *b, *c)
+		for _, pl := range planes {
+			bufB = clipPoly(poly, pl, 0, bufB)
+			poly, bufB = bufB, poly
+			if len(poly) < 3 {
+				break
 			}
 		}
-		if needClip {
-			for _, pl := range planes {
-				bufB = clipPoly(poly, pl, 0, bufB)
-				poly, bufB = bufB, poly
-				if len(poly) < 3 {
-					break
-				}
-			}
-			if len(poly) >= 3 {
-				bufB = clipPoly(poly, [4]float64{0, 0, 0, 1}, 1.0/65536, bufB)
-				poly, bufB = bufB, poly
-			}
+		if len(poly) >= 3 {
+			bufB = clipPoly(poly, [4]float64{0, 0, 0, 1}, 1.0/65536, bufB)
+			poly, bufB = bufB, poly
 		}
 		bufA = poly
 		for i := 1; i+1 < len(poly); i++ {
@@ -141,14 +142,29 @@ func (g *GPU) rasterize(tris []vertex) error {
 	return nil
 }
 
+// needsClip reports whether a triangle reaches outside a clip plane or
+// below w = 2^-16.
+func needsClip(planes [][4]float64, a, b, c *vertex) bool {
+	for _, v := range [3]*vertex{a, b, c} {
+		for _, pl := range planes {
+			if planeDist(pl, v) < 0 {
+				return true
+			}
+		}
+		if float64(v.pos[3]) < 1.0/65536 {
+			return true
+		}
+	}
+	return false
+}
+
 // winVert is a vertex in window space.
 type winVert struct {
 	x, y, z, invW float64
 	pt            raster.Point
-	v             *vertex
 }
 
-func (g *GPU) toWindow(ps *pixelState, v *vertex) winVert {
+func toWindow(ps *pixelState, v *vertex) winVert {
 	w := float64(v.pos[3])
 	inv := 1 / w
 	x := float64(v.pos[0])*inv*ps.halfW + ps.halfW + ps.offX
@@ -161,11 +177,42 @@ func (g *GPU) toWindow(ps *pixelState, v *vertex) winVert {
 	}
 	// Raster points are y-down with row 0 = memory row 0 = window row H-1.
 	pt := raster.Point{X: int64(math.Round(x * 16)), Y: int64(math.Round((float64(ps.height) - y) * 16))}
-	return winVert{x: x, y: y, z: z, invW: inv, pt: pt, v: v}
+	return winVert{x: x, y: y, z: z, invW: inv, pt: pt}
 }
 
+// prim is a set-up triangle waiting in the batch.
+type prim struct {
+	tri    raster.Triangle
+	bounds raster.Rect // the pixels it may cover: the target, the scissor box
+	area   float64
+	v      [3]shadeVert
+	grad   [3]texGrad
+	// flat has bit k set when every covered pixel gets channel k of color
+	// as its primary colour (flatColor); flatZ is set when every pixel gets
+	// depth (flatDepth).
+	flat  uint8
+	flatZ bool
+	color [4]uint8
+	depth float64
+	// affine is set when the three 1/w are equal and every value is
+	// finite: the stepper may interpolate it.
+	affine bool
+}
+
+// shadeVert is what a pixel reads of a vertex.
+type shadeVert struct {
+	z, invW float64
+	color   [4]float32
+	tc      [3][2]float32
+}
+
+// texGrad holds the screen-space gradients of s/w, t/w (in texels) and
+// 1/w of one texture unit over one triangle, for the per-pixel LOD.
+type texGrad struct{ gsw, gtw, gq [2]float64 }
+
+// triangle sets up one triangle and adds it to the batch.
 func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
-	va, vb, vc := g.toWindow(ps, a), g.toWindow(ps, b), g.toWindow(ps, c)
+	va, vb, vc := toWindow(ps, a), toWindow(ps, b), toWindow(ps, c)
 	tri, ok := raster.Setup(va.pt, vb.pt, vc.pt, subBits)
 	if !ok {
 		return nil
@@ -185,103 +232,143 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 		}
 	}
 	g.Triangles++
-	clip := raster.Rect{X0: 0, Y0: 0, X1: ps.width, Y1: ps.height}
+	bounds := tri.Bounds()
 	// The watchdog charges one step per 64 pixels of the clipped bounds.
-	if r := tri.Bounds().Intersect(clip); !r.Empty() {
+	if r := bounds.Intersect(ps.target); !r.Empty() {
 		if err := g.x.Step((r.X1 - r.X0) * (r.Y1 - r.Y0) / 64); err != nil {
 			return err
 		}
 	}
-	if ps.scissor == 3 {
-		// Inclusive box in window coordinates; rows flip to memory rows.
-		clip = clip.Intersect(raster.Rect{X0: ps.sx1, X1: ps.sx2 + 1, Y0: ps.height - 1 - ps.sy2, Y1: ps.height - ps.sy1})
+	bounds = bounds.Intersect(ps.clip)
+	if bounds.Empty() {
+		return nil
 	}
-	vs := [3]*winVert{&va, &vb, &vc}
-	area := float64(tri.Area)
+	g.batch.prims = append(g.batch.prims, prim{tri: tri, bounds: bounds, area: float64(tri.Area)})
+	pr := &g.batch.prims[len(g.batch.prims)-1]
+	ws := [3]*winVert{&va, &vb, &vc}
+	for i, v := range [3]*vertex{a, b, c} {
+		sv := &pr.v[i]
+		sv.z, sv.invW, sv.color = ws[i].z, ws[i].invW, v.color
+		sv.tc = [3][2]float32{v.tc0, v.tc1, v.tc2}
+	}
 	for u := 0; u < 3; u++ {
 		t := &ps.tex[u]
 		if !t.enabled {
 			continue
 		}
-		tc := func(v *vertex) [2]float32 {
-			switch {
-			case u == 0:
-				return v.tc0
-			case u == 1 || g.regs[p.TEXUNIT_CONFIG]>>13&1 != 0:
-				return v.tc1
-			}
-			return v.tc2
+		// Unit 2 reads tc2 or tc1 (TEXUNIT_CONFIG bit 13).
+		k := u
+		if u == 2 && ps.tc2from1 {
+			k = 1
 		}
 		// Planes of s/w, t/w (in texels) and 1/w over window x, y.
 		var sw, tw, q [3]float64
-		for i, wv := range vs {
-			c := tc(wv.v)
+		for i, wv := range ws {
+			c := pr.v[i].tc[k]
 			sw[i] = float64(c[0]) * float64(t.width) * wv.invW
 			tw[i] = float64(c[1]) * float64(t.height) * wv.invW
 			q[i] = wv.invW
 		}
-		t.gsw, t.gtw, t.gq = gradient(vs, sw), gradient(vs, tw), gradient(vs, q)
+		pr.grad[u] = texGrad{gsw: gradient(ws, sw), gtw: gradient(ws, tw), gq: gradient(ws, q)}
 	}
-	walk := func(r raster.Rect) int64 {
-		var n int64
-		tri.Walk(r, func(s *raster.Span) {
-			e := s.E
-			for x := s.X0; x < s.X1; x++ {
-				if ps.scissor == 1 && x >= ps.sx1 && x <= ps.sx2 {
-					row := ps.height - 1 - s.Y
-					if row >= ps.sy1 && row <= ps.sy2 {
-						e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
-						continue
-					}
-				}
-				g.shadePixel(ps, vs, e, area, x, s.Y)
-				n++
-				e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
-			}
-		})
-		return n
-	}
-	// A large triangle is shaded in row bands on several goroutines: each
-	// pixel is touched once per triangle and reads only its own colour,
-	// depth and stencil, so the bytes written do not depend on the number
-	// of workers or their order.
-	bounds := tri.Bounds().Intersect(clip)
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || bounds.Empty() || (bounds.X1-bounds.X0)*(bounds.Y1-bounds.Y0) < parallelPixels {
-		g.Pixels += walk(clip)
-		return nil
-	}
-	rows := bounds.Y1 - bounds.Y0
-	band := (rows + workers - 1) / workers
-	counts := make([]int64, workers)
-	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
-		r := clip
-		r.Y0, r.Y1 = bounds.Y0+i*band, min(bounds.Y1, bounds.Y0+(i+1)*band)
-		if r.Y0 >= r.Y1 {
-			continue
-		}
-		wg.Add(1)
-		go func(i int, r raster.Rect) {
-			defer wg.Done()
-			counts[i] = walk(r)
-		}(i, r)
-	}
-	wg.Wait()
-	for _, n := range counts {
-		g.Pixels += n
+	pr.flat, pr.color = flatColor(pr)
+	pr.flatZ, pr.depth = flatDepth(ps, pr)
+	pr.affine = affine(pr)
+	if len(g.batch.prims) >= maxBatch {
+		g.flush()
 	}
 	return nil
 }
 
-// parallelPixels is the bounding-box area above which a triangle is shaded
-// on several goroutines.
-const parallelPixels = 8192
+// maxBatch bounds the triangles waiting in a batch.
+const maxBatch = 4096
+
+// batch is the set-up triangles waiting to be shaded with one pixel state;
+// it is the raster.Batch the scheduler runs.
+type batch struct {
+	g       *GPU
+	ps      *pixelState
+	prims   []prim
+	ref     bool
+	workers []worker
+}
+
+// worker is one scheduler worker's scratch state.
+type worker struct {
+	pixels int64
+	sb     spanBuf
+	spans  []raster.Span
+}
+
+func (b *batch) Len() int                 { return len(b.prims) }
+func (b *batch) Bounds(i int) raster.Rect { return b.prims[i].bounds }
+
+// Shade implements raster.Batch.
+func (b *batch) Shade(w, i int, clip raster.Rect) error {
+	wk := &b.workers[w]
+	if b.ref {
+		b.g.shadeRef(b.ps, wk, &b.prims[i], clip)
+	} else {
+		b.g.shadeSpans(b.ps, wk, &b.prims[i], clip)
+	}
+	return nil
+}
+
+// flush shades the batch. A state whose buffers overlap each other (a
+// texture that is the render target, a depth buffer inside the colour
+// buffer) breaks the scheduler's contract and the span pipeline's
+// staging: it is shaded serially through the per-pixel path.
+func (g *GPU) flush() {
+	b := &g.batch
+	if len(b.prims) == 0 {
+		return
+	}
+	b.g = g
+	n := g.sched.Workers()
+	if len(b.workers) < n {
+		b.workers = make([]worker, n)
+	}
+	clip := b.ps.target
+	if g.reference || b.ps.aliased {
+		b.ref = true
+		_ = g.sched.RunSerial(clip, b)
+	} else {
+		b.ref = false
+		_ = g.sched.Run(clip, b)
+	}
+	for i := range b.workers {
+		g.Pixels += b.workers[i].pixels
+		b.workers[i].pixels = 0
+	}
+	b.prims = b.prims[:0]
+}
+
+// shadeRef is the reference path: every pixel of the primitive inside clip
+// through shadePixel and fragment, one at a time.
+func (g *GPU) shadeRef(ps *pixelState, wk *worker, pr *prim, clip raster.Rect) {
+	pr.tri.Walk(clip, func(s *raster.Span) {
+		e := s.E
+		for x := s.X0; x < s.X1; x++ {
+			if ps.scissor == 1 && x >= ps.sx1 && x <= ps.sx2 {
+				row := ps.height - 1 - s.Y
+				if row >= ps.sy1 && row <= ps.sy2 {
+					e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
+					continue
+				}
+			}
+			shadePixel(ps, pr, e, x, s.Y)
+			wk.pixels++
+			e[0], e[1], e[2] = e[0]+s.DX[0], e[1]+s.DX[1], e[2]+s.DX[2]
+		}
+	})
+}
 
 // shadePixel interpolates the fragment at pixel (x, row) (row = memory
 // row) and runs the fragment pipeline.
-func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float64, x, row int) {
+func shadePixel(ps *pixelState, pr *prim, e [3]int64, x, row int) {
 	var f fragment
+	area := pr.area
+	vs := &pr.v
 	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
 	z := float64(w0*vs[0].z) + float64(w1*vs[1].z) + float64(w2*vs[2].z)
 	f.depth = max(0, min(1, z))
@@ -292,16 +379,16 @@ func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float6
 	in := func(a, b, c float32) float64 {
 		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
 	}
-	a, b, c := vs[0].v, vs[1].v, vs[2].v
+	a, b, c := &vs[0], &vs[1], &vs[2]
 	for i := 0; i < 4; i++ {
 		f.color[i] = q8(in(a.color[i], b.color[i], c.color[i]))
 	}
 	if ps.texEnabled != 0 {
-		f.tc[0] = [2]float64{in(a.tc0[0], b.tc0[0], c.tc0[0]), in(a.tc0[1], b.tc0[1], c.tc0[1])}
-		f.tc[1] = [2]float64{in(a.tc1[0], b.tc1[0], c.tc1[0]), in(a.tc1[1], b.tc1[1], c.tc1[1])}
-		f.tc[2] = [2]float64{in(a.tc2[0], b.tc2[0], c.tc2[0]), in(a.tc2[1], b.tc2[1], c.tc2[1])}
+		for u := 0; u < 3; u++ {
+			f.tc[u] = [2]float64{in(a.tc[u][0], b.tc[u][0], c.tc[u][0]), in(a.tc[u][1], b.tc[u][1], c.tc[u][1])}
+		}
 	}
-	g.fragment(ps, &f, x, row)
+	fragmentPixel(ps, &f, &pr.grad, x, row)
 }
 
 // gradient returns (df/dx, df/dy) of the plane through the three window

@@ -61,8 +61,55 @@ const f24MinNormal = 1.0 / (1 << 62) // 2^-62: exponent 1, bias 63
 
 // round24 rounds x to float24, flushing subnormal results and -0 to +0.
 // Rounding is to nearest, ties to even, on the float64 bits: the 52-bit
-// mantissa keeps its top 16 bits.
+// mantissa keeps its top 16 bits. Magnitudes in [2^-62, 2^63) (the
+// rounded value stays a float24 normal) take the short path, which is
+// round24Full's arithmetic with the sign left in place.
 func round24(x float64) float32 {
+	if r, ok := round24Short(x); ok {
+		return r
+	}
+	return round24Full(x)
+}
+
+// round24Short is round24's short path: ok is false outside it.
+func round24Short(x float64) (float32, bool) {
+	b := math.Float64bits(x)
+	if b>>52&0x7FF-(1023-62) > 124 {
+		return 0, false
+	}
+	b += 1<<35 - 1 + b>>36&1
+	return float32(math.Float64frombits(b &^ (1<<36 - 1))), true
+}
+
+// dot is the DP3/DP4 sum of the first n products, fmul and fadd written
+// out with round24's short path inline: fadd's flush of a product or of a
+// partial sum changes nothing, as round24 never returns a subnormal or -0.
+func dot(a, b *vec4, n int) float32 {
+	var sum float32
+	for i := 0; i < n; i++ {
+		var p float32
+		if x, y := flush(a[i]), flush(b[i]); x != 0 && y != 0 {
+			m := float64(x) * float64(y)
+			var ok bool
+			if p, ok = round24Short(m); !ok {
+				p = round24Full(m)
+			}
+		}
+		if i == 0 {
+			sum = p
+			continue
+		}
+		t := float64(sum) + float64(p)
+		var ok bool
+		if sum, ok = round24Short(t); !ok {
+			sum = round24Full(t)
+		}
+	}
+	return sum
+}
+
+// round24Full is round24 for every input.
+func round24Full(x float64) float32 {
 	if x != x {
 		return float32(math.NaN())
 	}
@@ -155,10 +202,36 @@ type Shader struct {
 	Bool    uint16
 	Entry   uint16
 	decoded []p.Insn
+	// line is the straight-line form of the program (vsbatch.go), nil
+	// until asked for after a change; lineOK says whether it has one.
+	line   *vsProg
+	lineOK bool
 }
 
-// invalidate drops the decoded program after a code upload.
-func (s *Shader) invalidate() { s.decoded = nil }
+// straight returns the program's straight-line form, or nil when it has
+// flow control (decoded once per program upload).
+func (s *Shader) straight() *vsProg {
+	if s.line == nil {
+		s.line, s.lineOK = straightLine(s)
+		if !s.lineOK {
+			s.line = &vsProg{}
+		}
+	}
+	if !s.lineOK {
+		return nil
+	}
+	return s.line
+}
+
+// setCode stores one code word, keeping the decoded program current (a
+// driver uploads a program before every draw that switches to it).
+func (s *Shader) setCode(i int, w uint32) {
+	s.Code[i] = w
+	s.line = nil
+	if s.decoded != nil {
+		s.decoded[i] = p.DecodeInsn(w)
+	}
+}
 
 func (s *Shader) program() []p.Insn {
 	if s.decoded == nil {
@@ -409,6 +482,40 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 		b = u.src(s, in.Src2, d, 1, 0, false)
 		c = u.src(s, in.Src3, d, 2, in.Idx, true)
 	}
+	switch in.Op {
+	case p.OpMOVA:
+		for i := 0; i < 2; i++ {
+			if d.WritesComp(i) {
+				u.a0[i] = toS8(a[i])
+			}
+		}
+		return
+	case p.OpCMP:
+		u.cmp[0] = compare(in.CmpX, a[0], b[0])
+		u.cmp[1] = compare(in.CmpY, a[1], b[1])
+		return
+	case p.OpLITP:
+		u.cmp = [2]bool{a[0] >= 0, a[3] >= 0}
+	}
+	r := compute(in, a, b, c)
+	var dst *vec4
+	if in.Dst < 0x10 {
+		dst = &u.Out[in.Dst]
+	} else {
+		dst = &u.tmp[in.Dst-0x10]
+	}
+	for i := 0; i < 4; i++ {
+		if d.WritesComp(i) {
+			dst[i] = r[i]
+		}
+	}
+}
+
+// compute is the value an arithmetic instruction writes, from its source
+// operands a, b and c (read and swizzled): the unit's arithmetic, shared by
+// the interpreter and the vertex batches. MOVA and CMP write no register
+// and are handled by arith; an opcode with no arithmetic yields 0.
+func compute(in *p.Insn, a, b, c vec4) vec4 {
 	var r vec4
 	switch in.Op {
 	case p.OpADD:
@@ -431,10 +538,7 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 		if in.Op == p.OpDPH || in.Op == p.OpDPHI {
 			a[3] = 1
 		}
-		sum := fmul(a[0], b[0])
-		for i := 1; i < n; i++ {
-			sum = fadd(sum, fmul(a[i], b[i]))
-		}
+		sum := dot(&a, &b, n)
 		r = vec4{sum, sum, sum, sum}
 	case p.OpDST, p.OpDSTI:
 		r = vec4{1, fmul(a[1], b[1]), a[2], b[3]}
@@ -456,10 +560,9 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 	case p.OpLITP:
 		// LITP (3dbrew, not measured here): x = max(src.x, 0),
 		// y = clamp(src.y, -127.9961, 127.9961), z = 0, w = max(src.w, 0);
-		// cmp.x = src.x >= 0, cmp.y = src.w >= 0.
+		// cmp.x = src.x >= 0, cmp.y = src.w >= 0 (set by arith).
 		const lim = 127.99609375
 		r = vec4{fmax(a[0], 0), fmin(fmax(a[1], -lim), lim), 0, fmax(a[3], 0)}
-		u.cmp = [2]bool{a[0] >= 0, a[3] >= 0}
 	case p.OpSGE, p.OpSGEI, p.OpSLT, p.OpSLTI:
 		ge := in.Op == p.OpSGE || in.Op == p.OpSGEI
 		for i := range r {
@@ -488,29 +591,8 @@ func (u *Unit) arith(s *Shader, in *p.Insn) {
 		r = vec4{v, v, v, v}
 	case p.OpMOV:
 		r = a
-	case p.OpMOVA:
-		for i := 0; i < 2; i++ {
-			if d.WritesComp(i) {
-				u.a0[i] = toS8(a[i])
-			}
-		}
-		return
-	case p.OpCMP:
-		u.cmp[0] = compare(in.CmpX, a[0], b[0])
-		u.cmp[1] = compare(in.CmpY, a[1], b[1])
-		return
 	}
-	var dst *vec4
-	if in.Dst < 0x10 {
-		dst = &u.Out[in.Dst]
-	} else {
-		dst = &u.tmp[in.Dst-0x10]
-	}
-	for i := 0; i < 4; i++ {
-		if d.WritesComp(i) {
-			dst[i] = r[i]
-		}
-	}
+	return r
 }
 
 func toS8(x float32) int32 {

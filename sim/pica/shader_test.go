@@ -2,6 +2,7 @@ package pica
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -347,4 +348,51 @@ func TestHardwareSuite(t *testing.T) {
 	ex2.Float[0] = vec4{0, 5, -3, 100}
 	require.NoError(t, u.Run(ex2))
 	assert.Equal(t, vec4{1, 1, 1, 1}, u.Out[0])
+}
+
+// TestRoundingShortPaths checks round24's short path against the full
+// rounding on every float64 exponent (random mantissas, ties and both
+// ends), and dot against the DP chain of fmul and fadd on random float24
+// operands with zeros, subnormals, infinities and NaN among them.
+func TestRoundingShortPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for e := uint64(0); e < 2048; e++ {
+		for k := 0; k < 64; k++ {
+			m := r.Uint64() & (1<<52 - 1)
+			switch k {
+			case 0:
+				m = 0
+			case 1:
+				m = 1<<52 - 1
+			case 2:
+				m = 1 << 35 // a tie, rounds to even
+			case 3:
+				m = 3 << 35
+			}
+			for _, s := range []uint64{0, 1 << 63} {
+				x := math.Float64frombits(s | e<<52 | m)
+				require.Equal(t, math.Float32bits(round24Full(x)), math.Float32bits(round24(x)), "%016x", math.Float64bits(x))
+			}
+		}
+	}
+	special := []float32{0, float32(math.Copysign(0, -1)), f24(bSub), f24(bNorm), f24(bInf), f24(bNegInf), f24(bNaN), 1, -1}
+	val := func() float32 {
+		if r.IntN(4) == 0 {
+			return special[r.IntN(len(special))]
+		}
+		return f24(r.Uint32() & 0xFFFFFF)
+	}
+	for i := 0; i < 200000; i++ {
+		var a, b vec4
+		for c := range a {
+			a[c], b[c] = val(), val()
+		}
+		for _, n := range []int{3, 4} {
+			sum := fmul(a[0], b[0])
+			for c := 1; c < n; c++ {
+				sum = fadd(sum, fmul(a[c], b[c]))
+			}
+			require.Equal(t, math.Float32bits(sum), math.Float32bits(dot(&a, &b, n)), "%v . %v", a, b)
+		}
+	}
 }

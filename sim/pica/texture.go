@@ -179,15 +179,15 @@ func (t *texUnit) filtered(l int, filter uint32, u, v float64) [4]uint8 {
 
 // lod computes the level of detail at a pixel whose interpolated 1/w is q
 // and texture coordinates (u, v).
-func (t *texUnit) lod(u, v, q float64) float64 {
+func (t *texUnit) lod(u, v, q float64, g *texGrad) float64 {
 	if q == 0 {
 		return 0
 	}
 	s, tt := u*float64(t.width), v*float64(t.height)
-	dsx := (t.gsw[0] - s*t.gq[0]) / q
-	dsy := (t.gsw[1] - s*t.gq[1]) / q
-	dtx := (t.gtw[0] - tt*t.gq[0]) / q
-	dty := (t.gtw[1] - tt*t.gq[1]) / q
+	dsx := (g.gsw[0] - s*g.gq[0]) / q
+	dsy := (g.gsw[1] - s*g.gq[1]) / q
+	dtx := (g.gtw[0] - tt*g.gq[0]) / q
+	dty := (g.gtw[1] - tt*g.gq[1]) / q
 	rho := max(math.Hypot(dsx, dtx), math.Hypot(dsy, dty))
 	if rho == 0 || rho != rho {
 		return math.Inf(-1)
@@ -195,13 +195,14 @@ func (t *texUnit) lod(u, v, q float64) float64 {
 	return math.Log2(rho)
 }
 
-// sample filters the texture at (u, v) for a pixel with interpolated 1/w q.
-func (t *texUnit) sample(u, v, q float64) [4]uint8 {
+// sample filters the texture at (u, v) for a pixel with interpolated 1/w
+// q, in a triangle with gradients g.
+func (t *texUnit) sample(u, v, q float64, g *texGrad) [4]uint8 {
 	if t.maxLevel == 0 && t.min == t.mag {
 		// One level and one filter: the LOD cannot change the result.
 		return t.filtered(0, t.mag, u, v)
 	}
-	lambda := t.lod(u, v, q) + t.bias
+	lambda := t.lod(u, v, q, g) + t.bias
 	if !(lambda > 0) {
 		return t.filtered(0, t.mag, u, v)
 	}

@@ -121,14 +121,37 @@ type Span struct {
 // Walk calls fn for every non-empty row span inside clip, top to bottom.
 // The Span is reused between calls.
 func (t *Triangle) Walk(clip Rect, fn func(s *Span)) {
+	var buf [8]Span
+	s := new(Span)
+	for {
+		spans := t.Spans(clip, buf[:0])
+		for i := range spans {
+			*s = spans[i]
+			fn(s)
+		}
+		if len(spans) < len(buf) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
+}
+
+// Spans appends the triangle's non-empty row spans inside clip, top to
+// bottom, to buf, as many as buf has room for (at least one when it has
+// none: it grows), and returns it: a caller that walks many small
+// triangles keeps one buffer and allocates nothing. When the result is as
+// long as buf's capacity, more rows may follow below its last span.
+func (t *Triangle) Spans(clip Rect, buf []Span) []Span {
+	if cap(buf) == 0 {
+		buf = make([]Span, 0, 1)
+	}
 	r := t.Bounds().Intersect(clip)
 	if r.Empty() {
-		return
+		return buf
 	}
 	one := int64(1) << t.sub
 	half := one >> 1
-	var s Span
-	for y := r.Y0; y < r.Y1; y++ {
+	for y := r.Y0; y < r.Y1 && len(buf) < cap(buf); y++ {
 		py := int64(y)*one + half
 		lo, hi := int64(r.X0), int64(r.X1)-1 // inclusive pixel range
 		for k := 0; k < 3; k++ {
@@ -149,14 +172,15 @@ func (t *Triangle) Walk(clip Rect, fn func(s *Span)) {
 		if lo > hi {
 			continue
 		}
-		s.Y, s.X0, s.X1 = y, int(lo), int(hi)+1
+		s := Span{Y: y, X0: int(lo), X1: int(hi) + 1}
 		px := lo*one + half
 		for k := 0; k < 3; k++ {
 			s.E[k] = t.a[k]*px + t.b[k]*py + t.c[k]
 			s.DX[k] = t.a[k] * one
 		}
-		fn(&s)
+		buf = append(buf, s)
 	}
+	return buf
 }
 
 // Covers reports whether the pixel (x, y) is covered; it is the fill rule

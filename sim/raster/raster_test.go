@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -68,4 +69,28 @@ func TestSetupAndWeights(t *testing.T) {
 		// Pixel (0,0) centre (0.5, 0.5): weights 7/8, 1/16, 1/16.
 		assert.Equal(t, [3]int64{tri.Area * 14 / 16, tri.Area / 16, tri.Area / 16}, s.E)
 	})
+}
+
+// TestSpansMatchWalk checks that Spans, resumed below its last span
+// whenever a small buffer fills, gives Walk's spans.
+func TestSpansMatchWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	clip := Rect{3, 2, 60, 50}
+	for _, tri := range randomTris(r, 300, 64, 48, false) {
+		var walked []Span
+		tri.Walk(clip, func(s *Span) { walked = append(walked, *s) })
+		for _, n := range []int{0, 1, 3} {
+			var got []Span
+			c := clip
+			for {
+				spans := tri.Spans(c, make([]Span, 0, n))
+				got = append(got, spans...)
+				if len(spans) == 0 || len(spans) < cap(spans) {
+					break
+				}
+				c.Y0 = spans[len(spans)-1].Y + 1
+			}
+			require.Equal(t, walked, got, "buffer of %d", n)
+		}
+	}
 }

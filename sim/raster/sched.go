@@ -87,17 +87,21 @@ func (s *Scheduler) RunSerial(clip Rect, b Batch) error {
 	return nil
 }
 
-// Run shades every primitive of b inside clip, sharing the bands among the
-// workers when the batch is large enough (ParallelArea) and more than one
-// worker is allowed. Each band stops at its first error; Run returns the
-// error of the lowest-numbered primitive that failed (the lowest band for
-// a tie), so the same batch gives the same error for any worker count. A
-// panic inside Shade on any worker is re-raised on the calling goroutine,
-// where the device turns it into a fault.
+// Run shades every primitive of b inside clip band by band when the batch
+// is large enough (ParallelArea), sharing the bands among the workers
+// when more than one is allowed. One worker runs the bands in order on
+// the calling goroutine: a band's colour, depth and texels stay in the
+// cache while every primitive of the batch is shaded into it, and the
+// bytes and errors are those of any other worker count. Each band stops
+// at its first error; Run returns the error of the lowest-numbered
+// primitive that failed (the lowest band for a tie), so the same batch
+// gives the same error for any worker count. A panic inside Shade on any
+// worker is re-raised on the calling goroutine, where the device turns it
+// into a fault.
 func (s *Scheduler) Run(clip Rect, b Batch) error {
 	n := b.Len()
 	workers := s.Workers()
-	if workers == 1 || n == 0 || clip.Empty() {
+	if n == 0 || clip.Empty() {
 		return s.RunSerial(clip, b)
 	}
 	area := 0

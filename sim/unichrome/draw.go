@@ -2,8 +2,6 @@ package unichrome
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
 	uc "github.com/retrogl/retrogl/hal/unichrome"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -130,6 +128,23 @@ func (p *pipeline) position(v *vertex) raster.Point {
 	return raster.Point{X: x, Y: y}
 }
 
+// prim is a set-up triangle waiting in the batch: its attribute planes
+// (value at vertex 0, change per pixel in x and y) and the values that
+// are constant over it.
+type prim struct {
+	tri    raster.Triangle
+	bounds raster.Rect
+	a0     [numAttrs]float64
+	gx, gy [numAttrs]float64
+	x0, y0 float64
+	zbias  float64
+	lod    [2]int
+	// act lists the attributes that vary, in slot order.
+	act  [numAttrs]uint8
+	nact int
+}
+
+// triangle sets up a triangle and adds it to the batch.
 func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	p0, p1, p2 := p.position(v0), p.position(v1), p.position(v2)
 	t, ok := raster.Setup(p0, p1, p2, subBits)
@@ -148,15 +163,27 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 			return nil
 		}
 	}
+	bounds := t.Bounds().Intersect(p.clip)
+	if bounds.Empty() {
+		return nil
+	}
+	b := &e.batch
+	if b.pipe != p {
+		e.flush()
+		b.pipe = p
+	}
+	b.prims = append(b.prims, prim{tri: t, bounds: bounds})
+	pr := &b.prims[len(b.prims)-1]
 	var a [3][numAttrs]float64
 	p.vals(v0, &a[0])
 	p.vals(v1, &a[1])
 	p.vals(v2, &a[2])
-	x0, y0 := float64(p0.X)/16, float64(p0.Y)/16
+	pr.a0 = a[0]
+	pr.x0, pr.y0 = float64(p0.X)/16, float64(p0.Y)/16
 	dx1, dy1 := float64(p1.X-p0.X)/16, float64(p1.Y-p0.Y)/16
 	dx2, dy2 := float64(p2.X-p0.X)/16, float64(p2.Y-p0.Y)/16
 	det := float64(dx1*dy2) - float64(dx2*dy1)
-	var gx, gy [numAttrs]float64
+	gx, gy := &pr.gx, &pr.gy
 	for i := 0; i < numAttrs; i++ {
 		d1, d2 := float64(a[1][i]-a[0][i]), float64(a[2][i]-a[0][i])
 		if d1 == 0 && d2 == 0 {
@@ -165,135 +192,163 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 		gx[i] = (float64(d1*dy2) - float64(d2*dy1)) / det
 		gy[i] = (float64(d2*dx1) - float64(d1*dx2)) / det
 	}
-	zbias := 0.0
 	if p.hasBias {
-		zbias = float64(max(math.Abs(gx[atZ]), math.Abs(gy[atZ]))*p.zscale) + p.zbias
+		pr.zbias = float64(max(math.Abs(gx[atZ]), math.Abs(gy[atZ]))*p.zscale) + p.zbias
 	}
 	// Texture LOD: constant over the triangle without perspective.
-	var lod [2]int
 	if p.txmp && !p.persp {
 		for n := 0; n < p.ntex; n++ {
 			u := &p.units[n]
 			if u.needLOD || u.mip == mipConstant {
 				w, h := u.baseSize()
 				rho := max(math.Abs(gx[atS0+2*n])*w, math.Abs(gx[atT0+2*n])*h, math.Abs(gy[atS0+2*n])*w, math.Abs(gy[atT0+2*n])*h)
-				lod[n] = u.lodOf(rho)
+				pr.lod[n] = u.lodOf(rho)
 			}
 		}
 	}
 	// Only attributes that vary are stepped; the others keep their value.
-	var base [numAttrs]float64
-	var act [numAttrs]int
-	nact := 0
 	for i := 0; i < numAttrs; i++ {
 		if gx[i] != 0 || gy[i] != 0 {
-			act[nact] = i
-			nact++
+			pr.act[pr.nact] = uint8(i)
+			pr.nact++
 		}
-		base[i] = a[0][i]
 	}
-	step := act[:nact]
-	band := func(w *worker, clip raster.Rect) {
-		var f frag
-		f.tri = true
-		f.lod = lod
-		cur := base
-		t.Walk(clip, func(s *raster.Span) {
-			px := float64(s.X0) + 0.5 - x0
-			py := float64(s.Y) + 0.5 - y0
-			for _, i := range step {
-				cur[i] = a[0][i] + float64(gx[i]*px) + float64(gy[i]*py)
-			}
-			for x := s.X0; x < s.X1; x++ {
-				f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
-				if p.needSpec {
-					f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
-					f.fog = clamp8(cur[atFog])
-				}
-				f.z = cur[atZ] + zbias
-				f.zw = f.z
-				if !p.biasWB {
-					f.zw = cur[atZ]
-				}
-				f.w = cur[atW]
-				if p.txmp {
-					e.texCoords(p, &f, &cur, &gx, &gy)
-				}
-				w.fragment(p, x, s.Y, &f)
-				for _, i := range step {
-					cur[i] += gx[i]
-				}
-			}
-		})
-	}
-	r := t.Bounds().Intersect(p.clip)
-	n := e.bands(r)
-	if n <= 1 {
-		w := worker{e: e}
-		band(&w, p.clip)
-		e.Stats.add(&w.stats)
-		return nil
-	}
-	ws := make([]worker, n)
-	var wg sync.WaitGroup
-	rows := (r.Y1 - r.Y0 + n - 1) / n
-	for i := range ws {
-		ws[i].e = e
-		c := r
-		c.Y0, c.Y1 = r.Y0+i*rows, min(r.Y1, r.Y0+(i+1)*rows)
-		wg.Add(1)
-		go func(w *worker, c raster.Rect) {
-			defer wg.Done()
-			band(w, c)
-		}(&ws[i], c)
-	}
-	wg.Wait()
-	for i := range ws {
-		e.Stats.add(&ws[i].stats)
+	if len(b.prims) >= maxBatch {
+		e.flush()
 	}
 	return nil
 }
 
-// bands returns how many row bands to shade a triangle's clipped bounding
-// box in: one for small triangles, else up to Workers (default: the CPUs
-// the process may use, at most 4).
-func (e *Engine) bands(r raster.Rect) int {
-	if r.Empty() || r.Y1-r.Y0 < 32 || (r.X1-r.X0)*(r.Y1-r.Y0) < 16384 {
-		return 1
+// maxBatch bounds the triangles waiting in a batch.
+const maxBatch = 4096
+
+// batch is the set-up triangles waiting to be shaded with one pipeline;
+// it is the raster.Batch the scheduler runs.
+type batch struct {
+	e       *Engine
+	pipe    *pipeline
+	prims   []prim
+	ref     bool
+	workers []worker
+}
+
+func (b *batch) Len() int                 { return len(b.prims) }
+func (b *batch) Bounds(i int) raster.Rect { return b.prims[i].bounds }
+
+// Shade implements raster.Batch.
+func (b *batch) Shade(w, i int, clip raster.Rect) error {
+	wk := &b.workers[w]
+	if b.ref {
+		wk.shadeRef(b.pipe, &b.prims[i], clip)
+	} else {
+		wk.shadeSpans(b.pipe, &b.prims[i], clip)
 	}
-	n := e.Workers
-	if n == 0 {
-		n = min(runtime.GOMAXPROCS(0), 4)
+	return nil
+}
+
+// flush shades the batch. A pipeline whose buffers overlap (a texture in
+// the colour or Z buffer, rows of a buffer sharing memory) breaks the
+// scheduler's contract and the span pipeline's staging: it is shaded
+// serially through the per-pixel path.
+func (e *Engine) flush() {
+	b := &e.batch
+	if len(b.prims) == 0 {
+		return
 	}
-	return max(1, min(n, (r.Y1-r.Y0)/16))
+	b.e = e
+	n := e.sched.Workers()
+	if len(b.workers) < n {
+		b.workers = make([]worker, n)
+	}
+	for i := range b.workers {
+		b.workers[i].e = e
+	}
+	clip := b.pipe.clip
+	if e.reference || b.pipe.aliased {
+		b.ref = true
+		_ = e.sched.RunSerial(clip, b)
+	} else {
+		b.ref = false
+		_ = e.sched.Run(clip, b)
+	}
+	for i := range b.workers {
+		e.Stats.add(&b.workers[i].stats)
+		b.workers[i].stats = Stats{}
+	}
+	b.prims = b.prims[:0]
+}
+
+// shadeRef is the reference path: every pixel of the triangle inside
+// clip through fragment, one at a time, the attributes stepped from each
+// row's plane evaluation.
+func (w *worker) shadeRef(p *pipeline, pr *prim, clip raster.Rect) {
+	e := w.e
+	var f frag
+	f.tri = true
+	f.lod = pr.lod
+	cur := pr.a0
+	step := pr.act[:pr.nact]
+	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
+	pr.tri.Walk(clip, func(s *raster.Span) {
+		px := float64(s.X0) + 0.5 - pr.x0
+		py := float64(s.Y) + 0.5 - pr.y0
+		for _, i := range step {
+			cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
+		}
+		for x := s.X0; x < s.X1; x++ {
+			f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
+			if p.needSpec {
+				f.s = [3]int{clamp8(cur[atSR]), clamp8(cur[atSG]), clamp8(cur[atSB])}
+				f.fog = clamp8(cur[atFog])
+			}
+			f.z = cur[atZ] + pr.zbias
+			f.zw = f.z
+			if !p.biasWB {
+				f.zw = cur[atZ]
+			}
+			f.w = cur[atW]
+			if p.txmp {
+				e.texCoords(p, &f, &cur, gx, gy)
+			}
+			w.fragment(p, x, s.Y, &f)
+			for _, i := range step {
+				cur[i] += gx[i]
+			}
+		}
+	})
 }
 
 // texCoords fills a fragment's texture coordinates (and per-pixel LOD
 // under perspective) from the interpolated attributes.
 func (e *Engine) texCoords(p *pipeline, f *frag, cur, gx, gy *[numAttrs]float64) {
 	for n := 0; n < p.ntex; n++ {
-		s, t := cur[atS0+2*n], cur[atT0+2*n]
-		if !p.persp {
-			f.st[n] = [2]float64{s, t}
-			continue
-		}
-		w := cur[atW]
-		if w == 0 {
-			f.st[n] = [2]float64{0, 0}
-			continue
-		}
-		ss, tt := s/w, t/w
-		f.st[n] = [2]float64{ss, tt}
-		u := &p.units[n]
-		if gx == nil || !(u.needLOD || u.mip == mipConstant) {
-			continue
-		}
-		bw, bh := u.baseSize()
-		dsx := (gx[atS0+2*n] - float64(ss*gx[atW])) / w
-		dtx := (gx[atT0+2*n] - float64(tt*gx[atW])) / w
-		dsy := (gy[atS0+2*n] - float64(ss*gy[atW])) / w
-		dty := (gy[atT0+2*n] - float64(tt*gy[atW])) / w
-		rho := max(math.Abs(dsx)*bw, math.Abs(dtx)*bh, math.Abs(dsy)*bw, math.Abs(dty)*bh)
-		f.lod[n] = u.lodOf(rho)
+		texCoord(p, f, cur, gx, gy, n)
 	}
+}
+
+// texCoord is texCoords for texture n.
+func texCoord(p *pipeline, f *frag, cur, gx, gy *[numAttrs]float64, n int) {
+	s, t := cur[atS0+2*n], cur[atT0+2*n]
+	if !p.persp {
+		f.st[n] = [2]float64{s, t}
+		return
+	}
+	w := cur[atW]
+	if w == 0 {
+		f.st[n] = [2]float64{0, 0}
+		return
+	}
+	ss, tt := s/w, t/w
+	f.st[n] = [2]float64{ss, tt}
+	u := &p.units[n]
+	if gx == nil || !(u.needLOD || u.mip == mipConstant) {
+		return
+	}
+	bw, bh := u.baseSize()
+	dsx := (gx[atS0+2*n] - float64(ss*gx[atW])) / w
+	dtx := (gx[atT0+2*n] - float64(tt*gx[atW])) / w
+	dsy := (gy[atS0+2*n] - float64(ss*gy[atW])) / w
+	dty := (gy[atT0+2*n] - float64(tt*gy[atW])) / w
+	rho := max(math.Abs(dsx)*bw, math.Abs(dtx)*bh, math.Abs(dsy)*bw, math.Abs(dty)*bh)
+	f.lod[n] = u.lodOf(rho)
 }

@@ -50,6 +50,7 @@ import (
 	"github.com/retrogl/retrogl/hal"
 	uc "github.com/retrogl/retrogl/hal/unichrome"
 	"github.com/retrogl/retrogl/sim/device"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // Memory map of the simulated CX700 board: local frame-buffer memory
@@ -93,10 +94,12 @@ type Engine struct {
 
 	// Stats counts primitives and fragments, for tests and benchmarks.
 	Stats Stats
-	// Workers is the number of goroutines that shade a large triangle's
-	// row bands (0: the CPUs the process may use, at most 4). The image is
-	// the same for every value.
-	Workers int
+
+	// batch holds the set-up triangles waiting to be shaded by sched.
+	batch batch
+	sched raster.Scheduler
+	// reference selects the per-pixel reference path (tests).
+	reference bool
 }
 
 // Stats are the engine's counters.
@@ -127,12 +130,21 @@ func NewBudget(budget int64) *Device {
 	return &Device{Device: d, Engine: e}
 }
 
+// SetWorkers implements hal.Parallel: the number of goroutines that shade
+// a batch's row bands (n <= 0: one per CPU). The bytes written do not
+// depend on it.
+func (d *Device) SetWorkers(n int) { d.Engine.sched.SetWorkers(n) }
+
 // Reset implements device.Engine: after a fault the CR and the assembler
 // return to their idle state; the register files survive.
 func (e *Engine) Reset() {
 	e.w.Reset()
 	e.asm = assembler{}
 	e.dirty = true
+	e.batch.prims = e.batch.prims[:0]
+	for i := range e.batch.workers {
+		e.batch.workers[i].stats = Stats{} // a batch a panic interrupted
+	}
 }
 
 // Attr returns the data of a type 01h register.
@@ -174,8 +186,17 @@ func (e *Engine) ReadReg(off uint32) uint32 {
 	return 0
 }
 
-// Run implements device.Engine: it executes one command list.
+// Run implements device.Engine: it executes one command list. Triangles
+// wait in a batch until a register, palette or MMIO write, a line or a
+// point, or the end of the buffer, and are then shaded by sim/raster's
+// Scheduler in row bands; the batch is shaded whatever the outcome.
 func (e *Engine) Run(x *device.Exec) error {
+	err := e.run(x)
+	e.flush()
+	return err
+}
+
+func (e *Engine) run(x *device.Exec) error {
 	b := x.Buffer()
 	if b.Size%8 != 0 {
 		return x.Fault(b.Addr, 0, fmt.Sprintf("buffer size %d is not a multiple of 8 bytes (the CR fetches 64-bit units)", b.Size))
@@ -194,6 +215,17 @@ func (e *Engine) Run(x *device.Exec) error {
 			return x.Fault(addr, 0, err.Error())
 		}
 		w := binary.LittleEndian.Uint32(data[off:])
+		if c, idx, last, ok := e.w.VertexData(w); ok {
+			// Vertex data, the bulk of a stream, without a Token.
+			e.cur.set(c, w)
+			if last {
+				t := uc.Token{Kind: uc.TokVertex, Word: w, Space: uc.SpaceCmd, Comp: c, Index: idx, Data: w, Last: true}
+				if err := e.vertexComplete(x, addr, t); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		t := e.w.Next(w)
 		if err := e.exec(x, addr, t); err != nil {
 			return err
@@ -219,10 +251,13 @@ func (e *Engine) exec(x *device.Exec, addr uint32, t uc.Token) error {
 		e.errReg |= t.ErrBit
 		return x.Fault(addr, uint64(t.Word), t.Reason)
 	case uc.TokParam:
+		e.flush()
 		e.param(t)
 	case uc.TokPalette:
+		e.flush()
 		e.palette(t)
 	case uc.TokMMIO:
+		e.flush()
 		e.mmio[t.Off/4] = t.Data
 	case uc.TokCmdB:
 		e.cmdB = t.Word
@@ -239,15 +274,21 @@ func (e *Engine) exec(x *device.Exec, addr uint32, t uc.Token) error {
 	case uc.TokVertex:
 		e.cur.set(t.Comp, t.Data)
 		if t.Last {
-			v := e.cur
-			e.cur = vertex{}
-			if err := x.Step(8); err != nil { // a vertex costs more than a dword
-				return x.Fault(addr, uint64(t.Word), err.Error())
-			}
-			if err := e.vertexDone(&v); err != nil {
-				return e.fault(x, addr, t, err.Error())
-			}
+			return e.vertexComplete(x, addr, t)
 		}
+	}
+	return nil
+}
+
+// vertexComplete takes the vertex whose last dword is t.
+func (e *Engine) vertexComplete(x *device.Exec, addr uint32, t uc.Token) error {
+	v := e.cur
+	e.cur = vertex{}
+	if err := x.Step(8); err != nil { // a vertex costs more than a dword
+		return x.Fault(addr, uint64(t.Word), err.Error())
+	}
+	if err := e.vertexDone(&v); err != nil {
+		return e.fault(x, addr, t, err.Error())
 	}
 	return nil
 }

@@ -87,6 +87,13 @@ type pipeline struct {
 	// needSpec says the fragment's specular colour and fog factor are read
 	// (specular add, local fog or a blending stage).
 	needSpec bool
+	// aliased is set when buffers overlap: a texture level with the
+	// colour or Z buffer, the two buffers, or rows of one buffer (a pitch
+	// shorter than the clip rectangle's width). Shading is then serial and
+	// per pixel.
+	aliased bool
+	// span is the span pipeline's plan (span.go).
+	span spanPlan
 }
 
 // surface is a colour buffer in memory.
@@ -158,8 +165,13 @@ func (e *Engine) compile() (*pipeline, error) {
 	p.pmask = planeMask(info, pm>>16&0xFF, pm>>8&0xFF, pm&0xFF, amask)
 	if !p.clip.Empty() {
 		var err error
-		bpp := info.Bytes
-		if p.dst.mem, err = e.span("destination buffer", p.dst.base, p.dst.pitch, bpp, p.clip); err != nil {
+		bpp, clip := info.Bytes, p.clip
+		if p.dst.yuy2 {
+			// A YUY2 pair is one dword: the buffer covers the pair of
+			// the clip rectangle's last pixel.
+			clip.X1 = (clip.X1 + 1) &^ 1
+		}
+		if p.dst.mem, err = e.span("destination buffer", p.dst.base, p.dst.pitch, bpp, clip); err != nil {
 			return nil, err
 		}
 	}
@@ -254,7 +266,50 @@ func (e *Engine) compile() (*pipeline, error) {
 	p.lp = en&enLP != 0
 	p.lpBits = a[uc.AttrLinePattern] & 0xFFFF
 	p.lpRF = max(1, int(a[uc.AttrLineRepeat]&0xFFFF))
+	p.aliased = p.overlaps()
+	p.plan()
 	return p, nil
+}
+
+// overlaps reports whether the pipeline's buffers share memory (the
+// aliased field).
+func (p *pipeline) overlaps() bool {
+	type area struct{ lo, hi uint64 }
+	at := func(base uint32, mem []byte) area { return area{uint64(base), uint64(base) + uint64(len(mem))} }
+	var bufs []area
+	w := p.clip.X1 - p.clip.X0
+	if p.dst.mem != nil {
+		row := w * p.dst.fmt.Bytes
+		if p.dst.yuy2 {
+			row = ((p.clip.X1+1)&^1 - p.clip.X0&^1) * 2
+		}
+		if p.dst.pitch < row {
+			return true
+		}
+		bufs = append(bufs, at(p.dst.base, p.dst.mem))
+	}
+	if p.depth.mem != nil {
+		if p.depth.pitch < w*p.depth.bytes {
+			return true
+		}
+		bufs = append(bufs, at(p.depth.base, p.depth.mem))
+	}
+	if len(bufs) == 2 && bufs[0].lo < bufs[1].hi && bufs[1].lo < bufs[0].hi {
+		return true
+	}
+	for n := 0; n < p.ntex && p.txmp; n++ {
+		u := &p.units[n]
+		for l := u.lvmin; l <= u.lvmax; l++ {
+			lv := &u.lv[l]
+			t := area{uint64(lv.base), uint64(lv.base) + uint64(len(lv.mem))}
+			for _, b := range bufs {
+				if t.lo < b.hi && b.lo < t.hi {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // span returns the memory of a buffer covering the clip rectangle: rows 0

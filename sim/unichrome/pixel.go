@@ -5,6 +5,7 @@ import (
 	"math"
 
 	uc "github.com/retrogl/retrogl/hal/unichrome"
+	"github.com/retrogl/retrogl/sim/raster"
 )
 
 // bayer is the 4x4 ordered-dither matrix (guide §7 (f)).
@@ -67,6 +68,11 @@ func stencilOp(op uint32, s, ref uint8) uint8 {
 type worker struct {
 	e     *Engine
 	stats Stats
+	sb    spanBuf
+	spans []raster.Span
+	wOne  bool // the triangle's W is 1 at every pixel (span path)
+	// constCol is set when the triangle's diffuse colour does not vary.
+	constCol bool
 }
 
 func (s *Stats) add(o *Stats) {

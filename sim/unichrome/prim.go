@@ -17,6 +17,7 @@ func floorDiv16(v int64) int64 { return v >> 4 }
 // (HenLP) advances one bit per pixel, each bit used HLPRF times, and
 // restarts at every line with HLPrst.
 func (e *Engine) line(p *pipeline, v0, v1 *vertex) {
+	e.flush() // lines are drawn at once, after the triangles before them
 	a, b := p.position(v0), p.position(v1)
 	var va, vb [numAttrs]float64
 	p.vals(v0, &va)
@@ -83,6 +84,7 @@ func abs64(v int64) int64 {
 
 // point draws the pixel that holds the vertex.
 func (e *Engine) point(p *pipeline, v *vertex) {
+	e.flush() // points are drawn at once, after the triangles before them
 	q := p.position(v)
 	x, y := int(floorDiv16(q.X)), int(floorDiv16(q.Y))
 	if x < p.clip.X0 || x >= p.clip.X1 || y < p.clip.Y0 || y >= p.clip.Y1 {

@@ -11,6 +11,7 @@ import (
 
 // texLevel is one mipmap level in memory.
 type texLevel struct {
+	base       uint32
 	mem        []byte
 	pitch      int
 	w, h       int
@@ -171,7 +172,7 @@ func (e *Engine) compileTexture(n int, u *texUnit) error {
 		if !ok || size > 1<<30 {
 			return fmt.Errorf("level %d at %#x+%d lies outside device memory", l, base, size)
 		}
-		lv.mem = mem
+		lv.mem, lv.base = mem, base
 	}
 	return nil
 }

@@ -1,0 +1,998 @@
+package pica
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	p "github.com/retrogl/retrogl/hal/pica"
+	"github.com/retrogl/retrogl/sim/raster"
+)
+
+// The span pipeline: a triangle's row is shaded a chunk of up to spanN
+// pixels at a time, one stage after the other (interpolation, texture
+// units, combiners, alpha test, fog, depth and stencil, colour), instead
+// of one pixel at a time through every stage. The stages a draw needs,
+// and the specialised form of each (an RGBA8 repeat bilinear fetch, the
+// MODULATE combiner, SRC_ALPHA blending into RGBA8), are chosen once when
+// the pixel state is decoded (spanPlan); what no specialised form covers
+// runs the reference's own per-pixel function inside the stage's loop.
+//
+// The result is the reference's (shadeRef, shadePixel, fragmentPixel), bit
+// for bit: interpolation is the same float64 arithmetic in the same order,
+// the stages before depth and colour have no side effect, and the stages
+// with side effects run the pixels in x order. Depth and stencil run
+// before texturing when the alpha test is off (their result cannot depend
+// on the colour), so hidden pixels are not textured. A state whose
+// textures or buffers overlap (a pixel's write could feed a later pixel's
+// read) takes the reference path (pixelState.aliased).
+// TestSpanPathMatchesReference compares the two over random states,
+// triangles and memory.
+const spanN = 64
+
+// spanBuf carries one chunk's fragments between the stages; each worker
+// owns one.
+type spanBuf struct {
+	live  [spanN]bool
+	depth [spanN]float64 // in [0, 1]: fog reads it
+	zq    [spanN]uint32  // quantised: the depth test reads it
+	q     [spanN]float64 // interpolated 1/w, for the LOD
+	col   [spanN][4]uint8
+	tc    [3][spanN][2]float64 // texture coordinate sets
+	txy   [3][spanN][2]int32   // a fastRepeat unit's integer texel coordinates
+	tex   [3][spanN][4]uint8
+	out   [spanN][4]uint8
+}
+
+// spanPlan is the per-draw choice of stages, decided from the pixel state.
+type spanPlan struct {
+	needZ     bool    // the depth value is read (test, write or fog)
+	needTC    [3]bool // texture coordinate sets interpolated
+	texSet    [3]int  // the coordinate set a unit reads
+	texInt    [3]bool // the unit is read and fastRepeat: integer coordinates
+	stepOK    bool    // affine triangles may be stepped (stepper)
+	early     bool    // depth and stencil run before texturing
+	zFast     bool    // depth stage without stencil (depthSpan)
+	modulate  bool    // the combiners are texture 0 x primary colour
+	replace   bool    // the combiners output one source each for RGB and alpha
+	repRGB    int     // replace's sources: -1 constant, 0-2 texture unit, 3 primary
+	repA      int
+	konst     [4]uint8
+	srcAlpha  bool    // SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD into RGBA8, full mask
+	copyRGBA8 bool    // blend copy into RGBA8
+	noColor   bool    // nothing is written to the colour buffer
+	texFast   [3]bool // unit's fetch is bilinear or nearest RGBA8 repeat
+	texUsed   [3]bool // a combiner stage reads the unit
+}
+
+// plan decides the stages of the span pipeline for ps.
+func (ps *pixelState) plan() {
+	pl := &ps.span
+	dcm := ps.dcm
+	pl.needZ = ps.fogMode == 5 || dcm&1 != 0 || ps.stencil&1 != 0 && ps.stRead ||
+		dcm>>12&1 != 0 && ps.depthWrite && ps.depthBuf != nil
+	for u := 0; u < 3; u++ {
+		if ps.tex[u].enabled {
+			k := u
+			if u == 2 && ps.tc2from1 {
+				k = 1
+			}
+			pl.texSet[u] = k
+			if pl.texFast[u] = ps.tex[u].fastRepeat(); pl.texFast[u] {
+				ps.tex[u].offsets()
+			}
+		}
+	}
+	// A unit no active combiner stage reads is not sampled: sampling has
+	// no side effect.
+	for st := 0; st < ps.tevActive && !ps.tevPrimary; st++ {
+		src := ps.tev[st].src
+		for k := uint(0); k < 3; k++ {
+			for _, code := range []uint32{src >> (4 * k) & 0xF, src >> (16 + 4*k) & 0xF} {
+				if code >= 3 && code <= 5 {
+					pl.texUsed[code-3] = true
+				}
+			}
+		}
+	}
+	// A unit read through fetchRepeatSpan needs integer coordinates only,
+	// the others their coordinate set (and 1/w for the LOD). Stepping
+	// covers colours, quantised depth and integer coordinates: not fog
+	// (it reads the depth unquantised) nor a unit with a LOD.
+	pl.stepOK = ps.fogMode != 5
+	for u := 0; u < 3; u++ {
+		if !ps.tex[u].enabled || !pl.texUsed[u] {
+			continue
+		}
+		if pl.texFast[u] {
+			pl.texInt[u] = true
+		} else {
+			pl.stepOK = false
+		}
+		pl.needTC[pl.texSet[u]] = true
+	}
+	pl.early = ps.alphaTest&1 == 0
+	pl.zFast = !(ps.stencil&1 != 0 && ps.stRead)
+	// MODULATE: stage 0 multiplies texture 0 by the primary colour (source
+	// 0, or 15, "previous", which stage 0 reads as the primary colour), in
+	// either order, for RGB and alpha; the other stages pass.
+	t0 := &ps.tev[0]
+	texPrim := func(src uint32) bool {
+		a, b := src&0xF, src>>4&0xF
+		if a != 3 {
+			a, b = b, a
+		}
+		return a == 3 && (b == 0 || b == 15)
+	}
+	pl.modulate = ps.tevActive == 1 && ps.tex[0].enabled && t0.op == 0 && t0.fn == 1|1<<16 && t0.scale == 0 &&
+		texPrim(t0.src) && texPrim(t0.src>>16)
+	// REPLACE: stage 0 outputs its first RGB and alpha sources unchanged
+	// (operand 0, function 0, scale 1); the other stages pass.
+	source := func(code uint32) (int, bool) {
+		switch {
+		case code == 0 || code == 15:
+			return 3, true
+		case code == 14:
+			return -1, true
+		case code >= 3 && code <= 5 && ps.tex[code-3].enabled:
+			return int(code - 3), true
+		}
+		return 0, false
+	}
+	if ps.tevActive == 1 && t0.fn == 0 && t0.op&0xF == 0 && t0.op>>12&7 == 0 && t0.scale&3 == 0 && t0.scale>>16&3 == 0 {
+		var ok1, ok2 bool
+		pl.repRGB, ok1 = source(t0.src & 0xF)
+		pl.repA, ok2 = source(t0.src >> 16 & 0xF)
+		pl.replace, pl.konst = ok1 && ok2, t0.konst
+	}
+	pl.noColor = !ps.colorWrite || dcm>>8&0xF == 0
+	full := dcm>>8&0xF == 0xF && ps.colorFmt == p.ColorRGBA8
+	pl.copyRGBA8 = full && ps.blendCopy
+	bf := ps.blendFunc
+	pl.srcAlpha = full && ps.blend && bf>>16 == 0x7676 && (bf&7 == 0 || bf&7 >= 5) && (bf>>8&7 == 0 || bf>>8&7 >= 5)
+}
+
+// fastRepeat reports whether the unit's fetch is one level, one filter,
+// RGBA8, repeat on both axes, with power-of-two sides: the texels of
+// fetchRepeat.
+func (t *texUnit) fastRepeat() bool {
+	pow2 := func(n int) bool { return n&(n-1) == 0 }
+	return t.maxLevel == 0 && t.min == t.mag && t.format == p.TexRGBA8 &&
+		t.wrapS == 2 && t.wrapT == 2 && pow2(t.width) && pow2(t.height)
+}
+
+// offsets fills the unit's texel offset tables: the texel (s, t) of a
+// fastRepeat unit is word rowOff[t] + colOff[s] of its data (texelAt's
+// tiling, with the row flip).
+func (t *texUnit) offsets() {
+	t.colOff = make([]int32, t.width)
+	t.rowOff = make([]int32, t.height)
+	for x := range t.colOff {
+		t.colOff[x] = int32((x>>3)*64 + mortonX[x&7])
+	}
+	for y := range t.rowOff {
+		row := t.height - 1 - y
+		t.rowOff[y] = int32((row>>3)*t.width*8 + mortonY[row&7])
+	}
+}
+
+// flatColor returns the channels of the primary colour that every pixel
+// of the triangle gets unchanged (bit k for channel k), and their values:
+// the three vertex values are equal, the perspective weights are positive
+// and finite, so the interpolated value is the vertex's within a few units
+// in the last place, and the vertex's value times 255 lies far enough from
+// a rounding boundary (a half) that those units cannot change q8's result.
+func flatColor(pr *prim) (uint8, [4]uint8) {
+	v := &pr.v
+	var c [4]uint8
+	for i := range v {
+		if w := v[i].invW; !(w > 1e-30 && w < 1e30) {
+			return 0, c
+		}
+	}
+	var mask uint8
+	for k, a := range v[0].color {
+		x := float64(a) * 255
+		if a != v[1].color[k] || a != v[2].color[k] || !(a >= 0 && a <= 1) || math.Abs(x-math.Floor(x)-0.5) < 1e-6 {
+			continue
+		}
+		mask |= 1 << k
+		c[k] = q8(float64(a))
+	}
+	return mask, c
+}
+
+// flatDepth reports whether every pixel of the triangle gets the same
+// depth value, and which: the three vertex depths are equal, and the
+// value is so far from a quantisation step (an integer after scaling by
+// 2^bits - 1) or from the clamp at 0 and 1 that the interpolation's few
+// units in the last place (the weights sum to 1 within them) cannot change
+// what the depth test compares or writes. Fog reads the unquantised
+// value: a state with fog never takes it.
+func flatDepth(ps *pixelState, pr *prim) (bool, float64) {
+	v := &pr.v
+	z := v[0].z
+	if ps.fogMode == 5 || z != v[1].z || z != v[2].z || z != z {
+		return false, 0
+	}
+	switch {
+	case z < -1e-9:
+		return true, 0
+	case z > 1+1e-9:
+		return true, 1
+	case z <= 0 || z >= 1:
+		return false, 0
+	}
+	x := z * float64(uint32(1)<<ps.depthFmt.Bits()-1)
+	if f := x - math.Floor(x); f < 1e-6 || f > 1-1e-6 {
+		return false, 0
+	}
+	return true, z
+}
+
+// affine reports whether the stepper may interpolate the triangle: its
+// three 1/w are equal, positive and finite, and so is every value.
+func affine(pr *prim) bool {
+	v := &pr.v
+	w := v[0].invW
+	if !(w > 0 && w < math.MaxFloat64) || v[1].invW != w || v[2].invW != w {
+		return false
+	}
+	finite := func(x float64) bool { return x-x == 0 }
+	for i := range v {
+		ok := finite(v[i].z)
+		for _, c := range v[i].color {
+			ok = ok && finite(float64(c))
+		}
+		for _, t := range v[i].tc {
+			ok = ok && finite(float64(t[0])) && finite(float64(t[1]))
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// shadeSpans is the fast path: the primitive's pixels inside clip through
+// the span pipeline.
+func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect) {
+	if cap(wk.spans) == 0 {
+		wk.spans = make([]raster.Span, 0, 64)
+	}
+	for {
+		spans := pr.tri.Spans(clip, wk.spans[:0])
+		for i := range spans {
+			shadeRow(ps, wk, pr, &spans[i])
+		}
+		if len(spans) < cap(spans) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
+}
+
+// shadeRow shades one row span of the primitive through the span
+// pipeline.
+func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
+	sb := &wk.sb
+	e := s.E
+	var st stepper
+	stepping := pr.affine && ps.span.stepOK && s.X1-s.X0 >= minStepSpan
+	if stepping {
+		st.gradients(ps, pr, &s.DX)
+	}
+	for x0 := s.X0; x0 < s.X1; x0 += spanN {
+		n := min(spanN, s.X1-x0)
+		live := 0
+		for i := 0; i < n; i++ {
+			sb.live[i] = true
+		}
+		if ps.scissor == 1 {
+			wrow := ps.height - 1 - s.Y
+			if wrow >= ps.sy1 && wrow <= ps.sy2 {
+				for i := 0; i < n; i++ {
+					if x := x0 + i; x >= ps.sx1 && x <= ps.sx2 {
+						sb.live[i] = false
+					}
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			if sb.live[i] {
+				live++
+			}
+		}
+		wk.pixels += int64(live)
+		if !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n) {
+			interpolate(ps, pr, sb, e, &s.DX, 0, n)
+		}
+		e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
+		shadeChunk(ps, pr, sb, n, x0, s.Y)
+	}
+}
+
+// interpolate fills pixels [i0, i1) of the chunk: depth, 1/w, colours and
+// texture coordinates, with shadePixel's arithmetic, and the quantities
+// the stages read derived from them as the reference derives them: the
+// quantised depth, and the integer texel coordinates of fastRepeat units.
+// e holds the edge values at the chunk's first pixel.
+func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e [3]int64, dx *[3]int64, i0, i1 int) {
+	pl := &ps.span
+	area := pr.area
+	v := &pr.v
+	z0, z1, z2 := v[0].z, v[1].z, v[2].z
+	iw0, iw1, iw2 := v[0].invW, v[1].invW, v[2].invW
+	e0, e1, e2 := e[0]+int64(i0)*dx[0], e[1]+int64(i0)*dx[1], e[2]+int64(i0)*dx[2]
+	zPer := pl.needZ && !pr.flatZ
+	if pl.needZ && pr.flatZ {
+		zq := ps.quantizeDepth(pr.depth)
+		for i := i0; i < i1; i++ {
+			sb.depth[i], sb.zq[i] = pr.depth, zq
+		}
+	}
+	var c0, c1, c2 [4]float64
+	for k := 0; k < 4; k++ {
+		c0[k], c1[k], c2[k] = float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
+	}
+	flat := pr.flat
+	if flat != 0 {
+		c := pr.color
+		for i := i0; i < i1; i++ {
+			sb.col[i] = c
+		}
+	}
+	var tcs [3][3][2]float64 // coordinate set, vertex, s/t
+	for u := 0; u < 3; u++ {
+		for j := 0; j < 3; j++ {
+			tcs[u][j] = [2]float64{float64(v[j].tc[u][0]), float64(v[j].tc[u][1])}
+		}
+	}
+	for i := i0; i < i1; i++ {
+		w0, w1, w2 := float64(e0)/area, float64(e1)/area, float64(e2)/area
+		e0, e1, e2 = e0+dx[0], e1+dx[1], e2+dx[2]
+		if zPer {
+			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
+			d := max(0, min(1, z))
+			sb.depth[i], sb.zq[i] = d, ps.quantizeDepth(d)
+		}
+		p0, p1, p2 := float64(w0*iw0), float64(w1*iw1), float64(w2*iw2)
+		q := p0 + p1 + p2
+		sb.q[i] = q
+		norm := 1 / q
+		p0, p1, p2 = p0*norm, p1*norm, p2*norm
+		if flat != 0xF {
+			c := &sb.col[i]
+			if flat&1 == 0 {
+				c[0] = q8Fast(float64(p0*c0[0]) + float64(p1*c1[0]) + float64(p2*c2[0]))
+			}
+			if flat&2 == 0 {
+				c[1] = q8Fast(float64(p0*c0[1]) + float64(p1*c1[1]) + float64(p2*c2[1]))
+			}
+			if flat&4 == 0 {
+				c[2] = q8Fast(float64(p0*c0[2]) + float64(p1*c1[2]) + float64(p2*c2[2]))
+			}
+			if flat&8 == 0 {
+				c[3] = q8Fast(float64(p0*c0[3]) + float64(p1*c1[3]) + float64(p2*c2[3]))
+			}
+		}
+		for k := 0; k < 3; k++ {
+			if pl.needTC[k] {
+				t := &tcs[k]
+				sb.tc[k][i] = [2]float64{float64(p0*t[0][0]) + float64(p1*t[1][0]) + float64(p2*t[2][0]),
+					float64(p0*t[0][1]) + float64(p1*t[1][1]) + float64(p2*t[2][1])}
+			}
+		}
+		for u := 0; u < 3; u++ {
+			if pl.texInt[u] {
+				tc := &sb.tc[pl.texSet[u]][i]
+				t := &ps.tex[u]
+				w, h := float64(t.width), float64(t.height)
+				if t.mag == 0 {
+					sb.txy[u][i] = [2]int32{int32(floorFast(tc[0] * w)), int32(floorFast(tc[1] * h))}
+				} else {
+					sb.txy[u][i] = [2]int32{int32(floorFast(tc[0]*w*256 - 128)), int32(floorFast(tc[1]*h*256 - 128))}
+				}
+			}
+		}
+	}
+}
+
+// Exact stepping of affine triangles. When a triangle's three 1/w are
+// equal (no perspective), every quantity a pixel takes from the
+// interpolation (a colour channel rounded to 8 bits, the quantised depth,
+// a texel coordinate floor(u*w*256 - 128)) is floor(X) of a value X that
+// is affine along a row. The reference computes X in float64 with a few
+// roundings; the stepper starts each chunk from the reference's own value
+// at its first pixel and adds a 32.32 fixed-point step per pixel. Both
+// stay within 40 units in the last place of the largest vertex value of
+// the true affine X (the weights are non-negative and sum to 1; a step's
+// error times the pixels stepped is bounded by the weights' change, at
+// most 1), so wherever the stepped X lies further than margin from an
+// integer, both floors agree; a pixel nearer is interpolated exactly
+// (interpolate). margin is 1e-12 of the value's scale plus the fixed
+// point's own rounding, over a hundred times the bound.
+//
+// minStepSpan is the shortest row worth the per-row set-up.
+const minStepSpan = 8
+
+// stepQ is one stepped quantity over a chunk: X = x0 + i*dx in 32.32
+// fixed point, margin in the same units, out clamps floor(X).
+type stepQ struct {
+	x0, dx int64
+	margin uint32
+}
+
+// stepper holds a row's per-pixel changes of the stepped quantities,
+// scaled: colours (x255, +0.5 for rounding to nearest), depth (x
+// 2^bits-1) and the texel coordinates of fastRepeat units.
+type stepper struct {
+	gCol  [4]float64
+	gZ    float64
+	gTex  [3][2]float64
+	scale [3][2]float64 // texel coordinate scale (w*256 or w)
+	off   [3][2]float64 // and offset (-128 or 0)
+	zs    float64
+}
+
+// stepForce, when non-zero, widens every margin (tests: it sends pixels
+// through the exact fallback).
+var stepForce uint32
+
+// gradients computes the row's changes per pixel from the edge steps dx.
+func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
+	pl := &ps.span
+	v := &pr.v
+	var dl [3]float64
+	for i := range dl {
+		dl[i] = float64(dx[i]) / pr.area
+	}
+	dot := func(a, b, c float64) float64 { return dl[0]*a + dl[1]*b + dl[2]*c }
+	for k := 0; k < 4; k++ {
+		st.gCol[k] = 255 * dot(float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k]))
+	}
+	st.zs = float64(uint32(1)<<ps.depthFmt.Bits() - 1)
+	st.gZ = st.zs * dot(v[0].z, v[1].z, v[2].z)
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		t, k := &ps.tex[u], pl.texSet[u]
+		st.scale[u] = [2]float64{float64(t.width), float64(t.height)}
+		st.off[u] = [2]float64{}
+		if t.mag != 0 {
+			st.scale[u] = [2]float64{float64(t.width) * 256, float64(t.height) * 256}
+			st.off[u] = [2]float64{-128, -128}
+		}
+		for c := 0; c < 2; c++ {
+			st.gTex[u][c] = st.scale[u][c] * dot(float64(v[0].tc[k][c]), float64(v[1].tc[k][c]), float64(v[2].tc[k][c]))
+		}
+	}
+}
+
+// setup prepares one quantity from its exact value x at the chunk's first
+// pixel (scaled, offset), its step g and its scale times the largest
+// vertex value, c; it reports false when the chunk's values could leave
+// the fixed-point range.
+func (q *stepQ) setup(x, g, c, off float64) bool {
+	const one = 1 << 32
+	if !(math.Abs(x) < 1<<29 && math.Abs(g) < 1<<22) {
+		return false
+	}
+	m := (1e-12*(c+math.Abs(off)+1))*one + spanN + 8
+	if !(m < 1<<30) {
+		return false
+	}
+	q.x0, q.dx = int64(x*one), int64(g*one)
+	q.margin = uint32(m) + stepForce
+	return true
+}
+
+// chunk fills the chunk's colours, quantised depth and integer texel
+// coordinates by stepping; pixels too near a step are interpolated
+// exactly. It reports false (nothing filled) when the chunk cannot be
+// stepped.
+func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int64, n int) bool {
+	pl := &ps.span
+	v := &pr.v
+	// The reference's values at the first pixel.
+	area := pr.area
+	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
+	z := float64(w0*v[0].z) + float64(w1*v[1].z) + float64(w2*v[2].z)
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	in := func(a, b, c float32) float64 {
+		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
+	}
+	var qs [4 + 1 + 6]stepQ
+	var bad uint64
+	flat := pr.flat
+	for k := 0; k < 4; k++ {
+		if flat>>k&1 != 0 {
+			continue
+		}
+		x := float64(in(v[0].color[k], v[1].color[k], v[2].color[k])*255) + 0.5
+		cmax := max(math.Abs(float64(v[0].color[k])), math.Abs(float64(v[1].color[k])), math.Abs(float64(v[2].color[k])))
+		if !qs[k].setup(x, st.gCol[k], 255*cmax, 0.5) {
+			return false
+		}
+	}
+	zPer := pl.needZ && !pr.flatZ
+	if zPer {
+		zmax := max(math.Abs(v[0].z), math.Abs(v[1].z), math.Abs(v[2].z))
+		if !qs[4].setup(z*st.zs, st.gZ, st.zs*zmax, 0) {
+			return false
+		}
+	}
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		k := pl.texSet[u]
+		for c := 0; c < 2; c++ {
+			t := in(v[0].tc[k][c], v[1].tc[k][c], v[2].tc[k][c])
+			cmax := max(math.Abs(float64(v[0].tc[k][c])), math.Abs(float64(v[1].tc[k][c])), math.Abs(float64(v[2].tc[k][c])))
+			sc, off := st.scale[u][c], st.off[u][c]
+			if !qs[5+2*u+c].setup(float64(t*sc)+off, st.gTex[u][c], sc*cmax, off) {
+				return false
+			}
+		}
+	}
+	// Step every quantity; bad collects the pixels within a margin. The
+	// colour's channels are stepped together and stored as one word (a
+	// flat channel steps by 0 from its value, margin 0).
+	{
+		var x, d [4]int64
+		var m [4]uint32
+		for k := 0; k < 4; k++ {
+			if flat>>k&1 != 0 {
+				x[k] = int64(pr.color[k]) << 32
+			} else {
+				x[k], d[k], m[k] = qs[k].x0, qs[k].dx, qs[k].margin
+			}
+		}
+		// The values are linear in i (|x0| < 2^61, n·|dx| < 2^60: no
+		// overflow), so when the first and last pixel's values lie in
+		// [0, 255] every pixel's does and the clamps can go.
+		inRange := true
+		for k := 0; k < 4; k++ {
+			a, b := x[k]>>32, (x[k]+int64(n-1)*d[k])>>32
+			inRange = inRange && a >= 0 && a <= 255 && b >= 0 && b <= 255
+		}
+		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+		d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
+		if inRange {
+			for i := 0; i < n; i++ {
+				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
+					bad |= 1 << i
+				}
+				sb.col[i] = [4]uint8{uint8(x0 >> 32), uint8(x1 >> 32), uint8(x2 >> 32), uint8(x3 >> 32)}
+				x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
+			}
+		} else {
+			for i := 0; i < n; i++ {
+				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
+					bad |= 1 << i
+				}
+				sb.col[i] = [4]uint8{uint8(min(255, max(0, x0>>32))), uint8(min(255, max(0, x1>>32))),
+					uint8(min(255, max(0, x2>>32))), uint8(min(255, max(0, x3>>32)))}
+				x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
+			}
+		}
+	}
+	if pl.needZ && pr.flatZ {
+		zq := ps.quantizeDepth(pr.depth)
+		for i := 0; i < n; i++ {
+			sb.zq[i] = zq
+		}
+	}
+	if zPer {
+		// A pixel near a depth step needs the exact depth only.
+		q := &qs[4]
+		x, m, top := q.x0, q.margin, int64(st.zs)
+		z0, z1, z2 := v[0].z, v[1].z, v[2].z
+		for i := 0; i < n; i++ {
+			if uint32(x)-m > 0-2*m {
+				ii := int64(i)
+				w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+				z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
+				sb.zq[i] = ps.quantizeDepth(max(0, min(1, z)))
+			} else {
+				sb.zq[i] = uint32(min(top, max(0, x>>32)))
+			}
+			x += q.dx
+		}
+	}
+	// A pixel near a texel coordinate step needs the exact texture
+	// coordinates only (texel computes them as interpolate does).
+	var badTex uint64
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		for c := 0; c < 2; c++ {
+			q := &qs[5+2*u+c]
+			x, m := q.x0, q.margin
+			out := &sb.txy[u]
+			for i := 0; i < n; i++ {
+				if uint32(x)-m > 0-2*m {
+					badTex |= 1 << i
+				}
+				out[i][c] = int32(x >> 32)
+				x += q.dx
+			}
+		}
+	}
+	badTex &^= bad
+	for badTex != 0 {
+		i := bits.TrailingZeros64(badTex)
+		badTex &= badTex - 1
+		texel(ps, pr, sb, e, dx, i)
+	}
+	for bad != 0 {
+		i := bits.TrailingZeros64(bad)
+		bad &= bad - 1
+		interpolate(ps, pr, sb, *e, dx, i, i+1)
+	}
+	return true
+}
+
+// texel fills pixel i's integer texel coordinates exactly: interpolate's
+// arithmetic for the weights and the coordinate sets the units read.
+func texel(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int64, i int) {
+	pl := &ps.span
+	v := &pr.v
+	ii := int64(i)
+	area := pr.area
+	w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	for u := 0; u < 3; u++ {
+		if !pl.texInt[u] {
+			continue
+		}
+		k := pl.texSet[u]
+		tc := [2]float64{float64(p0*float64(v[0].tc[k][0])) + float64(p1*float64(v[1].tc[k][0])) + float64(p2*float64(v[2].tc[k][0])),
+			float64(p0*float64(v[0].tc[k][1])) + float64(p1*float64(v[1].tc[k][1])) + float64(p2*float64(v[2].tc[k][1]))}
+		t := &ps.tex[u]
+		w, h := float64(t.width), float64(t.height)
+		if t.mag == 0 {
+			sb.txy[u][i] = [2]int32{int32(floorFast(tc[0] * w)), int32(floorFast(tc[1] * h))}
+		} else {
+			sb.txy[u][i] = [2]int32{int32(floorFast(tc[0]*w*256 - 128)), int32(floorFast(tc[1]*h*256 - 128))}
+		}
+	}
+}
+
+// div255 is x/255 for x <= 255*255.
+func div255(x uint32) uint8 { return uint8((x + 1 + x>>8) >> 8) }
+
+// q8Fast is q8 without math.Round.
+func q8Fast(v float64) uint8 {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	x := v * 255
+	if x < 0.5 {
+		return 0
+	}
+	// For x >= 0.5, x + 0.5 rounds to an integer only when the exact sum
+	// is one: floor(x + 0.5) is round half away from zero.
+	return uint8(int(x + 0.5))
+}
+
+// floorFast is floorInt with the clamp as comparisons (floorInt's min and
+// max handle NaN and -0 in a longer sequence).
+func floorFast(v float64) int {
+	f := math.Floor(v)
+	if f >= -1<<30 && f <= 1<<30 {
+		return int(f)
+	}
+	if f > 0 {
+		return 1 << 30
+	}
+	if f < 0 {
+		return -1 << 30
+	}
+	return 0 // NaN
+}
+
+// shadeChunk runs the fragment stages over the chunk's n pixels, which
+// start at (x0, row).
+func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
+	pl := &ps.span
+	live := &sb.live
+	if pl.early {
+		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
+			return
+		}
+	}
+	for u := 0; u < 3; u++ {
+		t := &ps.tex[u]
+		if !t.enabled || !pl.texUsed[u] {
+			continue
+		}
+		k := u
+		if u == 2 && ps.tc2from1 {
+			k = 1
+		}
+		tc, out := &sb.tc[k], &sb.tex[u]
+		if pl.texInt[u] {
+			t.fetchRepeatSpan(&sb.txy[u], out, live, n)
+			continue
+		}
+		g := &pr.grad[u]
+		for i := 0; i < n; i++ {
+			if live[i] {
+				out[i] = t.sample(tc[i][0], tc[i][1], sb.q[i], g)
+			}
+		}
+	}
+	c := &sb.col
+	switch {
+	case ps.tevPrimary:
+	case pl.modulate:
+		c = &sb.out
+		t0 := &sb.tex[0]
+		for i := 0; i < n; i++ {
+			a, b := &sb.col[i], &t0[i]
+			c[i] = [4]uint8{div255(uint32(b[0]) * uint32(a[0])), div255(uint32(b[1]) * uint32(a[1])),
+				div255(uint32(b[2]) * uint32(a[2])), div255(uint32(b[3]) * uint32(a[3]))}
+		}
+	case pl.replace:
+		c = &sb.out
+		pick := func(src int) *[spanN][4]uint8 {
+			if src == 3 {
+				return &sb.col
+			}
+			return &sb.tex[src]
+		}
+		switch {
+		case pl.repRGB < 0 && pl.repA < 0:
+			for i := 0; i < n; i++ {
+				c[i] = pl.konst
+			}
+		case pl.repRGB < 0:
+			a := pick(pl.repA)
+			for i := 0; i < n; i++ {
+				c[i] = pl.konst
+				c[i][3] = a[i][3]
+			}
+		case pl.repA < 0:
+			rgb := pick(pl.repRGB)
+			for i := 0; i < n; i++ {
+				c[i] = rgb[i]
+				c[i][3] = pl.konst[3]
+			}
+		default:
+			rgb, a := pick(pl.repRGB), pick(pl.repA)
+			for i := 0; i < n; i++ {
+				c[i] = rgb[i]
+				c[i][3] = a[i][3]
+			}
+		}
+	default:
+		c = &sb.out
+		var texel [4][4]uint8
+		for i := 0; i < n; i++ {
+			if live[i] {
+				for u := 0; u < 3; u++ {
+					if ps.tex[u].enabled && pl.texUsed[u] {
+						texel[u] = sb.tex[u][i]
+					}
+				}
+				c[i] = ps.combine(sb.col[i], &texel)
+			}
+		}
+	}
+	if ps.alphaTest&1 != 0 {
+		for i := 0; i < n; i++ {
+			if live[i] && !ps.alphaPass(c[i]) {
+				live[i] = false
+			}
+		}
+	}
+	if ps.fogMode == 5 {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				c[i] = ps.fog(c[i], sb.depth[i])
+			}
+		}
+	}
+	if !pl.early {
+		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
+			return
+		}
+	}
+	colorStage(ps, c, live, n, x0, row)
+}
+
+// depthStage runs the stencil and depth tests and writes over the chunk;
+// it reports whether any pixel is left.
+func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
+	pl := &ps.span
+	live := &sb.live
+	dcm := ps.dcm
+	if !pl.needZ {
+		// No test, no stencil, no write: every pixel passes.
+		for i := 0; i < n; i++ {
+			if live[i] {
+				return true
+			}
+		}
+		return false
+	}
+	any := false
+	if !pl.zFast || ps.depthBuf == nil {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				live[i] = ps.depthStencil(x0+i, row, sb.zq[i])
+				any = any || live[i]
+			}
+		}
+		return any
+	}
+	// No stencil: the test against the stored value, then the write.
+	test, fn := dcm&1 != 0, dcm>>4&7
+	write := dcm>>12&1 != 0 && ps.depthWrite
+	base := (row&^7)*ps.width + mortonY[row&7]
+	switch ps.depthFmt {
+	case p.DepthD16:
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			x := x0 + i
+			off := 2 * (base + (x&^7)*8 + mortonX[x&7])
+			z := sb.zq[i]
+			b := ps.depthBuf[off : off+2]
+			if test && !cmpFunc(fn, z, uint32(binary.LittleEndian.Uint16(b))) {
+				live[i] = false
+				continue
+			}
+			if write {
+				binary.LittleEndian.PutUint16(b, uint16(z))
+			}
+			any = true
+		}
+	default:
+		bpp := ps.depthFmt.BytesPerPixel()
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			x := x0 + i
+			off := bpp * (base + (x&^7)*8 + mortonX[x&7])
+			z := sb.zq[i]
+			b := ps.depthBuf[off : off+3]
+			if test && !cmpFunc(fn, z, uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16) {
+				live[i] = false
+				continue
+			}
+			if write {
+				b[0], b[1], b[2] = byte(z), byte(z>>8), byte(z>>16)
+			}
+			any = true
+		}
+	}
+	return any
+}
+
+// colorStage blends and writes the chunk's colours.
+func colorStage(ps *pixelState, c *[spanN][4]uint8, live *[spanN]bool, n, x0, row int) {
+	pl := &ps.span
+	base := (row&^7)*ps.width + mortonY[row&7]
+	switch {
+	case pl.copyRGBA8:
+		for i := 0; i < n; i++ {
+			if live[i] {
+				x := x0 + i
+				off := 4 * (base + (x&^7)*8 + mortonX[x&7])
+				s := &c[i]
+				binary.LittleEndian.PutUint32(ps.color[off:off+4], uint32(s[0])<<24|uint32(s[1])<<16|uint32(s[2])<<8|uint32(s[3]))
+			}
+		}
+	case pl.srcAlpha:
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			x := x0 + i
+			off := 4 * (base + (x&^7)*8 + mortonX[x&7])
+			b := ps.color[off : off+4]
+			// (s*a + d*(255-a))/255 per channel in 16-bit lanes A, B,
+			// G, R (the word's byte order); floor(x/255) is
+			// (x + 1 + x>>8) >> 8 for x <= 255*255.
+			d := uint64(binary.LittleEndian.Uint32(b))
+			d = (d | d<<16) & 0x0000FFFF0000FFFF
+			d = (d | d<<8) & 0x00FF00FF00FF00FF
+			s := &c[i]
+			a := uint64(s[3])
+			sv := a | uint64(s[2])<<16 | uint64(s[1])<<32 | uint64(s[0])<<48
+			v := sv*a + d*(255-a)
+			v = (v + 0x0001000100010001 + v>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
+			v = (v | v>>8) & 0x0000FFFF0000FFFF
+			binary.LittleEndian.PutUint32(b, uint32(v|v>>16))
+		}
+	default:
+		for i := 0; i < n; i++ {
+			if live[i] {
+				ps.writeColor(x0+i, row, c[i])
+			}
+		}
+	}
+}
+
+// mortonX and mortonY are the Morton bits of a coordinate inside an 8x8
+// tile (hal/pica Morton).
+var mortonX, mortonY [8]int
+
+func init() {
+	for i := 0; i < 8; i++ {
+		mortonX[i] = p.Morton(i, 0)
+		mortonY[i] = p.Morton(0, i)
+	}
+}
+
+// fetchRepeatSpan is filtered for a fastRepeat unit, from the integer
+// coordinates filtered computes (floor(u*w*256 - 128) for LINEAR,
+// floor(u*w) for NEAREST): the same weights and rounding, the wrap as a
+// mask and the tiling from tables. The first loop finds each pixel's four
+// texel offsets, the second reads the texels and blends them: in x with
+// the four channels in 16-bit lanes, in y with two channels a word in
+// 32-bit lanes.
+func (t *texUnit) fetchRepeatSpan(xy *[spanN][2]int32, out *[spanN][4]uint8, live *[spanN]bool, n int) {
+	mx, my := int32(t.width-1), int32(t.height-1)
+	d := t.data
+	colOff, rowOff := t.colOff, t.rowOff
+	if t.mag == 0 {
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			off := 4 * int(rowOff[xy[i][1]&my]+colOff[xy[i][0]&mx])
+			v := binary.LittleEndian.Uint32(d[off : off+4])
+			out[i] = [4]uint8{uint8(v >> 24), uint8(v >> 16), uint8(v >> 8), uint8(v)}
+		}
+		return
+	}
+	var offs [spanN][4]int32
+	for i := 0; i < n; i++ {
+		x, y := xy[i][0], xy[i][1]
+		ca, cb := colOff[x>>8&mx], colOff[(x>>8+1)&mx]
+		ra, rb := rowOff[y>>8&my], rowOff[(y>>8+1)&my]
+		offs[i] = [4]int32{4 * (ra + ca), 4 * (ra + cb), 4 * (rb + ca), 4 * (rb + cb)}
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		o := &offs[i]
+		t00 := spread16(binary.LittleEndian.Uint32(d[o[0] : o[0]+4]))
+		t10 := spread16(binary.LittleEndian.Uint32(d[o[1] : o[1]+4]))
+		t01 := spread16(binary.LittleEndian.Uint32(d[o[2] : o[2]+4]))
+		t11 := spread16(binary.LittleEndian.Uint32(d[o[3] : o[3]+4]))
+		fx, fy := uint64(uint8(xy[i][0])), uint64(uint8(xy[i][1]))
+		ix, iy := 256-fx, 256-fy
+		top := t00*ix + t10*fx // lanes A, B, G, R: at most 255*256
+		bot := t01*ix + t11*fx
+		const m32 = 0x0000FFFF0000FFFF
+		const half = 32768 | 32768<<32
+		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
+		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
+		out[i] = [4]uint8{uint8(br >> 32), uint8(ag >> 32), uint8(br), uint8(ag)}
+	}
+}
+
+// spread16 spreads the four bytes of v into 16-bit lanes.
+func spread16(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	return (x | x<<8) & 0x00FF00FF00FF00FF
+}

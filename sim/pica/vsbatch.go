@@ -1,0 +1,279 @@
+package pica
+
+import (
+	"math"
+
+	p "github.com/retrogl/retrogl/hal/pica"
+)
+
+// Vertex batches. A vertex shader with no flow control, no MOVA and no
+// geometry instructions (the driver's generated shaders) runs the same
+// instructions for every vertex, and its address registers stay 0: such a
+// program is decoded once (straightLine) and run over up to vsBatch
+// vertices an instruction at a time, each instruction's operands fetched
+// from pre-decoded selectors and its arithmetic the interpreter's own
+// (compute). The vertices are independent, so the bytes are the
+// interpreter's; the loops over the batch let the processor overlap the
+// vertices' long rounding chains. Any other program runs on the
+// interpreter (Unit.Run).
+const vsBatch = 16
+
+// vsSrc is a pre-decoded source operand.
+type vsSrc struct {
+	file uint8 // 0 input, 1 temporary, 2 float uniform
+	idx  uint8
+	sel  [4]uint8
+	neg  bool
+}
+
+// vsOp is one pre-decoded arithmetic instruction.
+type vsOp struct {
+	in   p.Insn
+	src  [3]vsSrc
+	nsrc int
+	mask [4]bool
+	out  bool // the destination is an output register (else a temporary)
+	dst  uint8
+}
+
+// vsProg is a straight-line program: its arithmetic instructions and the
+// instructions one run executes, END included.
+type vsProg struct {
+	ops   []vsOp
+	steps int
+}
+
+// straightLine decodes the program from the entry point to its first END
+// when it qualifies for batches (at most MaxSteps instructions).
+func straightLine(s *Shader) (*vsProg, bool) {
+	prog := s.program()
+	pr := &vsProg{}
+	pc := s.Entry & (CodeWords - 1)
+	for pr.steps < MaxSteps {
+		pr.steps++
+		in := &prog[pc]
+		pc = (pc + 1) & (CodeWords - 1)
+		f := in.Op.Info().Format
+		switch {
+		case f == p.Fmt0 && in.Op == p.OpEND:
+			return pr, true
+		case f == p.Fmt0 && in.Op == p.OpNOP, in.Op == p.OpCMP:
+			continue // no register written; the flags are never read
+		case f == p.FmtInvalid || f == p.Fmt0 || f == p.Fmt2 || f == p.Fmt3 || f == p.Fmt4 || in.Op == p.OpMOVA:
+			return nil, false
+		}
+		d := p.OpDesc(s.Opdesc[in.Desc&(NumOpdescs-1)])
+		op := vsOp{in: *in, out: in.Dst < 0x10, dst: in.Dst}
+		if !op.out {
+			op.dst = in.Dst - 0x10
+		}
+		for c := 0; c < 4; c++ {
+			op.mask[c] = d.WritesComp(c)
+		}
+		var regs []uint8
+		switch f {
+		case p.Fmt1u:
+			regs = []uint8{in.Src1}
+		case p.Fmt1, p.Fmt1c, p.Fmt1i:
+			regs = []uint8{in.Src1, in.Src2}
+		case p.Fmt5, p.Fmt5i:
+			regs = []uint8{in.Src1, in.Src2, in.Src3}
+		}
+		for k, r := range regs {
+			// Unit.src with the address registers at 0: an indexed
+			// uniform reads its own register.
+			sr := &op.src[k]
+			switch {
+			case r < 0x10:
+				sr.file, sr.idx = 0, r
+			case r < 0x20:
+				sr.file, sr.idx = 1, r-0x10
+			default:
+				sr.file, sr.idx = 2, r-0x20
+			}
+			sh := 5 + 9*uint(k)
+			sel := uint32(d) >> sh
+			sr.sel = [4]uint8{uint8(sel >> 6 & 3), uint8(sel >> 4 & 3), uint8(sel >> 2 & 3), uint8(sel & 3)}
+			sr.neg = uint32(d)>>(sh-1)&1 != 0
+		}
+		op.nsrc = len(regs)
+		pr.ops = append(pr.ops, op)
+	}
+	return nil, false
+}
+
+// vsRegs is a batch's register file, component-major: component c of
+// register r of vertex v is reg[r][c][v], with the inputs at 0-15, the
+// temporaries at 16-31 and the outputs at 32-47.
+type vsRegs struct {
+	reg [48][4][vsBatch]float32
+}
+
+// row returns the register a source or destination names.
+func (r *vsRegs) row(file, idx uint8) *[4][vsBatch]float32 {
+	return &r.reg[16*int(file)+int(idx)]
+}
+
+// fetch fills x with source operand sr of the first n vertices,
+// swizzled and negated, component-major.
+func (r *vsRegs) fetch(s *Shader, sr *vsSrc, n int, x *[4][vsBatch]float32) {
+	if sr.file == 2 { // a uniform: the same for every vertex
+		u := &s.Float[sr.idx]
+		for c := 0; c < 4; c++ {
+			v := u[sr.sel[c]]
+			if sr.neg {
+				v = -v
+			}
+			for i := 0; i < n; i++ {
+				x[c][i] = v
+			}
+		}
+		return
+	}
+	reg := r.row(sr.file, sr.idx)
+	for c := 0; c < 4; c++ {
+		src := &reg[sr.sel[c]]
+		if sr.neg {
+			for i := 0; i < n; i++ {
+				x[c][i] = -src[i]
+			}
+		} else {
+			copy(x[c][:n], src[:n])
+		}
+	}
+}
+
+// run executes the program on the first n vertices' inputs (reg 0-15),
+// leaving their outputs in reg 32-47 (registers not written read 0, as in
+// Unit.Run). Each instruction reads its operands for the whole batch, then
+// computes and writes vertex by vertex.
+func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
+	for i := 16; i < 48; i++ {
+		for c := 0; c < 4; c++ {
+			clear(r.reg[i][c][:n])
+		}
+	}
+	var src [3][4][vsBatch]float32
+	for oi := range pr.ops {
+		op := &pr.ops[oi]
+		for k := 0; k < op.nsrc; k++ {
+			r.fetch(s, &op.src[k], n, &src[k])
+		}
+		dst := &r.reg[16+int(op.dst)]
+		if op.out {
+			dst = &r.reg[32+int(op.dst)]
+		}
+		a, b := &src[0], &src[1]
+		switch op.in.Op {
+		case p.OpDP3, p.OpDP4:
+			m := 4
+			if op.in.Op == p.OpDP3 {
+				m = 3
+			}
+			for i := 0; i < n; i++ {
+				va := vec4{a[0][i], a[1][i], a[2][i], a[3][i]}
+				vb := vec4{b[0][i], b[1][i], b[2][i], b[3][i]}
+				sum := dot(&va, &vb, m)
+				for c := 0; c < 4; c++ {
+					if op.mask[c] {
+						dst[c][i] = sum
+					}
+				}
+			}
+		case p.OpMOV:
+			for c := 0; c < 4; c++ {
+				if op.mask[c] {
+					copy(dst[c][:n], a[c][:n])
+				}
+			}
+		default:
+			var va, vb, vc vec4
+			for i := 0; i < n; i++ {
+				for c := 0; c < 4; c++ {
+					va[c], vb[c], vc[c] = a[c][i], b[c][i], src[2][c][i]
+				}
+				res := compute(&op.in, va, vb, vc)
+				for c := 0; c < 4; c++ {
+					if op.mask[c] {
+						dst[c][i] = res[c]
+					}
+				}
+			}
+		}
+	}
+}
+
+// outMap is the output map decoded for a draw: for each output register
+// component, the semantic it feeds.
+type outMap struct {
+	n   int
+	ent [16 * 4]struct{ o, c, sem uint8 }
+}
+
+// decodeOutMap reads VSH_OUTMAP_MASK, SH_OUTMAP_TOTAL and SH_OUTMAP_On.
+func (g *GPU) decodeOutMap() outMap {
+	var m outMap
+	mask := g.regs[p.VSH_OUTMAP_MASK] & 0xFFFF
+	total := int(g.regs[p.SH_OUTMAP_TOTAL] & 7)
+	k := 0
+	for o := 0; o < 16 && k < total; o++ {
+		if mask>>uint(o)&1 == 0 {
+			continue
+		}
+		w := g.regs[p.SH_OUTMAP_O0+p.Reg(k)]
+		for c := 0; c < 4; c++ {
+			if s := w >> (8 * uint(c)) & 0x1F; s < 0x18 {
+				m.ent[m.n] = struct{ o, c, sem uint8 }{uint8(o), uint8(c), uint8(s)}
+				m.n++
+			}
+		}
+		k++
+	}
+	return m
+}
+
+// vertex builds the vertex the output registers out feed.
+func (m *outMap) vertex(out *[16]vec4) vertex {
+	// Semantics no output feeds read 1 (L1034).
+	var sem [32]float32
+	for i := range sem {
+		sem[i] = 1
+	}
+	for _, e := range m.ent[:m.n] {
+		sem[e.sem] = out[e.o][e.c]
+	}
+	var v vertex
+	copy(v.pos[:], sem[0:4])
+	copy(v.quat[:], sem[4:8])
+	for c := 0; c < 4; c++ {
+		// [OUT] citra: colours take abs() and saturate per vertex.
+		v.color[c] = float32(math.Min(math.Abs(float64(sem[8+c])), 1))
+	}
+	v.tc0 = [2]float32{sem[12], sem[13]}
+	v.tc1 = [2]float32{sem[14], sem[15]}
+	v.tc0w = sem[16]
+	v.view = [3]float32{sem[18], sem[19], sem[20]}
+	v.tc2 = [2]float32{sem[22], sem[23]}
+	return v
+}
+
+// truncF24 rounds a float32 to float24 and back (hal/pica F24ToFloat(ToF24(f)))
+// with bit operations: the mantissa truncated to 16 bits, exponents below
+// the range (and float32 subnormals) flushed to a signed zero, above it
+// saturated to a signed infinity, every NaN the canonical float32 NaN.
+func truncF24(f float32) float32 {
+	b := math.Float32bits(f)
+	e := b >> 23 & 0xFF
+	switch {
+	case e == 0xFF:
+		if b&0x7FFFFF != 0 {
+			return float32(math.NaN())
+		}
+		return f
+	case e <= 127-63:
+		return math.Float32frombits(b & 0x80000000)
+	case e >= 127+64:
+		return math.Float32frombits(b&0x80000000 | 0x7F800000)
+	}
+	return math.Float32frombits(b &^ 0x7F)
+}

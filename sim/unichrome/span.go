@@ -1,0 +1,605 @@
+package unichrome
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/retrogl/retrogl/sim/raster"
+)
+
+// The span pipeline: a triangle's row is shaded a chunk of up to spanN
+// pixels at a time, one stage after the other (interpolation, stipple,
+// texture units, blending stages, specular, fog, alpha test, stencil and
+// Z, colour), instead of one pixel at a time through every stage. Which
+// stages run, and the specialised form of each (the ABGR8888 repeat
+// bilinear fetch, the MODULATE stage, SRC_ALPHA blending into a 32-bit
+// target), is decided once when the pipeline is compiled (spanPlan); what
+// no specialised form covers runs the reference's own per-pixel function
+// inside the stage's loop.
+//
+// The result is the reference's (shadeRef, fragment), bit for bit: the
+// attributes step with the same float64 additions from the same row
+// start, the stages before Z and colour have no side effect, and the
+// stages with side effects run the pixels in x order. Stencil and Z run
+// before texturing when the alpha test is off (their result cannot depend
+// on the colour), so hidden pixels are not textured. A pipeline whose
+// buffers overlap takes the reference path (pipeline.aliased).
+// TestSpanPathMatchesReference compares the two over random states,
+// primitives and memory.
+const spanN = 64
+
+// spanBuf carries one chunk's fragments between the stages; each worker
+// owns one.
+type spanBuf struct {
+	live  [spanN]bool
+	col   [spanN][4]int // diffuse, then the stages' output
+	spec  [spanN][3]int
+	fog   [spanN]int
+	z, zw [spanN]float64
+	w     [spanN]float64
+	st    [2][spanN][2]float64
+	lod   [2][spanN]int
+	tex   [2][spanN][4]int
+	// fix holds a fast unit's fixCoord values when stepFixed filled them
+	// (fixed).
+	fix   [2][spanN][2]int64
+	fixed [2]bool
+	out   [2][spanN][4]int // the blending stages' outputs
+	word  [spanN]uint32    // the colour in the target's layout (packCol)
+}
+
+// spanPlan is the compiled choice of stages.
+type spanPlan struct {
+	needZ    bool    // Z is read: the Z test or write, fog from Z
+	needW    bool    // W is read: the W buffer, fog from W, perspective
+	needSpec bool    // the specular colour or the fog factor is read
+	early    bool    // stencil and Z before texturing (no alpha test)
+	zFast    bool    // Z test and write without stencil or W buffer
+	texFast  [2]bool // bilinear ABGR8888 repeat on one level whatever the LOD
+	modulate [2]bool // stage n is Ctex*Ccur, Atex*Acur
+	store32  bool    // 32-bit target, ROP COPY, no blending or SRC_ALPHA blending
+	packCol  bool    // store32, no blending, and the diffuse colour goes unchanged (word)
+	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
+	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
+}
+
+// plan decides the span pipeline's stages for p.
+func (p *pipeline) plan() {
+	pl := &p.span
+	pl.early = !p.at
+	d := &p.depth
+	zs := p.zt || p.zw || p.st
+	fogCoord := p.fog && p.fogSt.mode != 0
+	pl.needZ = zs && !d.wbuf || fogCoord && p.fogSt.useZ
+	pl.needW = zs && d.wbuf || fogCoord && !p.fogSt.useZ || p.txmp && p.persp
+	pl.needSpec = p.cs || p.fog
+	for n := 0; n < p.ntex && p.txmp; n++ {
+		st := &p.stage[n]
+		for _, o := range []bop{st.ca, st.cb, st.cc, {st.cbias, 0}} {
+			pl.needSpec = pl.needSpec || o.sel == 2 || o.sel == 6 // specular, fog factor
+		}
+		for _, o := range []bop{st.aa, st.ab, st.ac, {st.abias, 0}} {
+			pl.needSpec = pl.needSpec || o.sel == 1 // fog factor
+		}
+	}
+	pl.zFast = !p.st && !d.wbuf && d.mem != nil
+	for n := 0; n < p.ntex && p.txmp; n++ {
+		u := &p.units[n]
+		pl.texFast[n] = u.fastRepeat && u.mip == mipLevel0 && u.magS == filtLinear && u.magT == filtLinear &&
+			u.minS == filtLinear && u.minT == filtLinear
+		s := &p.stage[n]
+		// Ca = current (diffuse for stage 0), Cb = texture, Cc = 0, ADD,
+		// no bias, x1, clamped; the same for alpha with Ac the constant
+		// 0 and the constant bias 0.
+		pl.modulate[n] = s.csat && s.asat && s.ca == bop{4, 0} && s.cb == bop{3, 0} && s.cc == bop{0, 0} &&
+			s.cop == 0 && s.cbias == 0 && !s.cbiasInv && s.cshift == 0 &&
+			s.aa == bop{2, 0} && s.ab == bop{4, 0} && s.ac == bop{3, 0} && s.rac == 0 &&
+			s.aop == 0 && (s.abias == 0 || s.abias == 3 && s.rabias == 0) && !s.abiasInv && s.ashift == 0
+	}
+	b := &p.blend
+	pl.srcAlpha = p.abl && b.ca == bop{0, 0} && b.fca == bop{2, 0} && b.cb == bop{1, 0} && b.fcb == bop{2, 1} &&
+		b.aa == bop{1, 0} && b.faa == bop{1, 0} && b.ab == bop{2, 0} && b.fab == bop{1, 1} &&
+		!b.csub && !b.asub && b.cclamp && b.aclamp
+	f := &p.dst.fmt
+	pl.store32 = !p.dst.yuy2 && f.Bytes == 4 && !p.dither && p.rop == 12 && (!p.abl || pl.srcAlpha) &&
+		f.R.Bits == 8 && f.G.Bits == 8 && f.B.Bits == 8 && (f.A.Bits == 8 || f.A.Bits == 0)
+	pl.packCol = pl.store32 && !p.abl && !p.txmp && !p.cs && !p.fog && !p.at && p.cw
+	pl.shifts = [4]uint{uint(f.R.Shift), uint(f.G.Shift), uint(f.B.Shift), uint(f.A.Shift)}
+	if f.A.Bits == 0 {
+		pl.shifts[3] = 32 // the x byte: masked off by the plane mask
+	}
+}
+
+// shadeSpans is the fast path: the triangle's pixels inside clip through
+// the span pipeline.
+func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
+	sb := &w.sb
+	cur := pr.a0
+	step := pr.act[:pr.nact]
+	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
+	lod := pr.lod // carried from pixel to pixel, as the reference's frag
+	// Values of the attributes that do not vary.
+	var k [numAttrs]int
+	for i := range k {
+		k[i] = clamp8(pr.a0[i])
+	}
+	var varies [numAttrs]bool
+	for _, i := range step {
+		varies[i] = true
+	}
+	w.wOne = !varies[atW] && pr.a0[atW] == 1
+	w.constCol = !varies[atR] && !varies[atG] && !varies[atB] && !varies[atA]
+	if cap(w.spans) == 0 {
+		w.spans = make([]raster.Span, 0, 64)
+	}
+	for {
+		spans := pr.tri.Spans(clip, w.spans[:0])
+		for si := range spans {
+			s := &spans[si]
+			px := float64(s.X0) + 0.5 - pr.x0
+			py := float64(s.Y) + 0.5 - pr.y0
+			for _, i := range step {
+				cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
+			}
+			for x0 := s.X0; x0 < s.X1; x0 += spanN {
+				n := min(spanN, s.X1-x0)
+				// Interpolation: each attribute's run of values, stepped as
+				// the reference steps them.
+				if p.span.packCol && !w.constCol {
+					// The colour goes to the target as it is: the four
+					// channels step together into the target's word (a
+					// channel that does not vary steps by 0 from its
+					// value, which clamps the same).
+					var v, d [4]float64
+					for c := 0; c < 4; c++ {
+						v[c] = cur[atR+c]
+						if varies[atR+c] {
+							d[c] = gx[atR+c]
+						}
+					}
+					v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
+					d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
+					rs, gs, bs, as := p.span.shifts[0], p.span.shifts[1], p.span.shifts[2], p.span.shifts[3]
+					for i := 0; i < n; i++ {
+						sb.word[i] = uint32(clamp8(v0))<<rs | uint32(clamp8(v1))<<gs | uint32(clamp8(v2))<<bs | uint32(clamp8(v3))<<as
+						v0, v1, v2, v3 = v0+d0, v1+d1, v2+d2, v3+d3
+					}
+					for c, x := range [4]float64{v0, v1, v2, v3} {
+						if varies[atR+c] {
+							cur[atR+c] = x
+						}
+					}
+				}
+				for c := 0; c < 4 && !(p.span.packCol && !w.constCol); c++ {
+					a := atR + c
+					if !varies[a] {
+						for i := 0; i < n; i++ {
+							sb.col[i][c] = k[a]
+						}
+						continue
+					}
+					v, d := cur[a], gx[a]
+					for i := 0; i < n; i++ {
+						sb.col[i][c] = clamp8(v)
+						v += d
+					}
+					cur[a] = v
+				}
+				if p.span.needSpec {
+					for c := 0; c < 3; c++ {
+						a := atSR + c
+						v, d := cur[a], gx[a]
+						for i := 0; i < n; i++ {
+							sb.spec[i][c] = clamp8(v)
+							v += d
+						}
+						cur[a] = v
+					}
+					v, d := cur[atFog], gx[atFog]
+					for i := 0; i < n; i++ {
+						sb.fog[i] = clamp8(v)
+						v += d
+					}
+					cur[atFog] = v
+				}
+				if p.span.needZ {
+					v, d := cur[atZ], gx[atZ]
+					for i := 0; i < n; i++ {
+						sb.z[i] = v + pr.zbias
+						sb.zw[i] = sb.z[i]
+						if !p.biasWB {
+							sb.zw[i] = v
+						}
+						v += d
+					}
+					cur[atZ] = v
+				}
+				if p.span.needW {
+					v, d := cur[atW], gx[atW]
+					for i := 0; i < n; i++ {
+						sb.w[i] = v
+						v += d
+					}
+					if p.txmp {
+						w.texCoordSpan(p, &cur, gx, gy, &lod, n)
+					}
+					cur[atW] = v
+				} else if p.txmp {
+					w.texCoordSpan(p, &cur, gx, gy, &lod, n)
+				}
+				w.shadeChunk(p, n, x0, s.Y)
+			}
+		}
+		if len(spans) < cap(spans) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
+}
+
+// texCoordSpan fills the chunk's texture coordinates and per-pixel LODs
+// (texCoords' arithmetic), stepping the S and T attributes of cur past
+// the chunk. W is read from the chunk's run (sb.w).
+func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *[2]int, n int) {
+	sb := &w.sb
+	for t := 0; t < p.ntex; t++ {
+		as, at := atS0+2*t, atT0+2*t
+		s0, t0, ds, dt := cur[as], cur[at], gx[as], gx[at]
+		st, lv := &sb.st[t], &sb.lod[t]
+		u := &p.units[t]
+		sb.fixed[t] = false
+		switch {
+		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
+			// Without perspective, or with W 1 at every pixel (s/1 is
+			// s), the coordinates are the attributes.
+			sa, ta := s0, t0
+			for i := 0; i < n; i++ {
+				st[i] = [2]float64{s0, t0}
+				lv[i] = lod[t]
+				s0 += ds
+				t0 += dt
+			}
+			sb.fixed[t] = p.span.texFast[t] && stepFixed(sa, ds, u.lv[u.lvmin].w, n, &sb.fix[t], 0, st) &&
+				stepFixed(ta, dt, u.lv[u.lvmin].h, n, &sb.fix[t], 1, st)
+		case !(u.needLOD || u.mip == mipConstant):
+			for i := 0; i < n; i++ {
+				if w := sb.w[i]; w == 0 {
+					st[i] = [2]float64{0, 0}
+				} else {
+					st[i] = [2]float64{s0 / w, t0 / w}
+				}
+				lv[i] = lod[t]
+				s0 += ds
+				t0 += dt
+			}
+		default:
+			var f frag
+			var c [numAttrs]float64
+			for i := 0; i < n; i++ {
+				c[as], c[at], c[atW] = s0, t0, sb.w[i]
+				f.lod = *lod
+				texCoord(p, &f, &c, gx, gy, t)
+				*lod = f.lod
+				st[i], lv[i] = f.st[t], f.lod[t]
+				s0 += ds
+				t0 += dt
+			}
+		}
+		cur[as], cur[at] = s0, t0
+	}
+}
+
+// fixForce, when non-zero, widens stepFixed's margin (tests: it sends
+// pixels through the exact fallback).
+var fixForce uint32
+
+// stepFixed fills component c of fix with fixCoord(s_i, size, true) for
+// the chunk's coordinates s_i = s0 + i*ds, accumulated in float64 as the
+// attribute steps (st holds them): the value before the floor is affine
+// in i, so it is stepped in 32.32 fixed point from its exact value at the
+// first pixel, and a pixel whose stepped value lies within a margin of an
+// integer takes fixCoord on its own coordinate. The accumulation's
+// rounding (under 70 units in the last place of the largest |s|) and the
+// fixed point's (a unit a step) stay far inside the margin. It reports
+// false, having filled nothing, when the values could leave the fixed
+// point's range.
+func stepFixed(s0, ds float64, size, n int, fix *[spanN][2]int64, c int, st *[spanN][2]float64) bool {
+	const one = 1 << 32
+	sz := float64(size)
+	x0 := (float64(s0*sz) - 0.5) * 256
+	g := ds * sz * 256
+	smax := math.Abs(s0) + float64(n)*math.Abs(ds)
+	if !(math.Abs(x0) < 1<<29 && math.Abs(g) < 1<<22) {
+		return false
+	}
+	m := uint32((1e-9*(256*sz*smax+math.Abs(x0)+1))*one) + 4*spanN + fixForce
+	if m >= 1<<30+fixForce {
+		return false
+	}
+	x, dx := int64(x0*one), int64(g*one)
+	for i := 0; i < n; i++ {
+		if uint32(x)-m > 0-2*m {
+			fix[i][c] = fixCoord(st[i][c], size, true)
+		} else {
+			fix[i][c] = x >> 32
+		}
+		x += dx
+	}
+	return true
+}
+
+// shadeChunk runs the fragment stages over the chunk's n pixels, which
+// start at (x0, y).
+func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
+	sb := &w.sb
+	pl := &p.span
+	live := &sb.live
+	w.stats.Fragments += n
+	for i := 0; i < n; i++ {
+		live[i] = true
+	}
+	if p.sp {
+		row := w.e.stipple[(y+p.spYOS)&31]
+		for i := 0; i < n; i++ {
+			live[i] = row>>uint((x0+i+p.spXOS)&31)&1 != 0
+		}
+	}
+	zs := p.zt || p.zw || p.st
+	if zs && pl.early {
+		if !w.depthStage(p, n, x0, y) || !p.cw {
+			return
+		}
+	}
+	if !p.cw && !zs {
+		return // nothing the stages compute is written
+	}
+	c := &sb.col // the diffuse colour, then each stage's output
+	if p.txmp {
+		if p.ntex < 2 {
+			sb.tex[1] = [spanN][4]int{} // stage 0's TEX_NEXT reads 0
+		}
+		for t := 0; t < p.ntex; t++ {
+			u := &p.units[t]
+			st, lv, out := &sb.st[t], &sb.lod[t], &sb.tex[t]
+			if pl.texFast[t] {
+				var fix *[spanN][2]int64
+				if sb.fixed[t] {
+					fix = &sb.fix[t]
+				}
+				u.bilinearSpan(st, fix, out, live, n)
+				continue
+			}
+			for i := 0; i < n; i++ {
+				if live[i] {
+					out[i] = u.sample(st[i][0], st[i][1], lv[i])
+				}
+			}
+		}
+		for t := 0; t < p.ntex; t++ {
+			out := &sb.out[t]
+			if pl.modulate[t] {
+				tex := &sb.tex[t]
+				for i := 0; i < n; i++ {
+					a, b := &c[i], &tex[i]
+					out[i] = [4]int{mul8u(a[0], b[0]), mul8u(a[1], b[1]), mul8u(a[2], b[2]), mul8u(a[3], b[3])}
+				}
+			} else {
+				for i := 0; i < n; i++ {
+					if live[i] {
+						in := stageIn{dif: sb.col[i], spec: sb.spec[i], fog: sb.fog[i], tex: sb.tex[t][i], next: sb.tex[1][i], cur: c[i]}
+						out[i] = p.stage[t].eval(&in)
+					}
+				}
+			}
+			c = out
+		}
+	}
+	if p.cs {
+		for i := 0; i < n; i++ {
+			for k := 0; k < 3; k++ {
+				c[i][k] = min(255, c[i][k]+sb.spec[i][k])
+			}
+		}
+	}
+	if p.fog {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				p.fogSt.apply(&c[i], p.fogSt.factor(sb.fog[i], sb.z[i], sb.w[i]))
+			}
+		}
+	}
+	if p.at {
+		for i := 0; i < n; i++ {
+			if live[i] && !compare(p.afunc, uint32(c[i][3]), uint32(p.aref)) {
+				live[i] = false
+			}
+		}
+	}
+	if zs && !pl.early {
+		if !w.depthStage(p, n, x0, y) {
+			return
+		}
+	}
+	if p.cw {
+		w.colorStage(p, c, n, x0, y)
+	}
+}
+
+// mul8u is mul8 for non-negative operands: (a*b + 127)/255, the division
+// as adds and shifts (exact below 255*256).
+func mul8u(a, b int) int {
+	x := uint32(a*b) + 127
+	return int((x + 1 + x>>8) >> 8)
+}
+
+// depthStage runs the stencil and Z tests and writes over the chunk; it
+// reports whether any pixel is left.
+func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
+	sb := &w.sb
+	live := &sb.live
+	any := false
+	d := &p.depth
+	if !p.span.zFast || d.bytes != 2 {
+		var f frag
+		for i := 0; i < n; i++ {
+			if live[i] {
+				f.z, f.zw, f.w = sb.z[i], sb.zw[i], sb.w[i]
+				live[i] = w.depthStencil(p, x0+i, y, &f)
+				any = any || live[i]
+			}
+		}
+		return any
+	}
+	// Z16 without stencil or W buffer.
+	row := d.mem[y*d.pitch:]
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		off := 2 * (x0 + i)
+		b := row[off : off+2]
+		stored := uint32(binary.LittleEndian.Uint16(b))
+		z := d.zValue(sb.z[i])
+		if p.zt && !compare(p.zfunc, z, stored) {
+			live[i] = false
+			continue
+		}
+		if p.zw {
+			if sb.zw[i] != sb.z[i] { // a bias the write leaves out
+				z = d.zValue(sb.zw[i])
+			}
+			if z != stored {
+				binary.LittleEndian.PutUint16(b, uint16(z))
+			}
+		}
+		any = true
+	}
+	return any
+}
+
+// colorStage blends and writes the chunk's colours.
+func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
+	live := &w.sb.live
+	if !p.span.store32 {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				w.writeColor(p, x0+i, y, &c[i])
+			}
+		}
+		return
+	}
+	// A 32-bit target with 8-bit channels, ROP COPY: the channels go to
+	// their byte lanes; blending (weigh is mul8 for operands in [0, 255])
+	// runs on the four lanes at once, 16 bits each.
+	s := &p.dst
+	f := &s.fmt
+	row := s.mem[y*s.pitch:]
+	pm := p.pmask
+	rs, gs, bs, as := f.R.Shift, f.G.Shift, f.B.Shift, f.A.Shift
+	if f.A.Bits == 0 {
+		as = 32 // the x byte: the lane is blended and masked off
+	}
+	if p.span.packCol && !w.constCol {
+		for i := 0; i < n; i++ {
+			if live[i] {
+				b := row[4*(x0+i) : 4*(x0+i)+4]
+				dv := binary.LittleEndian.Uint32(b)
+				binary.LittleEndian.PutUint32(b, w.sb.word[i]&pm|dv&^pm)
+				w.stats.Written++
+			}
+		}
+		return
+	}
+	if w.constCol && !p.txmp && !p.cs && !p.fog && !p.abl {
+		// One colour for every pixel: one word, written through the
+		// plane mask.
+		v := &c[0]
+		out := (uint32(v[0])<<rs | uint32(v[1])<<gs | uint32(v[2])<<bs | uint32(v[3])<<as) & pm
+		for i := 0; i < n; i++ {
+			if live[i] {
+				b := row[4*(x0+i) : 4*(x0+i)+4]
+				dv := binary.LittleEndian.Uint32(b)
+				binary.LittleEndian.PutUint32(b, out|dv&^pm)
+				w.stats.Written++
+			}
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		off := 4 * (x0 + i)
+		b := row[off : off+4]
+		dv := binary.LittleEndian.Uint32(b)
+		v := &c[i]
+		out := uint32(v[0])<<rs | uint32(v[1])<<gs | uint32(v[2])<<bs | uint32(v[3])<<as
+		if p.abl {
+			// mul8(s, a) + mul8(d, 255 - a) per lane, clamped to 255.
+			a := uint64(v[3])
+			const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+			x := spread16(out)*a + 127*ones
+			y := spread16(dv)*(255-a) + 127*ones
+			x = (x + ones + x>>8&m) >> 8 & m
+			y = (y + ones + y>>8&m) >> 8 & m
+			sum := x + y
+			sum = (sum | (sum>>8&ones)*0xFF) & m
+			sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+			out = uint32(sum | sum>>16)
+		}
+		w.stats.Written++
+		binary.LittleEndian.PutUint32(b, out&pm|dv&^pm)
+	}
+}
+
+// bilinearSpan is bilinearRepeat over the chunk: the same coordinates,
+// weights and rounding, the four texels blended in x with the channels in
+// 16-bit lanes and in y two channels a word in 32-bit lanes.
+func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out *[spanN][4]int, live *[spanN]bool, n int) {
+	lv := &u.lv[u.lvmin]
+	mx, my := lv.w-1, lv.h-1
+	mem, pitch := lv.mem, lv.pitch
+	// The texel offsets and weights first, then the texels: two short
+	// loops keep the compiler's registers for each.
+	var offs [spanN][4]int32
+	var wts [spanN][2]uint8
+	for i := 0; i < n; i++ {
+		var us, vt int64
+		if fix != nil {
+			us, vt = fix[i][0], fix[i][1]
+		} else {
+			us, vt = fixCoord(st[i][0], lv.w, true), fixCoord(st[i][1], lv.h, true)
+		}
+		wts[i] = [2]uint8{uint8(us), uint8(vt)}
+		x0, y0 := int(us>>8)&mx, int(vt>>8)&my
+		x1, y1 := (x0+1)&mx, (y0+1)&my
+		r0, r1 := y0*pitch, y1*pitch
+		offs[i] = [4]int32{int32(r0 + 4*x0), int32(r0 + 4*x1), int32(r1 + 4*x0), int32(r1 + 4*x1)}
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		o := &offs[i]
+		t00 := spread16(binary.LittleEndian.Uint32(mem[o[0] : o[0]+4]))
+		t10 := spread16(binary.LittleEndian.Uint32(mem[o[1] : o[1]+4]))
+		t01 := spread16(binary.LittleEndian.Uint32(mem[o[2] : o[2]+4]))
+		t11 := spread16(binary.LittleEndian.Uint32(mem[o[3] : o[3]+4]))
+		ax, ay := uint64(wts[i][0]), uint64(wts[i][1])
+		ix, iy := 256-ax, 256-ay
+		top := t00*ix + t10*ax // lanes R, G, B, A: at most 255*256
+		bot := t01*ix + t11*ax
+		const m32 = 0x0000FFFF0000FFFF
+		const half = 32768 | 32768<<32
+		rb := ((top&m32)*iy + (bot&m32)*ay + half) >> 16 // R | B<<32
+		ga := ((top>>16&m32)*iy + (bot>>16&m32)*ay + half) >> 16
+		out[i] = [4]int{int(rb & 0xFF), int(ga & 0xFF), int(rb >> 32 & 0xFF), int(ga >> 32 & 0xFF)}
+	}
+}
+
+// spread16 spreads the four bytes of v into 16-bit lanes.
+func spread16(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	return (x | x<<8) & 0x00FF00FF00FF00FF
+}
