@@ -181,11 +181,15 @@ func (d *Derived) Get(t *driver.Texture, op driver.CombineOperand) *driver.Textu
 	return g
 }
 
-// Release forgets the derived textures of texture id.
-func (d *Derived) Release(id uint32) {
-	for k := range d.m {
+// Release forgets the derived textures of texture id and returns their
+// IDs, for the chip's texture cache.
+func (d *Derived) Release(id uint32) []uint32 {
+	var ids []uint32
+	for k, t := range d.m {
 		if k.id == id {
+			ids = append(ids, t.ID)
 			delete(d.m, k)
 		}
 	}
+	return ids
 }

@@ -157,6 +157,9 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if cfg.StencilBits > 0 {
 		cfg.StencilBits = stencilBitsOf[psm]
 	}
+	// The GE never stores a fragment's alpha: the alpha bits are the
+	// stencil (blendFactor).
+	cfg.NoAlpha = true
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, psm: psm}
 	c.stride = (cfg.Width + 63) &^ 63
 	bpp := 2

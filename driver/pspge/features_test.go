@@ -197,7 +197,7 @@ func TestFixedFunctionFragmentOps(t *testing.T) {
 			ctx.Enable(gles.ALPHA_TEST)
 			ctx.AlphaFunc(gles.GREATER, 0.4)
 			ctx.Color4f(1, 0, 0, 0.5)
-		}, color.NRGBA{255, 0, 0, 128}}, // a constant alpha is stored (stencil REPLACE)
+		}, color.NRGBA{255, 0, 0, 255}}, // no alpha bitplanes: alpha reads 1
 		{"blend src alpha", func(ctx *gles.Context) {
 			ctx.Enable(gles.BLEND)
 			ctx.BlendFunc(gles.SRC_ALPHA, gles.ONE_MINUS_SRC_ALPHA)

@@ -17,6 +17,7 @@ const (
 	tpsm8888   = 3
 	tpsmCLUT4  = 4
 	tpsmCLUT8  = 5
+	tpsmCLUT32 = 7
 	tpsmDXT1   = 8
 	tpsmDXT3   = 9
 	tpsmDXT5   = 10
