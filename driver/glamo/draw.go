@@ -116,13 +116,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 	isPoint := dc.Prim == driver.PrimPoints
 	sprite := isPoint && st.Point.Sprite
-	if sprite {
-		for _, u := range units {
-			if !st.Units[u].CoordReplace {
-				return &driver.Unsupported{Backend: "glamo3365", Feature: driver.FeaturePointSprite,
-					Why: "the chip replaces every unit's coordinates on a sprite (260Ch D14); a unit without COORD_REPLACE cannot keep its own"}
-			}
-		}
+	if sprite && mixedReplace(st) {
+		// The chip replaces every unit's coordinates on a sprite (260Ch
+		// D14): sprites whose units differ become two triangles each on
+		// the software path.
+		return c.drawSoftware(st, dc)
 	}
 	smoothPt := isPoint && st.Point.Smooth
 	smoothLn := dc.Prim >= driver.PrimLines && dc.Prim <= driver.PrimLineStrip && st.LineSmooth
