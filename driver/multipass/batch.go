@@ -46,13 +46,30 @@ type Footprint struct {
 	// rectangles widened across their minor axis, as GL's aliased wide
 	// lines are.
 	LineHalf float32
+	// Snap centres aliased (non-sprite) points as GL ES 1.1 section 3.3
+	// does: on a pixel centre for odd sizes, on a pixel corner for even
+	// ones.
+	Snap bool
 }
 
 // PointQuad returns the corners of a point's square in window
 // coordinates: lower left, lower right, upper right, upper left.
-func PointQuad(v *swtnl.Vertex, size float32) [4][2]float32 {
+func (fp Footprint) PointQuad(v *swtnl.Vertex) [4][2]float32 {
+	size := fp.PointSize(v)
 	x, y, h := v.Win[0], v.Win[1], size/2
+	if fp.Snap {
+		x, y = snapCentre(x, size), snapCentre(y, size)
+	}
 	return [4][2]float32{{x - h, y - h}, {x + h, y - h}, {x + h, y + h}, {x - h, y + h}}
+}
+
+// snapCentre places an aliased point's centre coordinate: floor(x) + 1/2
+// for odd sizes, floor(x + 1/2) for even ones.
+func snapCentre(x, size float32) float32 {
+	if int(size)%2 == 1 {
+		return float32(math.Floor(float64(x))) + 0.5
+	}
+	return float32(math.Floor(float64(x) + 0.5))
 }
 
 // LineQuad returns the corners of a wide line from a to b: a's two
@@ -203,7 +220,7 @@ func shapes(m *swtnl.Mesh, fp Footprint) []shape {
 		out = append(out, newShape(q[:]))
 	}
 	for i := range m.Points {
-		q := PointQuad(&m.Points[i], fp.PointSize(&m.Points[i]))
+		q := fp.PointQuad(&m.Points[i])
 		out = append(out, newShape(q[:]))
 	}
 	return out

@@ -34,7 +34,7 @@ func Shade(st *driver.State, b *Batch, t Rect, fp Footprint) []byte {
 		sh.line(&m.Lines[i], &m.Lines[i+1], fp.LineHalf, t, out, best)
 	}
 	for i := range m.Points {
-		sh.point(&m.Points[i], fp.PointSize(&m.Points[i]), t, out, best)
+		sh.point(&m.Points[i], fp, t, out, best)
 	}
 	return out
 }
@@ -205,8 +205,9 @@ func (sh *shader) line(va, vb *swtnl.Vertex, half float32, t Rect, out []byte, b
 	}
 }
 
-func (sh *shader) point(v *swtnl.Vertex, size float32, t Rect, out []byte, best []float64) {
-	q := PointQuad(v, size)
+func (sh *shader) point(v *swtnl.Vertex, fp Footprint, t Rect, out []byte, best []float64) {
+	q := fp.PointQuad(v)
+	size := fp.PointSize(v)
 	s := newShape(q[:])
 	pts := s.pts[:s.n]
 	r := pixelBox(s, t)

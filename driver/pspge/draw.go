@@ -157,7 +157,31 @@ func (c *Context) needSoftware(st *driver.State, dc *driver.DrawCall) string {
 		// coordinates.
 		return "positions with w != 1"
 	}
+	if beyondFar(st, dc) {
+		return "a vertex beyond the far plane (the GE clips at the near plane only)"
+	}
 	return ""
+}
+
+// beyondFar reports whether a vertex of the draw lies beyond the far
+// clipping plane (clip z > w), which GL clips and the GE, clamping depth,
+// would draw.
+func beyondFar(st *driver.State, dc *driver.DrawCall) bool {
+	m := st.Projection.Mul4(st.ModelView)
+	a := &dc.Arrays.Position
+	if !a.Enabled {
+		return false
+	}
+	var p [4]float32
+	for i := dc.MinIndex; i <= dc.MaxIndex; i++ {
+		a.Fetch(i, [4]float32{0, 0, 0, 1}, &p)
+		z := m[2]*p[0] + m[6]*p[1] + m[10]*p[2] + m[14]*p[3]
+		w := m[3]*p[0] + m[7]*p[1] + m[11]*p[2] + m[15]*p[3]
+		if z > w {
+			return true
+		}
+	}
+	return false
 }
 
 // positionW reports whether a vertex of the draw has a position w other
@@ -397,11 +421,18 @@ func (c *Context) swDraw(st *driver.State, dc *driver.DrawCall, unit int, why st
 	if st.PolygonOffset.Fill && (st.PolygonOffset.Factor != 0 || st.PolygonOffset.Units != 0) {
 		polygonOffset(st, mesh.Triangles)
 	}
-	if why == "" && !fogNative(st, mesh) {
+	if why == "" && !c.fogNative(st, mesh) {
 		why = "fog on a vertex form the GE cannot fog"
 	}
+	// GL clips points by their centre and lines by their segment, then
+	// draws them whole: their width may cross the viewport's edges, so
+	// only triangles keep the viewport as scissor.
+	tris := len(mesh.Triangles) > 0
+	if !tris && !c.scissorTo(st, false) {
+		return nil
+	}
 	if why != "" {
-		return c.fallback(st, mesh, c.drawBounds(st, true))
+		return c.fallback(st, mesh, c.drawBounds(st, tris))
 	}
 	c.stats.SWDraws++
 	l := &c.list

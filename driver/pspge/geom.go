@@ -103,16 +103,30 @@ func swModeOf(st *driver.State, vs []swtnl.Vertex) (swMode, float32, float32) {
 }
 
 // fogNative reports whether the GE fogs a software-path draw itself: LINEAR
-// fog on triangles in a vertex form whose view z is an affine function of
-// eye z (lines and points go through through-mode, which has no fog).
-func fogNative(st *driver.State, m *swtnl.Mesh) bool {
+// fog on primitives the GE draws in transform mode (triangles, lines of
+// width 1, points of size 1 that are not sprites) in a vertex form whose
+// view z is an affine function of eye z. Wide lines and points are
+// through-mode quads and sprites, which the GE does not fog.
+func (c *Context) fogNative(st *driver.State, m *swtnl.Mesh) bool {
 	if !st.Fog.Enabled {
 		return true
 	}
-	if st.Fog.Mode != driver.FogLinear || len(m.Lines) > 0 || len(m.Points) > 0 {
+	vs := m.Triangles
+	switch {
+	case st.Fog.Mode != driver.FogLinear:
 		return false
+	case len(m.Lines) > 0:
+		if !c.thinLines(st) {
+			return false
+		}
+		vs = m.Lines
+	case len(m.Points) > 0:
+		if !c.thinPoints(st, m.Points) {
+			return false
+		}
+		vs = m.Points
 	}
-	mode, _, _ := swModeOf(st, m.Triangles)
+	mode, _, _ := swModeOf(st, vs)
 	switch mode {
 	case swPerspective:
 		return true
@@ -131,19 +145,48 @@ func putF32(b []byte, vs ...float32) {
 	}
 }
 
+// thinLines reports whether lines are one pixel wide, drawn by the GE's
+// own line rasteriser (as the hardware path does) rather than as quads.
+func (c *Context) thinLines(st *driver.State) bool { return c.footprint(st).LineHalf <= 0.5 }
+
+// thinPoints reports whether every point is one pixel and no sprite: the
+// GE's point (PRIM 0) draws the pixel holding the vertex, which is GL's
+// aliased point of size 1.
+func (c *Context) thinPoints(st *driver.State, ps []swtnl.Vertex) bool {
+	if st.Point.Sprite {
+		return false
+	}
+	fp := c.footprint(st)
+	for i := range ps {
+		if fp.PointSize(&ps[i]) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
 // emitMesh draws a software mesh with src's colours and coordinates.
 func (c *Context) emitMesh(st *driver.State, m *swtnl.Mesh, src vsrc) error {
 	if len(m.Triangles) > 0 {
-		if err := c.swTriangles(st, m.Triangles, src); err != nil {
+		if err := c.swVerts(st, m.Triangles, 3, src); err != nil {
 			return err
 		}
 	}
 	if len(m.Lines) > 0 {
-		if err := c.swLines(st, m.Lines, src); err != nil {
+		var err error
+		if c.thinLines(st) {
+			err = c.swVerts(st, m.Lines, 1, src)
+		} else {
+			err = c.swLines(st, m.Lines, src)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	if len(m.Points) > 0 {
+		if c.thinPoints(st, m.Points) {
+			return c.swVerts(st, m.Points, 0, src)
+		}
 		return c.swPoints(st, m.Points, src)
 	}
 	return nil
@@ -157,8 +200,9 @@ func (c *Context) screenST(src vsrc, x, y float32) (float32, float32) {
 	return gx / float32(src.reg[0]), gy / float32(src.reg[1])
 }
 
-// swTriangles sends clipped window-space triangles (see swMode).
-func (c *Context) swTriangles(st *driver.State, tris []swtnl.Vertex, src vsrc) error {
+// swVerts sends clipped window-space triangles (ptype 3), lines (1) or
+// points (0) in transform mode (see swMode).
+func (c *Context) swVerts(st *driver.State, tris []swtnl.Vertex, ptype uint32, src vsrc) error {
 	mode, a, b := swModeOf(st, tris)
 	l := &c.list
 	// stq is set when (s, t, q) ride in the normal and TMATRIX = I picks
@@ -257,7 +301,7 @@ func (c *Context) swTriangles(st *driver.State, tris []swtnl.Vertex, src vsrc) e
 	for i := range idx {
 		idx[i] = i
 	}
-	return c.kickPrims(vt, vaddr, 3, idx, true)
+	return c.kickPrims(vt, vaddr, ptype, idx, true)
 }
 
 // swLinearFog emits LINEAR fog for the software path's vertex forms: in
@@ -350,6 +394,7 @@ func (c *Context) footprint(st *driver.State) multipass.Footprint {
 			return max(1, min(maxSize, float32(math.Round(float64(v.PointSize)))))
 		},
 		LineHalf: max(1, float32(math.Round(float64(st.LineWidth)))) / 2,
+		Snap:     !st.Point.Sprite,
 	}
 }
 
@@ -386,7 +431,7 @@ func (c *Context) swPoints(st *driver.State, ps []swtnl.Vertex, src vsrc) error 
 	var vs []throughVertex
 	for i := range ps {
 		v := &ps[i]
-		q := multipass.PointQuad(v, fp.PointSize(v))
+		q := fp.PointQuad(v)
 		// Top-left and bottom-right corners (GL's upper left is q[3]).
 		tl, br := q[3], q[1]
 		col := src.color(v)
