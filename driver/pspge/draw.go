@@ -157,31 +157,37 @@ func (c *Context) needSoftware(st *driver.State, dc *driver.DrawCall) string {
 		// coordinates.
 		return "positions with w != 1"
 	}
-	if beyondFar(st, dc) {
+	far, behind := vertexTests(st, dc)
+	if far {
 		return "a vertex beyond the far plane (the GE clips at the near plane only)"
+	}
+	if behind && st.Fog.Enabled {
+		return "fog on a vertex with positive eye z (GL fogs by |z_eye|, the GE by z_view)"
 	}
 	return ""
 }
 
-// beyondFar reports whether a vertex of the draw lies beyond the far
+// vertexTests reports whether a vertex of the draw lies beyond the far
 // clipping plane (clip z > w), which GL clips and the GE, clamping depth,
-// would draw.
-func beyondFar(st *driver.State, dc *driver.DrawCall) bool {
+// would draw, and whether one has a positive eye z (possible under an
+// orthographic projection), where GL's fog distance |z_eye| and the GE's
+// signed view z part.
+func vertexTests(st *driver.State, dc *driver.DrawCall) (far, behind bool) {
 	m := st.Projection.Mul4(st.ModelView)
+	mv := st.ModelView
 	a := &dc.Arrays.Position
 	if !a.Enabled {
-		return false
+		return false, false
 	}
 	var p [4]float32
 	for i := dc.MinIndex; i <= dc.MaxIndex; i++ {
 		a.Fetch(i, [4]float32{0, 0, 0, 1}, &p)
 		z := m[2]*p[0] + m[6]*p[1] + m[10]*p[2] + m[14]*p[3]
 		w := m[3]*p[0] + m[7]*p[1] + m[11]*p[2] + m[15]*p[3]
-		if z > w {
-			return true
-		}
+		far = far || z > w
+		behind = behind || mv[2]*p[0]+mv[6]*p[1]+mv[10]*p[2]+mv[14]*p[3] > 0
 	}
-	return false
+	return far, behind
 }
 
 // positionW reports whether a vertex of the draw has a position w other

@@ -126,6 +126,12 @@ func (c *Context) fogNative(st *driver.State, m *swtnl.Mesh) bool {
 		}
 		vs = m.Points
 	}
+	for i := range vs {
+		if vs[i].Eye[2] > 0 {
+			// GL fogs by |z_eye|, the GE by its signed view z.
+			return false
+		}
+	}
 	mode, _, _ := swModeOf(st, vs)
 	switch mode {
 	case swPerspective:
