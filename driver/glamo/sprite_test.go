@@ -65,3 +65,36 @@ func TestSpriteMixedCoordReplace(t *testing.T) {
 	assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(23, 32), "left of the square")
 	assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(32, 40), "above the square")
 }
+
+// TestSmoothPointTwoUnits draws a smooth point with both units textured
+// (once refused: the chip's antialiasing takes a texture unit): it is drawn
+// aliased, a square of the point's size.
+func TestSmoothPointTwoUnits(t *testing.T) {
+	ctx, err := gles.NewContext("glamo3365", gles.Config{Width: sz, Height: sz, DepthBits: 16})
+	require.NoError(t, err)
+	t.Cleanup(func() { ctx.Close() })
+	ortho(ctx)
+	ctx.Disable(gles.DITHER)
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	white := []byte{255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255}
+	for _, u := range []gles.Enum{gles.TEXTURE0, gles.TEXTURE1} {
+		ctx.ActiveTexture(u)
+		ctx.Enable(gles.TEXTURE_2D)
+		texture(ctx, 2, 2, white, gles.NEAREST)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.MODULATE))
+	}
+	ctx.Enable(gles.POINT_SMOOTH)
+	ctx.PointSize(8)
+	ctx.Color4f(0, 1, 0, 1)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.DisableClientState(gles.TEXTURE_COORD_ARRAY)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{0, 0})
+	ctx.DrawArrays(gles.POINTS, 0, 1)
+	require.NoError(t, ctx.Err())
+	img := ctx.Image()
+	_, g, _, _ := img.At(32, 31).RGBA()
+	assert.Equal(t, uint32(0xFFFF), g, "inside the point")
+	_, g, _, _ = img.At(40, 31).RGBA()
+	assert.Equal(t, uint32(0), g, "outside the 8-pixel square")
+}
