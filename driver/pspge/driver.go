@@ -61,7 +61,10 @@ func newCaps() *driver.Caps {
 			"GL_EXT_blend_minmax",
 			"GL_EXT_texture_compression_dxt1",
 			"GL_EXT_texture_compression_s3tc",
+			"GL_OES_blend_equation_separate",
+			"GL_OES_blend_func_separate",
 			"GL_OES_blend_subtract",
+			"GL_OES_compressed_ETC1_RGB8_texture",
 			"GL_OES_byte_coordinates",
 			"GL_OES_compressed_paletted_texture",
 			"GL_OES_draw_texture",
@@ -103,7 +106,7 @@ func newCaps() *driver.Caps {
 		TextureFormats: []string{
 			"RGBA8888 (TPSM 8888)", "RGB565 (TPSM 5650)", "RGBA4444 (TPSM 4444)", "RGBA5551 (TPSM 5551)",
 			"RGB888, L8, A8, LA88 (widened to 8888)", "PALETTE4_* (CLUT4)", "PALETTE8_* (CLUT8)",
-			"DXT1, DXT1A, DXT3, DXT5 (PSP block layout)",
+			"DXT1, DXT1A, DXT3, DXT5 (PSP block layout)", "ETC1 (decoded to 8888)",
 		},
 		Emulated: []driver.Emulation{
 			{Feature: "matrix stacks", How: "kept by the driver; WORLD = model-view, VIEW = identity, PROJ = projection"},
@@ -136,6 +139,8 @@ func newCaps() *driver.Caps {
 				How:  "none: the GE's alpha bits hold the stencil and fragments never write them, so pspge surfaces have no alpha bitplanes (GL_ALPHA_BITS 0) and, as GL ES 1.1 specifies for such a framebuffer, destination alpha reads 1: DST_ALPHA is ONE, ONE_MINUS_DST_ALPHA and SRC_ALPHA_SATURATE ZERO, ReadPixels alpha 255",
 				Cost: "none"},
 			{Feature: "luminance, alpha and RGB888 textures", How: "widened to 8888; alpha-only texels are white so MODULATE passes the colour through"},
+			{Feature: "OES_compressed_ETC1_RGB8_texture", How: "blocks decoded on the CPU (internal/texblock) and uploaded as 8888", Cost: "4 bytes per texel instead of half a byte"},
+			{Feature: "OES_blend_func_separate, OES_blend_equation_separate", How: "the GE blends colour only; the alpha factors and equation would only change the stored alpha, and the surface stores none", Cost: "none"},
 			{Feature: "CopyTexImage2D/CopyTexSubImage2D and ReadPixels", How: "block transfer (TRXKICK) of the colour buffer into RAM, decoded by the CPU"},
 			{Feature: "GENERATE_MIPMAP", How: "2x2 box filter on the CPU (gles)"},
 			{Feature: "view-volume clipping", How: "x and y: the scissor is set to the viewport (the GE draws beyond it otherwise); near: the GE; far: none on the hardware path (the GE clamps depth to [0, 65535]), full clipping on the software path"},

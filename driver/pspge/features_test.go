@@ -311,3 +311,32 @@ func TestDither16(t *testing.T) {
 	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
 	assert.Equal(t, color.NRGBA{0x84, 0x86, 0x84, 255}, at(ctx, 0, 63))
 }
+
+// TestETC1AndSeparateBlend: ETC1 blocks are decoded on the CPU (individual
+// mode, both sub-blocks base 0x8 per channel = 136, table 0, index 0: +2 =
+// 138 everywhere),
+// and BlendFuncSeparateOES blends colour by its RGB factors only (the
+// surface keeps no alpha): ONE, ONE over a clear of 0.2.
+func TestETC1AndSeparateBlend(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ids := ctx.GenTextures(1)
+	ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+	ctx.CompressedTexImage2D(gles.TEXTURE_2D, 0, gles.ETC1_RGB8_OES, 4, 4, 0, []byte{0x88, 0x88, 0x88, 0, 0, 0, 0, 0})
+	ctx.Enable(gles.TEXTURE_2D)
+	ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+	quad(ctx, 0)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{138, 138, 138, 255}, at(ctx, 30, 30))
+
+	ctx = newCtx(t, driver.FormatRGBA8888)
+	ctx.ClearColor(0.2, 0.2, 0.2, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.BLEND)
+	ctx.BlendFuncSeparateOES(gles.ONE, gles.ONE, gles.ZERO, gles.ZERO)
+	ctx.BlendEquationSeparateOES(gles.FUNC_ADD_OES, gles.FUNC_REVERSE_SUBTRACT_OES)
+	ctx.Color4f(0.4, 0.2, 0, 1)
+	quad(ctx, 0)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{153, 102, 51, 255}, at(ctx, 30, 30))
+}
