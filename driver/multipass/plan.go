@@ -35,13 +35,19 @@ func Plan(st *driver.State, caps Caps) *Program {
 	c := &compiler{caps: caps}
 	p, why := c.compile(st)
 	if why != "" {
-		p = &Program{Software: true, Why: why, Color: 0, Regs: 1, Alpha: AlphaNone}
-		if NeedAlpha(st, caps) {
-			p.Alpha = AlphaColor
-		}
 		// One upload of the CPU's colours and the composite.
-		p.Passes = 2
-		return p
+		return Software(st, caps, why)
+	}
+	return p
+}
+
+// Software returns the software program for a state the chip's passes
+// cannot sample or combine (why says what), whatever the planner would
+// have made of it.
+func Software(st *driver.State, caps Caps, why string) *Program {
+	p := &Program{Software: true, Why: why, Color: 0, Regs: 1, Alpha: AlphaNone, Passes: 2}
+	if NeedAlpha(st, caps) {
+		p.Alpha = AlphaColor
 	}
 	return p
 }

@@ -3,6 +3,8 @@ package multipass
 import (
 	"fmt"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/driver/swtnl"
 )
@@ -134,9 +136,10 @@ type Derived struct {
 }
 
 type derivedKey struct {
-	id  uint32
-	gen uint64
-	op  driver.CombineOperand
+	id     uint32
+	gen    uint64
+	op     driver.CombineOperand
+	mirror [2]bool
 }
 
 // Get returns t with operand op applied to every texel.
@@ -145,7 +148,7 @@ func (d *Derived) Get(t *driver.Texture, op driver.CombineOperand) *driver.Textu
 		d.m = map[derivedKey]*driver.Texture{}
 		d.next = 0xFFFFFFFF
 	}
-	k := derivedKey{t.ID, t.Gen, op}
+	k := derivedKey{id: t.ID, gen: t.Gen, op: op}
 	if g, ok := d.m[k]; ok {
 		g.Sampler = t.Sampler
 		return g
@@ -179,6 +182,81 @@ func (d *Derived) Get(t *driver.Texture, op driver.CombineOperand) *driver.Textu
 	}
 	d.m[k] = g
 	return g
+}
+
+// Mirrored returns t for a chip without GL_MIRRORED_REPEAT: every level
+// doubled along each axis whose wrap mode is MIRRORED_REPEAT (the level
+// followed by its mirror image), with REPEAT there. Sampled at half the
+// coordinate along those axes (ScaleMirrored), it gives GL's mirrored
+// repeat exactly, filters and level of detail included: texel -1 is texel 0
+// again and the doubled level has twice the texels over twice the period.
+func (d *Derived) Mirrored(t *driver.Texture) *driver.Texture {
+	ms, mt := t.Sampler.WrapS == driver.WrapMirroredRepeat, t.Sampler.WrapT == driver.WrapMirroredRepeat
+	if !ms && !mt {
+		return t
+	}
+	if d.m == nil {
+		d.m = map[derivedKey]*driver.Texture{}
+		d.next = 0xFFFFFFFF
+	}
+	k := derivedKey{id: t.ID, gen: t.Gen, mirror: [2]bool{ms, mt}}
+	if g, ok := d.m[k]; ok {
+		g.Sampler = mirroredSampler(t.Sampler)
+		return g
+	}
+	g := &driver.Texture{ID: d.next, Gen: t.Gen, Format: driver.TexRGBA8888, Sampler: mirroredSampler(t.Sampler), Crop: t.Crop}
+	d.next--
+	for l := range t.Levels {
+		lv := &t.Levels[l]
+		w, h := lv.Width, lv.Height
+		if ms {
+			w *= 2
+		}
+		if mt {
+			h *= 2
+		}
+		data := make([]byte, 4*w*h)
+		for y := 0; y < h; y++ {
+			sy := y
+			if sy >= lv.Height {
+				sy = 2*lv.Height - 1 - y
+			}
+			for x := 0; x < w; x++ {
+				sx := x
+				if sx >= lv.Width {
+					sx = 2*lv.Width - 1 - x
+				}
+				p := t.TexelRGBA8(l, sx, sy)
+				copy(data[4*(y*w+x):], p[:])
+			}
+		}
+		g.Levels = append(g.Levels, driver.Level{Width: w, Height: h, Data: data})
+	}
+	d.m[k] = g
+	return g
+}
+
+func mirroredSampler(s driver.Sampler) driver.Sampler {
+	if s.WrapS == driver.WrapMirroredRepeat {
+		s.WrapS = driver.WrapRepeat
+	}
+	if s.WrapT == driver.WrapMirroredRepeat {
+		s.WrapT = driver.WrapRepeat
+	}
+	return s
+}
+
+// ScaleMirrored returns a texture matrix that follows m with the halving
+// of the coordinates along the mirrored axes of sampler s (Mirrored).
+func ScaleMirrored(m mgl32.Mat4, s driver.Sampler) mgl32.Mat4 {
+	sc := mgl32.Ident4()
+	if s.WrapS == driver.WrapMirroredRepeat {
+		sc[0] = 0.5
+	}
+	if s.WrapT == driver.WrapMirroredRepeat {
+		sc[5] = 0.5
+	}
+	return sc.Mul4(m)
 }
 
 // Release forgets the derived textures of texture id and returns their

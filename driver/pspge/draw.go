@@ -42,7 +42,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if tri && st.CullEnabled && st.CullFace == driver.FaceFrontAndBack {
 		return nil
 	}
+	st, soft := c.mirrorState(st)
 	unit, why := c.nativeState(st)
+	if soft != "" {
+		why = soft
+	}
 	if why == "" {
 		// Only ES 2.0 factors get here.
 		if w := blendNative(st); w != "" {
@@ -58,7 +62,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		err = c.hwDraw(st, dc, unit)
 		c.stats.HWDraws++
 	} else {
-		err = c.swDraw(st, dc, unit, why)
+		err = c.swDraw(st, dc, unit, why, soft)
 	}
 	if err != nil {
 		return err
@@ -419,7 +423,7 @@ func toList(idx []int, ptype uint32) ([]int, uint32) {
 // swDraw transforms on the CPU with driver/swtnl and sends the result in
 // one pass, or through the fallback when why says the state needs it or
 // the GE cannot fog the vertex form.
-func (c *Context) swDraw(st *driver.State, dc *driver.DrawCall, unit int, why string) error {
+func (c *Context) swDraw(st *driver.State, dc *driver.DrawCall, unit int, why, soft string) error {
 	mesh, err := c.tnl.Run(st, dc)
 	if err != nil {
 		return fmt.Errorf("pspge: software T&L: %w", err)
@@ -438,7 +442,7 @@ func (c *Context) swDraw(st *driver.State, dc *driver.DrawCall, unit int, why st
 		return nil
 	}
 	if why != "" {
-		return c.fallback(st, mesh, c.drawBounds(st, tris))
+		return c.fallback(st, mesh, c.drawBounds(st, tris), soft)
 	}
 	c.stats.SWDraws++
 	l := &c.list
@@ -499,6 +503,14 @@ func polygonOffset(st *driver.State, tris []swtnl.Vertex) {
 // rectangle's two triangles through the fallback.
 func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
 	unit, why := c.nativeState(st)
+	soft := ""
+	for u := range st.Units {
+		if t := st.Units[u].Texture; t != nil && (t.Sampler.WrapS == driver.WrapMirroredRepeat || t.Sampler.WrapT == driver.WrapMirroredRepeat) {
+			// The crop rectangle, not a texture matrix, gives the
+			// coordinates.
+			soft = "MIRRORED_REPEAT under OES_draw_texture"
+		}
+	}
 	c.surface()
 	// OES_draw_texture rectangles are not clipped to the viewport.
 	if !c.scissorTo(st, false) {
@@ -506,8 +518,8 @@ func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
 	}
 	zn, zf := st.DepthRange[0], st.DepthRange[1]
 	z := zn + clampf(r.Z)*(zf-zn)
-	if why != "" {
-		return c.fallback(st, drawTexMesh(st, r, z), c.drawBounds(st, false))
+	if why != "" || soft != "" {
+		return c.fallback(st, drawTexMesh(st, r, z), c.drawBounds(st, false), soft)
 	}
 	plan, err := c.texState(st, unit)
 	if err != nil {

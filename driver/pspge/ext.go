@@ -103,7 +103,11 @@ func (c *Context) DrawPatch(st *driver.State, dc *driver.DrawCall, spline bool, 
 	if why := c.needSoftware(st, dc); why != "" {
 		return unsupported(driver.FeatureLighting, "patches are tessellated by the GE and cannot take the software path: "+why)
 	}
+	st, soft := c.mirrorState(st)
 	unit, why := c.nativeState(st)
+	if soft != "" {
+		why = soft
+	}
 	if why != "" {
 		return unsupported(driver.FeatureMultitexture, "patches are tessellated by the GE in one pass: "+why)
 	}

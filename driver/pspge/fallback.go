@@ -40,9 +40,14 @@ func (c *Context) drawBounds(st *driver.State, viewport bool) multipass.Rect {
 
 // fallback draws a software mesh through driver/multipass: the state's
 // texturing and fog evaluated in registers, then composited into the
-// framebuffer with the application's per-fragment operations.
-func (c *Context) fallback(st *driver.State, mesh *swtnl.Mesh, bounds multipass.Rect) error {
+// framebuffer with the application's per-fragment operations. soft, when
+// set, says why the CPU must compute the fragment colours (the software
+// stage) whatever the planner could do.
+func (c *Context) fallback(st *driver.State, mesh *swtnl.Mesh, bounds multipass.Rect, soft string) error {
 	p := multipass.Plan(st, geCaps)
+	if soft != "" {
+		p = multipass.Software(st, geCaps, soft)
+	}
 	chip := &geChip{c: c, st: st, bounds: bounds}
 	s, err := multipass.Run(chip, st, p, mesh, c.footprint(st), bounds)
 	c.stats.Fallbacks++
@@ -398,4 +403,48 @@ func (g *geChip) Composite(t multipass.Rect, b *multipass.Batch, p *multipass.Pr
 		return [4]uint8{255, 255, 255, q8(a)}
 	}
 	return c.emitMesh(st, &b.Mesh, src)
+}
+
+// mirrorState returns st with every texture whose wrap mode is
+// MIRRORED_REPEAT (OES_texture_mirrored_repeat; the GE repeats or clamps
+// only) replaced by its doubled, mirrored copy with REPEAT, sampled through
+// the unit's texture matrix at half the coordinate (multipass.Mirrored,
+// ScaleMirrored): every path then draws it unchanged. Where that cannot
+// work it returns why, for the software stage: a mirrored side above 256
+// (doubled it passes the GE's 512) or replaced point-sprite coordinates,
+// which the texture matrix does not touch.
+func (c *Context) mirrorState(st *driver.State) (*driver.State, string) {
+	mirrored := func(t *driver.Texture) (bool, bool) {
+		return t.Sampler.WrapS == driver.WrapMirroredRepeat, t.Sampler.WrapT == driver.WrapMirroredRepeat
+	}
+	need := false
+	for u := range st.Units {
+		if t := st.Units[u].Texture; t != nil {
+			ms, mt := mirrored(t)
+			need = need || ms || mt
+		}
+	}
+	if !need {
+		return st, ""
+	}
+	cp := *st
+	for u := range cp.Units {
+		t := cp.Units[u].Texture
+		if t == nil {
+			continue
+		}
+		ms, mt := mirrored(t)
+		if !ms && !mt {
+			continue
+		}
+		if ms && t.Levels[0].Width > 256 || mt && t.Levels[0].Height > 256 {
+			return st, "MIRRORED_REPEAT on a texture side over 256"
+		}
+		if st.Point.Sprite && cp.Units[u].CoordReplace {
+			return st, "MIRRORED_REPEAT with point-sprite coordinates"
+		}
+		cp.Units[u].Matrix = multipass.ScaleMirrored(cp.Units[u].Matrix, t.Sampler)
+		cp.Units[u].Texture = c.derived.Mirrored(t)
+	}
+	return &cp, ""
 }

@@ -340,3 +340,41 @@ func TestETC1AndSeparateBlend(t *testing.T) {
 	require.NoError(t, ctx.Err())
 	assert.Equal(t, color.NRGBA{153, 102, 51, 255}, at(ctx, 30, 30))
 }
+
+// TestMirroredRepeat: GL_MIRRORED_REPEAT (OES_texture_mirrored_repeat) on
+// a 2-texel texture (red, green) with s from 0 to 2 across the quad: GL
+// reads red, green, then the mirror image green, red. A 512-texel side
+// (whose doubled copy the GE cannot take) gives the same through the
+// software stage.
+func TestMirroredRepeat(t *testing.T) {
+	for _, w := range []int{2, 512} {
+		ctx := newCtx(t, driver.FormatRGBA8888)
+		ids := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_S, int(gles.MIRRORED_REPEAT))
+		row := make([]uint8, 4*w)
+		for i := 0; i < w; i++ {
+			if i < w/2 {
+				copy(row[4*i:], []uint8{255, 0, 0, 255})
+			} else {
+				copy(row[4*i:], []uint8{0, 255, 0, 255})
+			}
+		}
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, w, 1, 0, gles.RGBA, gles.UNSIGNED_BYTE, row)
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.EnableClientState(gles.TEXTURE_COORD_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+		ctx.TexCoordPointer(2, gles.FLOAT, 0, []float32{0, 0, 2, 0, 2, 1, 0, 1})
+		ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+		require.NoError(t, ctx.Err())
+		red, green := color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 255, 0, 255}
+		for i, want := range []color.NRGBA{red, green, green, red} {
+			assert.Equal(t, want, at(ctx, 8+16*i, 30), "width %d, quarter %d", w, i)
+		}
+		assert.Equal(t, w == 512, stats(ctx).SoftwareDraws == 1, "width %d", w)
+	}
+}
