@@ -150,8 +150,11 @@ func TestExpFogEqualDepthAndAlphaTest(t *testing.T) {
 
 // TestFlatShadingKeepsFogFactor: flat shading flattens colours only (GL ES
 // 1.1 section 2.14.7); the fog factor still varies with depth. A flat
-// black triangle strip recedes from eye depth 2 to 8 with EXP fog: near
-// its near edge f = exp(-d*2), near the far edge exp(-d*8).
+// black triangle strip recedes from eye depth 2 to 8 with EXP and EXP2
+// fog: at window x the strip's eye distance is d = 16/(5 - 3u), u =
+// (x + 1/2)/32 - 1. GL lets f be computed per vertex and interpolated like
+// other data (section 3.8), perspective-correctly: f(2) + (d-2)/6 (f(8) -
+// f(2)) along the strip.
 func TestFlatShadingKeepsFogFactor(t *testing.T) {
 	for _, mode := range []gles.Enum{gles.EXP, gles.EXP2} {
 		ctx := newCtx(t, 0)
@@ -169,13 +172,13 @@ func TestFlatShadingKeepsFogFactor(t *testing.T) {
 			}
 			return math.Exp(-0.15 * 0.15 * z * z)
 		}
-		// Window x of eye (x, z): 32 + 32*(x/-z).
-		near := at(ctx, 1, 32)            // x/-z = -1 + 1/32: z about 2
-		far := at(ctx, 62, 32)            // x/-z about 1: z about 8
-		zNear := 2 / (1 - 1.5/32*2/10*10) // close enough: the strip's depth at window x 1.5
-		_ = zNear
-		assert.InDelta(t, 255*(1-f(2)), float64(near.R), 12, "%v near %v", mode, near)
-		assert.InDelta(t, 255*(1-f(8)), float64(far.R), 12, "%v far %v", mode, far)
+		for _, x := range []int{1, 20, 40, 62} {
+			u := (float64(x)+0.5)/32 - 1
+			d := 16 / (5 - 3*u)
+			fi := f(2) + (d-2)/6*(f(8)-f(2))
+			p := at(ctx, x, 32)
+			assert.InDelta(t, 255*(1-fi), float64(p.R), 3, "%v x %d (eye distance %.2f): %v", mode, x, d, p)
+		}
 	}
 }
 

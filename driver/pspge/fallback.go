@@ -267,6 +267,14 @@ func (g *geChip) Pass(t multipass.Rect, b *multipass.Batch, op multipass.Op) err
 	}
 	src.ox, src.oy = g.origin(t)
 	src.color = func(v *swtnl.Vertex) [4]uint8 { return q8s(multipass.PrimaryColor(op.F, st, v)) }
+	if op.F.V == multipass.VFog && op.F.T == multipass.TNone {
+		// The fog factor through a ramp texture: texture coordinates
+		// interpolate perspective-correctly, vertex colours linearly in
+		// screen space.
+		if err := g.fogRamp(&src); err != nil {
+			return err
+		}
+	}
 	if op.F.Geometry() {
 		c.raster(st, false)
 		// Colours are flattened by software T&L already; fog factors must
@@ -447,4 +455,41 @@ func (c *Context) mirrorState(st *driver.State) (*driver.State, string) {
 		cp.Units[u].Texture = c.derived.Mirrored(t)
 	}
 	return &cp, ""
+}
+
+// fogRampTexture holds 1-f in its alpha: texel i is (255, 255, 255, i).
+// Sampled LINEAR at s = (i + 1/2)/256 it gives every 8-bit step exactly.
+var fogRampTexture = func() *driver.Texture {
+	data := make([]byte, 4*256)
+	for i := 0; i < 256; i++ {
+		data[4*i], data[4*i+1], data[4*i+2], data[4*i+3] = 255, 255, 255, byte(i)
+	}
+	return &driver.Texture{ID: 0xFFFFFE00, Gen: 1, Format: driver.TexRGBA8888,
+		Sampler: driver.Sampler{MinFilter: driver.FilterLinear, MagFilter: driver.FilterLinear,
+			WrapS: driver.WrapClampToEdge, WrapT: driver.WrapClampToEdge},
+		Levels: []driver.Level{{Width: 256, Height: 1, Data: data}}}
+}()
+
+// fogRamp makes the fog pass take 1-f from fogRampTexture at s = 1-f
+// (mapped to texel centres) modulated by the fog colour: the GE
+// interpolates texture coordinates perspective-correctly, as GL does the
+// fog factor, where it would interpolate a vertex alpha linearly in screen
+// space.
+func (g *geChip) fogRamp(src *vsrc) error {
+	c, l, st := g.c, &g.c.list, g.st
+	gt, err := c.bindTexture(fogRampTexture)
+	if err != nil {
+		return err
+	}
+	l.set(ge.TME, 1)
+	c.sampler(fogRampTexture.Sampler, len(gt.levels))
+	l.set(ge.TFUNC, 0|0x100)
+	fc := st.Fog.Color
+	col := [4]uint8{q8(fc[0]), q8(fc[1]), q8(fc[2]), 255}
+	src.color = func(*swtnl.Vertex) [4]uint8 { return col }
+	src.tex, src.t = texFunc, fogRampTexture
+	src.coord = func(v *swtnl.Vertex) (float32, float32) {
+		return (0.5 + 255*(1-max(0, min(1, v.Fog)))) / 256, 0.5
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ const (
 	texNone   = iota
 	texUnit   // a texture unit's coordinates (point sprites: COORD_REPLACE)
 	texScreen // a register sampled at each fragment's window position
+	texFunc   // coordinates of each vertex given by vsrc.coord
 )
 
 // vsrc says how a pass builds GE vertices from software T&L vertices:
@@ -30,6 +31,8 @@ type vsrc struct {
 	t    *driver.Texture
 	// reg is the size of the register texture (texScreen).
 	reg [2]int
+	// coord gives a vertex's (s, t) for texFunc.
+	coord func(v *swtnl.Vertex) (float32, float32)
 	// ox, oy are the target's top-left corner in the surface's GE pixels:
 	// a register covers one tile; the framebuffer's is (0, 0).
 	ox, oy int
@@ -226,6 +229,8 @@ func (c *Context) swVerts(st *driver.State, tris []swtnl.Vertex, ptype uint32, s
 		}
 	case texScreen:
 		stq = mode == swPerspective
+	case texFunc:
+		stq = mode == swNDC
 	}
 	vt := ge.VType{Color: ge.Color8888, Pos: ge.FmtFloat}
 	if src.tex != texNone {
@@ -290,6 +295,11 @@ func (c *Context) swVerts(st *driver.State, tris []swtnl.Vertex, ptype uint32, s
 			if mode == swPerspective {
 				w := v.Clip[3]
 				s, t, q = s*w, t*w, w
+			}
+		case texFunc:
+			s, t = src.coord(v)
+			if mode == swNDC {
+				s, t, q = s*v.Win[3], t*v.Win[3], v.Win[3]
 			}
 		}
 		if stq {
@@ -387,6 +397,10 @@ func (c *Context) texel(st *driver.State, src vsrc, v *swtnl.Vertex, x, y float3
 	case texScreen:
 		s, t := c.screenST(src, x, y)
 		return s * float32(src.reg[0]), t * float32(src.reg[1])
+	case texFunc:
+		lv := src.t.Levels[0]
+		s, t := src.coord(v)
+		return s * float32(lv.Width), t * float32(lv.Height)
 	}
 	return 0, 0
 }
@@ -447,7 +461,7 @@ func (c *Context) swPoints(st *driver.State, ps []swtnl.Vertex, src vsrc) error 
 		case src.tex == texUnit && st.Point.Sprite && st.Units[src.unit].CoordReplace:
 			lv := src.t.Levels[0]
 			a.u, a.v, b.u, b.v = 0, 0, float32(lv.Width), float32(lv.Height)
-		case src.tex == texUnit:
+		case src.tex == texUnit || src.tex == texFunc:
 			a.u, a.v = c.texel(st, src, v, 0, 0)
 			b.u, b.v = a.u, a.v
 		case src.tex == texScreen:
