@@ -73,14 +73,31 @@ func snapCentre(x, size float32) float32 {
 }
 
 // LineQuad returns the corners of a wide line from a to b: a's two
-// corners, then b's, offset by half across the minor axis.
+// corners, then b's, offset by half across the minor axis and moved half a
+// pixel back along the major axis. GL's aliased line (ES 1.1 section
+// 3.4.1, the diamond-exit rule) takes the columns (of an x-major line)
+// whose pixel diamond the segment leaves: the one it starts in, not the
+// one it ends in, so the columns whose centres lie in (xa - 1/2, xb - 1/2]
+// going right; a wide line is those columns, each w fragments tall. A quad
+// sampled at pixel centres covers [xa, xb), hence the half-pixel move
+// toward a.
 func LineQuad(a, b *swtnl.Vertex, half float32) [4][2]float32 {
 	ax, ay, bx, by := a.Win[0], a.Win[1], b.Win[0], b.Win[1]
 	var ox, oy float32
 	if abs32(bx-ax) >= abs32(by-ay) {
 		oy = half
+		d := float32(-0.5)
+		if bx < ax {
+			d = 0.5
+		}
+		ax, bx = ax+d, bx+d
 	} else {
 		ox = half
+		d := float32(-0.5)
+		if by < ay {
+			d = 0.5
+		}
+		ay, by = ay+d, by+d
 	}
 	return [4][2]float32{{ax - ox, ay - oy}, {ax + ox, ay + oy}, {bx + ox, by + oy}, {bx - ox, by - oy}}
 }

@@ -214,3 +214,53 @@ func TestPositionWPerspective(t *testing.T) {
 		assert.Equal(t, want, int(at(ctx, x, 32).R), "x %d: s %.3f", x, s)
 	}
 }
+
+// TestWideLineColumnsAndPerspective: an aliased wide line covers the
+// columns of the 1-wide line (ES 1.1 section 3.4.2), which by the
+// diamond-exit rule (3.4.1) are those whose centres lie in (xa - 1/2,
+// xb - 1/2] going right, and (xb + 1/2, xa + 1/2] going left; its colour
+// is interpolated perspective-correctly: f = ((1-t) fa/wa + t fb/wb) /
+// ((1-t)/wa + t/wb) at the fragment centre's parameter t.
+func TestWideLineColumnsAndPerspective(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		xa, xb     float32
+		first, end int // covered columns first..end-1
+	}{
+		{"rightward", 10.6, 50.8, 10, 50},
+		{"leftward", 50.8, 10.6, 11, 51},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newCtx(t, 0)
+			ctx.LineWidth(3)
+			ctx.EnableClientState(gles.COLOR_ARRAY)
+			// Identity projection; clip (x, y) = window/32 - 1 times w,
+			// with w = 1 at a and w = 4 at b.
+			wa, wb := float32(1), float32(4)
+			ndc := func(x float32) float32 { return x/32 - 1 }
+			y := ndc(32.5)
+			ctx.VertexPointer(4, gles.FLOAT, 0, []float32{ndc(tc.xa) * wa, y * wa, 0, wa, ndc(tc.xb) * wb, y * wb, 0, wb})
+			ctx.ColorPointer(4, gles.FLOAT, 0, []float32{1, 0, 0, 1, 0, 0, 1, 1})
+			ctx.DrawArrays(gles.LINES, 0, 2)
+			require.NoError(t, ctx.Err())
+			for x := 0; x < 64; x++ {
+				p := at(ctx, x, 32)
+				in := x >= tc.first && x < tc.end
+				if !in {
+					assert.Equal(t, color.NRGBA{0, 0, 0, 255}, p, "column %d is outside the line", x)
+					continue
+				}
+				tt := (float64(x) + 0.5 - float64(tc.xa)) / float64(tc.xb-tc.xa)
+				tt = math.Max(0, math.Min(1, tt))
+				r := (1 - tt) / float64(wa) / ((1-tt)/float64(wa) + tt/float64(wb))
+				assert.InDelta(t, 255*r, float64(p.R), 6, "column %d (t %.3f)", x, tt)
+				assert.InDelta(t, 255*(1-r), float64(p.B), 6, "column %d (t %.3f)", x, tt)
+				for _, yy := range []int{31, 33} {
+					assert.Equal(t, p, at(ctx, x, yy), "column %d is three pixels tall", x)
+				}
+			}
+			assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(ctx, 30, 30))
+			assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(ctx, 30, 34))
+		})
+	}
+}

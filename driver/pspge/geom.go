@@ -425,8 +425,8 @@ func (c *Context) swLines(st *driver.State, ls []swtnl.Vertex, src vsrc) error {
 	half := c.footprint(st).LineHalf
 	H := float32(c.cfg.Height)
 	var vs []throughVertex
-	for i := 0; i+1 < len(ls); i += 2 {
-		a, b := &ls[i], &ls[i+1]
+	for _, seg := range splitLines(ls) {
+		a, b := &seg[0], &seg[1]
 		q := multipass.LineQuad(a, b, half)
 		mk := func(v *swtnl.Vertex, p [2]float32) throughVertex {
 			tv := throughVertex{col: src.color(v), x: p[0] - float32(src.ox), y: H - p[1] - float32(src.oy), z: v.Win[2] * 65535}
@@ -440,6 +440,74 @@ func (c *Context) swLines(st *driver.State, ls []swtnl.Vertex, src vsrc) error {
 	}
 	return c.throughPrims(vs, 3)
 }
+
+// lineStep is the longest piece, in pixels along the major axis, of a
+// wide line split by splitLines.
+const lineStep = 2
+
+// splitLines cuts each segment of ls into pieces at most lineStep pixels
+// long along its major axis, each piece's data interpolated
+// perspective-correctly (ES 1.1 section 3.4.1: f = ((1-t) fa/wa + t
+// fb/wb) / ((1-t)/wa + t/wb)). A through-mode quad interpolates its
+// colours and texture coordinates linearly in screen space, so a long
+// line whose ends differ in w drifts from GL's values; over a piece of
+// lineStep pixels the drift is small. multipass.LineQuad moves the quad
+// half a pixel back toward a, so every vertex's data is taken half a
+// pixel back as well: each fragment gets the data at its own centre.
+func splitLines(ls []swtnl.Vertex) [][2]swtnl.Vertex {
+	var out [][2]swtnl.Vertex
+	for i := 0; i+1 < len(ls); i += 2 {
+		a, b := ls[i], ls[i+1]
+		major := max(abs(b.Win[0]-a.Win[0]), abs(b.Win[1]-a.Win[1]))
+		if major < 1 || a.Win[3] <= 0 || b.Win[3] <= 0 {
+			out = append(out, [2]swtnl.Vertex{a, b})
+			continue
+		}
+		n := 1
+		// Equal w (orthographic projections): screen-linear is GL's
+		// interpolation already.
+		if a.Win[3] != b.Win[3] {
+			n = min(128, int(math.Ceil(float64(major)/lineStep)))
+		}
+		back := 0.5 / major
+		prev := lineAt(&a, &b, 0, -back)
+		for k := 1; k <= n; k++ {
+			t := float32(k) / float32(n)
+			next := lineAt(&a, &b, t, t-back)
+			out = append(out, [2]swtnl.Vertex{prev, next})
+			prev = next
+		}
+	}
+	return out
+}
+
+// lineAt is the vertex at screen parameter t of the segment from a to b
+// (window position linear in t) carrying the data at parameter td,
+// perspective-correct.
+func lineAt(a, b *swtnl.Vertex, t, td float32) swtnl.Vertex {
+	wa, wb := a.Win[3], b.Win[3]
+	s := td * wb / ((1-td)*wa + td*wb)
+	l := func(x, y float32, u float32) float32 { return x + u*(y-x) }
+	v := *a
+	for i := range 4 {
+		v.Win[i] = l(a.Win[i], b.Win[i], t)
+		v.Clip[i] = l(a.Clip[i], b.Clip[i], s)
+		v.Eye[i] = l(a.Eye[i], b.Eye[i], s)
+		v.Color[i] = clamp01(l(a.Color[i], b.Color[i], s))
+		v.Back[i] = clamp01(l(a.Back[i], b.Back[i], s))
+		for u := range v.Tex {
+			v.Tex[u][i] = l(a.Tex[u][i], b.Tex[u][i], s)
+		}
+	}
+	v.FogDist = l(a.FogDist, b.FogDist, s)
+	v.Fog = clamp01(l(a.Fog, b.Fog, s))
+	v.PointSize = l(a.PointSize, b.PointSize, s)
+	return v
+}
+
+func clamp01(v float32) float32 { return max(0, min(1, v)) }
+
+func abs(v float32) float32 { return float32(math.Abs(float64(v))) }
 
 // swPoints draws points as through-mode sprites of the derived size
 // (rounded, at least 1 pixel) centred on the window position; with
