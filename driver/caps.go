@@ -136,10 +136,11 @@ type Limits struct {
 }
 
 // Emulation names a feature the backend provides by other means than the
-// chip's hardware, and how.
+// chip's hardware, how, and what it costs (extra passes, CPU work).
 type Emulation struct {
 	Feature string `json:"feature"`
 	How     string `json:"how"`
+	Cost    string `json:"cost,omitempty"`
 }
 
 // Missing names a feature the backend does not provide, and why.

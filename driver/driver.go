@@ -132,6 +132,20 @@ type SurfaceConfig struct {
 	Format        PixelFormat
 	DepthBits     int
 	StencilBits   int
+	// NoAlpha is set by a backend whose colour buffer keeps no alpha even
+	// though Format has alpha bits (the PSP GE's alpha bits hold the
+	// stencil): GL_ALPHA_BITS is 0 and GL's rules for a framebuffer
+	// without alpha apply (destination alpha reads 1).
+	NoAlpha bool
+}
+
+// AlphaBits returns the alpha bits GL sees.
+func (c SurfaceConfig) AlphaBits() int {
+	if c.NoAlpha {
+		return 0
+	}
+	_, _, _, a := c.Format.Bits()
+	return a
 }
 
 // Unsupported is the error a backend returns for a draw that needs a

@@ -251,8 +251,7 @@ func (c *Context) setAttachment(a *attachment, v attachment) {
 func (c *Context) readBuffer() (w, h int, alpha, ok bool) {
 	fb := c.fbo.fb
 	if !c.api2 || fb == nil {
-		_, _, _, a := c.cfg.Format.Bits()
-		return c.cfg.Width, c.cfg.Height, a > 0, true
+		return c.cfg.Width, c.cfg.Height, c.cfg.AlphaBits() > 0, true
 	}
 	switch a := fb.color; {
 	case a.tex != nil && len(a.tex.levels) > 0:

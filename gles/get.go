@@ -41,7 +41,8 @@ func (c *Context) query(pname Enum) ([]float64, valueKind, bool) {
 	l := &c.caps.Limits
 	one := func(v float64) []float64 { return []float64{v} }
 	ie := func(e Enum) []float64 { return []float64{float64(e)} }
-	r, g, b, a := c.cfg.Format.Bits()
+	r, g, b, _ := c.cfg.Format.Bits()
+	a := c.cfg.AlphaBits()
 	if c.api2 {
 		switch pname {
 		case MAX_VERTEX_ATTRIBS:

@@ -153,7 +153,8 @@ func TestLimitsAndStrings(t *testing.T) {
 	assert.Equal(t, []int{512}, ctx.GetIntegerv(gles.MAX_TEXTURE_SIZE))
 	assert.Equal(t, []int{8}, ctx.GetIntegerv(gles.MAX_LIGHTS))
 	assert.Equal(t, []int{16}, ctx.GetIntegerv(gles.DEPTH_BITS))
-	assert.Equal(t, []int{8, 8, 8, 8}, []int{ctx.GetIntegerv(gles.RED_BITS)[0], ctx.GetIntegerv(gles.GREEN_BITS)[0],
+	// The GE's alpha bits hold the stencil: no alpha bitplanes.
+	assert.Equal(t, []int{8, 8, 8, 0}, []int{ctx.GetIntegerv(gles.RED_BITS)[0], ctx.GetIntegerv(gles.GREEN_BITS)[0],
 		ctx.GetIntegerv(gles.BLUE_BITS)[0], ctx.GetIntegerv(gles.ALPHA_BITS)[0]})
 	assert.Equal(t, []int{512, 512}, ctx.GetIntegerv(gles.MAX_VIEWPORT_DIMS))
 	assert.Equal(t, []int{0, 0, 32, 32}, ctx.GetIntegerv(gles.VIEWPORT))
@@ -238,7 +239,7 @@ func TestTextureValidation(t *testing.T) {
 func TestClosedContext(t *testing.T) {
 	ctx, err := gles.NewContext("pspge", gles.Config{})
 	require.NoError(t, err)
-	assert.Equal(t, driver.SurfaceConfig{Width: 480, Height: 272, Format: driver.FormatRGBA8888}, ctx.Config())
+	assert.Equal(t, driver.SurfaceConfig{Width: 480, Height: 272, Format: driver.FormatRGBA8888, NoAlpha: true}, ctx.Config())
 	require.NoError(t, ctx.Close())
 	ctx.DrawArrays(gles.TRIANGLES, 0, 3)
 	assert.Equal(t, gles.INVALID_OPERATION, ctx.GetError())

@@ -126,6 +126,9 @@ func printText(w io.Writer, c *driver.Caps) {
 	fmt.Fprintf(w, "  emulated:\n")
 	for _, e := range c.Emulated {
 		fmt.Fprintf(w, "    %s: %s\n", e.Feature, e.How)
+		if e.Cost != "" {
+			fmt.Fprintf(w, "      cost: %s\n", e.Cost)
+		}
 	}
 	fmt.Fprintf(w, "  missing:\n")
 	for _, m := range c.Missing {

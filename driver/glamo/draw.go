@@ -116,13 +116,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 	isPoint := dc.Prim == driver.PrimPoints
 	sprite := isPoint && st.Point.Sprite
-	if sprite {
-		for _, u := range units {
-			if !st.Units[u].CoordReplace {
-				return &driver.Unsupported{Backend: "glamo3365", Feature: driver.FeaturePointSprite,
-					Why: "the chip replaces every unit's coordinates on a sprite (260Ch D14); a unit without COORD_REPLACE cannot keep its own"}
-			}
-		}
+	if sprite && mixedReplace(st) {
+		// The chip replaces every unit's coordinates on a sprite (260Ch
+		// D14): sprites whose units differ become two triangles each on
+		// the software path.
+		return c.drawSoftware(st, dc)
 	}
 	smoothPt := isPoint && st.Point.Smooth
 	smoothLn := dc.Prim >= driver.PrimLines && dc.Prim <= driver.PrimLineStrip && st.LineSmooth
@@ -142,11 +140,15 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		en0 |= hg.Pack("EGEn0", "TXMP", true, "TXPP", !affine, "TXNUM", len(units))
 		en1 |= hg.Pack("EGEn1", "TXBL", true)
 	}
+	if (smoothPt || smoothLn) && len(units) == 2 {
+		// Smooth points and lines take a texture unit for their coverage
+		// (2138h); with both units textured they are drawn aliased, as
+		// the other backends draw every smooth primitive (decision: an
+		// aliased point or line is within GL's antialiasing latitude,
+		// and is what a draw needing both units can have).
+		smoothPt, smoothLn = false, false
+	}
 	if smoothPt || smoothLn {
-		if len(units) == 2 {
-			return &driver.Unsupported{Backend: "glamo3365", Feature: driver.FeatureTexture2D,
-				Why: "smooth points and lines take a texture unit for their coverage (2138h); both units are in use"}
-		}
 		aa, err := c.aaTexture()
 		if err != nil {
 			return err

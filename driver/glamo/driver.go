@@ -124,6 +124,9 @@ func newCaps() *driver.Caps {
 		},
 		Emulated: []driver.Emulation{
 			{Feature: "matrix stacks", How: "kept by the driver; T1 = projection x model-view, Mwv = model-view, InvMwv = normal matrix"},
+			{Feature: "point sprites with COORD_REPLACE on some units only",
+				How:  "the chip replaces every unit's coordinates on a sprite (260Ch D14): such draws take the software path, each sprite two triangles whose replacing units get the sprite coordinates and the others the vertex's",
+				Cost: "software T&L for the draw; two triangles per point"},
 			{Feature: "client-side arrays and buffer objects", How: "the used vertex range is copied into VRAM for every draw; the streams read it there"},
 			{Feature: "normals of type BYTE or SHORT", How: "converted to float on the CPU: the chip reads byte normals as s.7 (L1973), GL as (2c+1)/255"},
 			{Feature: "vertex strides above 255 bytes", How: "repacked on the CPU (the stream stride is 8 bits, L641)"},

@@ -62,7 +62,13 @@ func (c *Context) drawSoftware(st *driver.State, dc *driver.DrawCall) error {
 	}
 	m.set("RGXFront", hg.Pack("RGXFront", "SCRCOOR", true, "PTSIZESEL", true))
 	m.set("RGXLight", 0)
-	setup := hg.Pack("RGPSetup", "SHADE", "GOURAUD", "PTSPRITE", st.Point.Sprite)
+	sprite := st.Point.Sprite
+	if sprite && mixedReplace(st) && len(mesh.Points) > 0 {
+		mesh.Triangles = spriteQuads(st, mesh.Points, c.drv.caps.Limits.AliasedPointSizeRange)
+		mesh.Points = nil
+		sprite = false
+	}
+	setup := hg.Pack("RGPSetup", "SHADE", "GOURAUD", "PTSPRITE", sprite)
 	if st.PolygonOffset.Fill && (st.PolygonOffset.Factor != 0 || st.PolygonOffset.Units != 0) {
 		setup |= hg.Pack("RGPSetup", "POLYOFFSET", true)
 		m.set("RGXSlopeCoeff", f24(st.PolygonOffset.Factor))
@@ -143,4 +149,50 @@ func (c *Context) swList(vs []swtnl.Vertex, prim string, units []int) error {
 	m.kick("MGBufCBMFire", hg.Pack("MGBufCBMFire", "MODE", "BUFFER"))
 	m.kick("MGBufCMSFire", hg.Pack("MGBufCMSFire", "MODE", "BUFFER"))
 	return nil
+}
+
+// mixedReplace reports whether the enabled texture units disagree on
+// GL_COORD_REPLACE_OES.
+func mixedReplace(st *driver.State) bool {
+	seen := [2]bool{}
+	for u := 0; u < 2; u++ {
+		if st.Units[u].Texture != nil {
+			seen[b2i(st.Units[u].CoordReplace)] = true
+		}
+	}
+	return seen[0] && seen[1]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// spriteQuads turns point sprites into two triangles each: the square of
+// the point's size (clamped to the chip's range) centred on its window
+// position, as the chip's sprite covers it (sim/glamo setupPoint); units
+// with COORD_REPLACE take the sprite coordinates (s 0 to 1 left to right,
+// t 0 to 1 top to bottom, OES_point_sprite), the others keep the vertex's.
+func spriteQuads(st *driver.State, ps []swtnl.Vertex, lim [2]float32) []swtnl.Vertex {
+	out := make([]swtnl.Vertex, 0, 6*len(ps))
+	for i := range ps {
+		v := &ps[i]
+		h := max(lim[0], min(lim[1], v.PointSize)) / 2
+		var q [4]swtnl.Vertex
+		// Lower left, lower right, upper right, upper left (y up).
+		for k, d := range [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			q[k] = *v
+			q[k].Win[0] += d[0] * h
+			q[k].Win[1] += d[1] * h
+			for u := 0; u < 2; u++ {
+				if st.Units[u].Texture != nil && st.Units[u].CoordReplace {
+					q[k].Tex[u] = [4]float32{(d[0] + 1) / 2, (1 - d[1]) / 2, 0, 1}
+				}
+			}
+		}
+		out = append(out, q[0], q[1], q[2], q[0], q[2], q[3])
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/multipass"
 	"github.com/retrogl/retrogl/driver/swtnl"
 	"github.com/retrogl/retrogl/hal"
 	ge "github.com/retrogl/retrogl/hal/pspge"
@@ -35,6 +36,11 @@ type Context struct {
 	tnl   swtnl.TnL
 	cond  *condBox // open BBOX conditional, if any
 	stats Stats
+
+	// regs are the multi-pass fallback's registers (fallback.go) and
+	// derived the textures it samples for GL_COMBINE operands.
+	regs    regs
+	derived multipass.Derived
 }
 
 // Stats counts what the driver did, for tests and benchmarks.
@@ -42,10 +48,14 @@ type Stats struct {
 	// Lists is the number of display lists submitted; Appends the number of
 	// times a running list was extended.
 	Lists, Appends int
-	// HWDraws went through the GE's transform unit; SWDraws were
-	// transformed on the CPU (driver/swtnl) and sent as through-mode
-	// vertices; Passes counts extra multitexture or fog passes.
-	HWDraws, SWDraws, Passes int
+	// HWDraws went through the GE's transform unit in one pass; SWDraws
+	// were transformed on the CPU (driver/swtnl) and drawn in one pass;
+	// Fallbacks went through the multi-pass fallback (driver/multipass),
+	// SoftwareDraws of them with the CPU computing the fragment colours,
+	// and Passes counts the GE passes the fallback drew.
+	HWDraws, SWDraws, Fallbacks, SoftwareDraws, Passes int
+	// Multipass adds up the fallback's batches, tiles and passes.
+	Multipass multipass.Stats
 	// Transfers counts read-backs done by the GE's block transfer.
 	Transfers int
 }
@@ -462,9 +472,7 @@ func (c *Context) ReadPixels(x, y, w, h int) (*image.NRGBA, error) {
 func (c *Context) decodeRow(img *image.NRGBA, iy int, row []byte, w, bpp int) {
 	for ix := 0; ix < w; ix++ {
 		p := DecodePixel(c.psm, row[ix*bpp:])
-		if c.cfg.StencilBits > 0 {
-			p[3] = 255 // the alpha bits hold stencil
-		}
+		p[3] = 255 // no alpha bitplanes: GL reads alpha as 1
 		copy(img.Pix[iy*img.Stride+ix*4:], p[:])
 	}
 }
@@ -650,7 +658,12 @@ func (c *Context) usable() error {
 }
 
 // ReleaseTexture implements driver.Context.
-func (c *Context) ReleaseTexture(id uint32) { c.tex.release(id) }
+func (c *Context) ReleaseTexture(id uint32) {
+	c.tex.release(id)
+	for _, d := range c.derived.Release(id) {
+		c.tex.release(d)
+	}
+}
 
 // ReleaseBuffer implements driver.Context (buffers are uploaded per draw).
 func (c *Context) ReleaseBuffer(id uint32) {}
@@ -662,7 +675,7 @@ func (c *Context) Close() error {
 	}
 	err := c.Finish()
 	c.closed = true
-	err = errors.Join(err, c.dev.Free(c.fb))
+	err = errors.Join(err, c.dev.Free(c.fb), c.freeRegs())
 	if c.zb.Size != 0 {
 		err = errors.Join(err, c.dev.Free(c.zb))
 	}

@@ -61,7 +61,10 @@ func newCaps() *driver.Caps {
 			"GL_EXT_blend_minmax",
 			"GL_EXT_texture_compression_dxt1",
 			"GL_EXT_texture_compression_s3tc",
+			"GL_OES_blend_equation_separate",
+			"GL_OES_blend_func_separate",
 			"GL_OES_blend_subtract",
+			"GL_OES_compressed_ETC1_RGB8_texture",
 			"GL_OES_byte_coordinates",
 			"GL_OES_compressed_paletted_texture",
 			"GL_OES_draw_texture",
@@ -71,6 +74,7 @@ func newCaps() *driver.Caps {
 			"GL_OES_point_sprite",
 			"GL_OES_read_format",
 			"GL_OES_single_precision",
+			"GL_OES_texture_mirrored_repeat",
 			"GL_RETROGL_pspge_bounding_box",
 			"GL_RETROGL_pspge_patches",
 		},
@@ -103,7 +107,7 @@ func newCaps() *driver.Caps {
 		TextureFormats: []string{
 			"RGBA8888 (TPSM 8888)", "RGB565 (TPSM 5650)", "RGBA4444 (TPSM 4444)", "RGBA5551 (TPSM 5551)",
 			"RGB888, L8, A8, LA88 (widened to 8888)", "PALETTE4_* (CLUT4)", "PALETTE8_* (CLUT8)",
-			"DXT1, DXT1A, DXT3, DXT5 (PSP block layout)",
+			"DXT1, DXT1A, DXT3, DXT5 (PSP block layout)", "ETC1 (decoded to 8888)",
 		},
 		Where: []driver.Placement{
 			{Stage: "ES 1.1 vertex", Runs: "the GE's transform and 4 lights; driver/swtnl on the CPU beyond them"},
@@ -118,11 +122,33 @@ func newCaps() *driver.Caps {
 			{Feature: "line width > 1", How: "software T&L, lines drawn as two triangles"},
 			{Feature: "LINE_LOOP", How: "a line strip with a closing index"},
 			{Feature: "PolygonOffset", How: "units: a ZPOS bias; factor: per-triangle depth offset in software T&L"},
-			{Feature: "GL_COMBINE (subset)", How: "REPLACE, MODULATE and ADD of the texture and the incoming colour with RGB_SCALE 1 or 2 map to TFUNC (bit 16 doubles) or, on unit 1, to the second pass's blend (2x modulate = DST_COLOR + SRC_COLOR); other combiners report Unsupported"},
-			{Feature: "second texture unit", How: "a second pass with depth EQUAL blending unit 1 over unit 0 (MODULATE, ADD, DECAL, REPLACE; not with blending, fog or logic op)"},
-			{Feature: "EXP/EXP2 fog", How: "software T&L fog factors and a fog-coloured pass with alpha 1-f (needs depth test and writes, no blending); LINEAR fog is native"},
+			{Feature: "multi-pass fallback (driver/multipass)",
+				How:  "a state one GE pass cannot express is drawn from software T&L's window-space primitives, cut into batches that do not overlap on screen: its texture environments and fog are evaluated in offscreen 8888 registers in VRAM (each pass one texture or register times a vertex colour, blended into a register: load, multiply, add, subtract, halve, lerp, double), then a composite pass draws the batch into the framebuffer with the register as its texture and the application's alpha test, stencil, depth, blending, logic op, masks and dither",
+				Cost: "per batch and register tile: one GE pass per register operation, 9 more (a clear and 8 bit planes through the stencil unit) when the per-fragment state reads an alpha computed from textures, and the composite"},
+			{Feature: "GL_COMBINE",
+				How:  "REPLACE, MODULATE and ADD of the texture and the incoming colour with RGB_SCALE 1 or 2 map to TFUNC (bit 16 doubles); every other combine (INTERPOLATE, SUBTRACT, ADD_SIGNED, CONSTANT and PRIMARY_COLOR sources, inverted and alpha operands, scale 4) goes through the multi-pass fallback, operands of textures as derived textures; DOT3_RGB and DOT3_RGBA through its software stage (the CPU computes the fragment colours, the GE composites them)",
+				Cost: "1 pass on TFUNC; fallback: 1-2 register passes per function (INTERPOLATE 4, ADD_SIGNED 4, each RGB_SCALE doubling 1) plus the composite; DOT3: a block transfer of the CPU's colours and the composite"},
+			{Feature: "second texture unit",
+				How:  "the multi-pass fallback: both units' environments in registers, then the composite with blending, fog, tests and logic op as the application set them",
+				Cost: "3 passes for MODULATE, ADD or REPLACE on both units (unit 0 loaded, unit 1 applied, composite); BLEND and DECAL 2-3 more; +9 when the alpha test or a SRC_ALPHA factor reads a textured alpha"},
+			{Feature: "EXP/EXP2 fog",
+				How:  "the software T&L's per-vertex fog factor: the colour is computed in a register, the fog colour blended over it by 1-f (smooth even under flat shading), then the composite; LINEAR fog is native where the vertex form lets the GE fog (hardware path, software path with a perspective or z-only orthographic projection)",
+				Cost: "2 passes more than the draw's own (the fog pass and the composite)"},
+			{Feature: "fog on wide points and lines",
+				How:  "through-mode sprites and quads have no fog on the GE: fogged wide points and lines go through the multi-pass fallback",
+				Cost: "2 passes more than the draw's own"},
+			{Feature: "wide lines",
+				How:  "software T&L; each segment two through-mode triangles moved half a pixel back toward its first vertex (GL's diamond-exit columns); a segment whose ends differ in w is cut into 2-pixel pieces whose colours, texture coordinates and fog factors the CPU interpolates perspective-correctly (the GE's through mode interpolates linearly in screen space)",
+				Cost: "2 triangles per piece: one piece per 2 pixels of the major axis (at most 128) under a perspective, one per segment otherwise"},
+			{Feature: "positions with w != 1",
+				How: "software T&L; triangles reach the GE as normalised device coordinates with 1/w carried in the texture coordinates' q (TMAP matrix mode), so texturing stays perspective-correct"},
+			{Feature: "destination alpha",
+				How:  "none: the GE's alpha bits hold the stencil and fragments never write them, so pspge surfaces have no alpha bitplanes (GL_ALPHA_BITS 0) and, as GL ES 1.1 specifies for such a framebuffer, destination alpha reads 1: DST_ALPHA is ONE, ONE_MINUS_DST_ALPHA and SRC_ALPHA_SATURATE ZERO, ReadPixels alpha 255",
+				Cost: "none"},
 			{Feature: "luminance, alpha and RGB888 textures", How: "widened to 8888; alpha-only texels are white so MODULATE passes the colour through"},
-			{Feature: "framebuffer alpha", How: "the alpha bits hold the stencil; without a stencil buffer a draw with one constant alpha writes it through stencil REPLACE, other draws leave alpha unchanged"},
+			{Feature: "OES_texture_mirrored_repeat", How: "the GE repeats or clamps only: a texture mirrored along an axis is sampled as its doubled, mirrored copy with REPEAT at half the coordinate (through the unit's texture matrix), which is GL's mirrored repeat exactly; a mirrored side over 256, replaced point-sprite coordinates and OES_draw_texture go through the fallback's software stage", Cost: "a derived texture of twice the texels per mirrored axis (made once per texture); the texture matrix path (TMAP matrix mode)"},
+			{Feature: "OES_compressed_ETC1_RGB8_texture", How: "blocks decoded on the CPU (internal/texblock) and uploaded as 8888", Cost: "4 bytes per texel instead of half a byte"},
+			{Feature: "OES_blend_func_separate, OES_blend_equation_separate", How: "the GE blends colour only; the alpha factors and equation would only change the stored alpha, and the surface stores none", Cost: "none"},
 			{Feature: "CopyTexImage2D/CopyTexSubImage2D and ReadPixels", How: "block transfer (TRXKICK) of the colour buffer into RAM, decoded by the CPU"},
 			{Feature: "GENERATE_MIPMAP", How: "2x2 box filter on the CPU (gles)"},
 			{Feature: "view-volume clipping", How: "x and y: the scissor is set to the viewport (the GE draws beyond it otherwise); near: the GE; far: none on the hardware path (the GE clamps depth to [0, 65535]), full clipping on the software path"},
@@ -160,6 +186,9 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if cfg.StencilBits > 0 {
 		cfg.StencilBits = stencilBitsOf[psm]
 	}
+	// The GE never stores a fragment's alpha: the alpha bits are the
+	// stencil (blendFactor).
+	cfg.NoAlpha = true
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, psm: psm}
 	c.stride = (cfg.Width + 63) &^ 63
 	bpp := 2

@@ -103,8 +103,13 @@ func (c *Context) DrawPatch(st *driver.State, dc *driver.DrawCall, spline bool, 
 	if why := c.needSoftware(st, dc); why != "" {
 		return unsupported(driver.FeatureLighting, "patches are tessellated by the GE and cannot take the software path: "+why)
 	}
-	if st.Units[1].Texture != nil || (st.Fog.Enabled && st.Fog.Mode != driver.FogLinear) {
-		return unsupported(driver.FeatureMultitexture, "patches are single-pass")
+	st, soft := c.mirrorState(st)
+	unit, why := c.nativeState(st)
+	if soft != "" {
+		why = soft
+	}
+	if why != "" {
+		return unsupported(driver.FeatureMultitexture, "patches are tessellated by the GE in one pass: "+why)
 	}
 	c.surface()
 	if !c.scissor(st) {
@@ -112,17 +117,16 @@ func (c *Context) DrawPatch(st *driver.State, dc *driver.DrawCall, spline bool, 
 	}
 	c.raster(st, true)
 	c.matrices(st)
-	p := passes(st, false)[0]
-	plan, err := c.texState(st, p)
+	plan, err := c.texState(st, unit)
 	if err != nil {
 		return err
 	}
 	c.lighting(st, plan.forceAlpha)
 	c.fog(st, st.Fog.Enabled, false)
-	if why := c.fragment(st, fragOpts{constAlpha: constAlpha(st, dc, plan, plan.forceAlpha)}); why != "" {
+	if why := c.fragment(st); why != "" {
 		return unsupported(driver.FeatureBlend, why)
 	}
-	vt, vaddr, err := c.packVertices(st, dc, p, plan.forceAlpha)
+	vt, vaddr, err := c.packVertices(st, dc, unit, plan.forceAlpha)
 	if err != nil {
 		return err
 	}
@@ -155,14 +159,12 @@ func boolArg(b bool) uint32 {
 
 // packVertices uploads vertices MinIndex..MaxIndex in the hardware path's
 // layout and returns the VTYPE and address.
-func (c *Context) packVertices(st *driver.State, dc *driver.DrawCall, p pass, forceAlpha bool) (ge.VType, uint32, error) {
+func (c *Context) packVertices(st *driver.State, dc *driver.DrawCall, texU int, forceAlpha bool) (ge.VType, uint32, error) {
 	vt := ge.VType{Color: ge.Color8888, Pos: ge.FmtFloat}
-	texU := -1
-	if p.unit >= 0 && st.Units[p.unit].Texture != nil {
-		texU = p.unit
+	if texU >= 0 {
 		vt.TexCoord = ge.FmtFloat
 	}
-	lit := st.Lighting.Enabled && !p.second
+	lit := st.Lighting.Enabled
 	if lit {
 		vt.Normal = ge.FmtFloat
 	}

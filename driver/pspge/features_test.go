@@ -197,7 +197,7 @@ func TestFixedFunctionFragmentOps(t *testing.T) {
 			ctx.Enable(gles.ALPHA_TEST)
 			ctx.AlphaFunc(gles.GREATER, 0.4)
 			ctx.Color4f(1, 0, 0, 0.5)
-		}, color.NRGBA{255, 0, 0, 128}}, // a constant alpha is stored (stencil REPLACE)
+		}, color.NRGBA{255, 0, 0, 255}}, // no alpha bitplanes: alpha reads 1
 		{"blend src alpha", func(ctx *gles.Context) {
 			ctx.Enable(gles.BLEND)
 			ctx.BlendFunc(gles.SRC_ALPHA, gles.ONE_MINUS_SRC_ALPHA)
@@ -310,4 +310,71 @@ func TestDither16(t *testing.T) {
 	ctx.Disable(gles.DITHER)
 	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
 	assert.Equal(t, color.NRGBA{0x84, 0x86, 0x84, 255}, at(ctx, 0, 63))
+}
+
+// TestETC1AndSeparateBlend: ETC1 blocks are decoded on the CPU (individual
+// mode, both sub-blocks base 0x8 per channel = 136, table 0, index 0: +2 =
+// 138 everywhere),
+// and BlendFuncSeparateOES blends colour by its RGB factors only (the
+// surface keeps no alpha): ONE, ONE over a clear of 0.2.
+func TestETC1AndSeparateBlend(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ids := ctx.GenTextures(1)
+	ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+	ctx.CompressedTexImage2D(gles.TEXTURE_2D, 0, gles.ETC1_RGB8_OES, 4, 4, 0, []byte{0x88, 0x88, 0x88, 0, 0, 0, 0, 0})
+	ctx.Enable(gles.TEXTURE_2D)
+	ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+	quad(ctx, 0)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{138, 138, 138, 255}, at(ctx, 30, 30))
+
+	ctx = newCtx(t, driver.FormatRGBA8888)
+	ctx.ClearColor(0.2, 0.2, 0.2, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.BLEND)
+	ctx.BlendFuncSeparateOES(gles.ONE, gles.ONE, gles.ZERO, gles.ZERO)
+	ctx.BlendEquationSeparateOES(gles.FUNC_ADD_OES, gles.FUNC_REVERSE_SUBTRACT_OES)
+	ctx.Color4f(0.4, 0.2, 0, 1)
+	quad(ctx, 0)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{153, 102, 51, 255}, at(ctx, 30, 30))
+}
+
+// TestMirroredRepeat: GL_MIRRORED_REPEAT (OES_texture_mirrored_repeat) on
+// a 2-texel texture (red, green) with s from 0 to 2 across the quad: GL
+// reads red, green, then the mirror image green, red. A 512-texel side
+// (whose doubled copy the GE cannot take) gives the same through the
+// software stage.
+func TestMirroredRepeat(t *testing.T) {
+	for _, w := range []int{2, 512} {
+		ctx := newCtx(t, driver.FormatRGBA8888)
+		ids := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_S, int(gles.MIRRORED_REPEAT))
+		row := make([]uint8, 4*w)
+		for i := 0; i < w; i++ {
+			if i < w/2 {
+				copy(row[4*i:], []uint8{255, 0, 0, 255})
+			} else {
+				copy(row[4*i:], []uint8{0, 255, 0, 255})
+			}
+		}
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, w, 1, 0, gles.RGBA, gles.UNSIGNED_BYTE, row)
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.EnableClientState(gles.TEXTURE_COORD_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+		ctx.TexCoordPointer(2, gles.FLOAT, 0, []float32{0, 0, 2, 0, 2, 1, 0, 1})
+		ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+		require.NoError(t, ctx.Err())
+		red, green := color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 255, 0, 255}
+		for i, want := range []color.NRGBA{red, green, green, red} {
+			assert.Equal(t, want, at(ctx, 8+16*i, 30), "width %d, quarter %d", w, i)
+		}
+		assert.Equal(t, w == 512, stats(ctx).SoftwareDraws == 1, "width %d", w)
+	}
 }

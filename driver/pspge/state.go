@@ -308,21 +308,27 @@ func (c *Context) fog(st *driver.State, on, viewIsW bool) {
 
 // blendFactor maps a GL blend factor to the GE's A (source) or B
 // (destination) code (guide §2.12 [OUT]); ZERO and ONE are the fixed
-// colours 0 and 0xFFFFFF (exact: ((2c+1)*511)>>10 = c).
-func blendFactor(f driver.BlendFactor, src bool) (code uint32, fix uint32, ok bool) {
+// colours 0 and 0xFFFFFF (exact: ((2c+1)*511)>>10 = c), and so are the
+// constant-colour factors (FIX = the constant, or 1 minus it).
+//
+// The GE keeps no destination alpha: its alpha bits hold the stencil, and
+// a fragment's alpha never reaches memory (pspautotests gpu/dither). A
+// pspge surface therefore has no alpha bitplanes (SurfaceConfig.NoAlpha,
+// GL_ALPHA_BITS 0), and GL ES 1.1 takes the destination alpha of such a
+// framebuffer to be 1 (section 4.1.6): DST_ALPHA is ONE,
+// ONE_MINUS_DST_ALPHA is ZERO and SRC_ALPHA_SATURATE, min(As, 1 - Ad), is
+// ZERO. The GE's own DST_ALPHA codes would read the stencil.
+func blendFactor(f driver.BlendFactor, src bool, k [4]float32) (code uint32, fix uint32, ok bool) {
+	inv := func(c [4]float32) [4]float32 { return [4]float32{1 - c[0], 1 - c[1], 1 - c[2], 1 - c[3]} }
 	switch f {
-	case driver.BlendZero:
+	case driver.BlendZero, driver.BlendOneMinusDstAlpha, driver.BlendSrcAlphaSaturate:
 		return 10, 0, true
-	case driver.BlendOne:
+	case driver.BlendOne, driver.BlendDstAlpha:
 		return 10, 0xFFFFFF, true
 	case driver.BlendSrcAlpha:
 		return 2, 0, true
 	case driver.BlendOneMinusSrcAlpha:
 		return 3, 0, true
-	case driver.BlendDstAlpha:
-		return 4, 0, true
-	case driver.BlendOneMinusDstAlpha:
-		return 5, 0, true
 	case driver.BlendDstColor:
 		return 0, 0, src
 	case driver.BlendOneMinusDstColor:
@@ -331,30 +337,26 @@ func blendFactor(f driver.BlendFactor, src bool) (code uint32, fix uint32, ok bo
 		return 0, 0, !src
 	case driver.BlendOneMinusSrcColor:
 		return 1, 0, !src
+	case driver.BlendConstantColor:
+		return 10, rgb8(k), true
+	case driver.BlendOneMinusConstantColor:
+		return 10, rgb8(inv(k)), true
+	case driver.BlendConstantAlpha:
+		return 10, rgb8([4]float32{k[3], k[3], k[3]}), true
+	case driver.BlendOneMinusConstantAlpha:
+		return 10, rgb8([4]float32{1 - k[3], 1 - k[3], 1 - k[3]}), true
 	}
 	return 0, 0, false
 }
 
-// fragOpts adjust the per-fragment state for extra passes.
-type fragOpts struct {
-	// equalDepth makes the depth test EQUAL without writes (second passes).
-	equalDepth bool
-	// blend overrides the GL blend (src, dst codes, fixes) when set.
-	blend                  bool
-	bsrc, bdst, sfix, dfix uint32
-	// noStencil and noAlphaWrite keep extra passes from repeating
-	// stencil operations or alpha writes.
-	noStencil bool
-	// constAlpha is the fragment alpha when the driver knows it is the
-	// same for every fragment of the draw (-1 otherwise).
-	constAlpha int
-}
+// blendOp maps a GL blend equation to the ALPHA op field.
+var blendOp = [5]uint32{driver.BlendAdd: 0, driver.BlendSubtract: 1, driver.BlendReverseSubtract: 2, driver.BlendMin: 3, driver.BlendMax: 4}
 
-// fragment emits alpha test, stencil (and the arbitration of the alpha
-// bits, which hold the stencil), depth test, blending, logic op, write
-// masks and dither. It returns an Unsupported reason when GL asks for
-// something the GE cannot do.
-func (c *Context) fragment(st *driver.State, o fragOpts) string {
+// fragment emits alpha test, stencil, depth test, blending, logic op,
+// write masks and dither for the application's state. It returns a reason
+// when the state holds what no GE pass can do (GL ES 2.0's SRC_COLOR as a
+// source or DST_COLOR as a destination factor; ES 1.1 has neither).
+func (c *Context) fragment(st *driver.State) string {
 	l := &c.list
 	if st.AlphaTest.Enabled && st.AlphaTest.Func != driver.CompareAlways {
 		l.set(ge.ATE, 1)
@@ -365,16 +367,10 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 	}
 	l.set(ge.CTE, 0)
 	depth := c.cfg.DepthBits > 0
-	zte := depth && st.DepthTest
-	zfunc := compareOf[st.DepthFunc]
-	zwrite := st.DepthMask
-	if o.equalDepth {
-		zfunc, zwrite = 2, false
-	}
-	if zte {
+	if depth && st.DepthTest {
 		l.set(ge.ZTE, 1)
-		l.set(ge.ZTST, zfunc)
-		if zwrite {
+		l.set(ge.ZTST, compareOf[st.DepthFunc])
+		if st.DepthMask {
 			l.set(ge.ZMSK, 0)
 		} else {
 			l.set(ge.ZMSK, 1)
@@ -382,15 +378,13 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 	} else {
 		l.set(ge.ZTE, 0)
 	}
-	// The alpha bits: stencil when the surface has stencil bits, else GL's
-	// alpha channel, which the GE can only write through the stencil
-	// unit's REPLACE with a constant (guide hazard 4; pspautotests
-	// gpu/dither shows fragment alpha is never stored).
-	var pmska uint32
+	// The alpha bits hold the stencil (guide hazard 4); without stencil
+	// bits nothing writes them.
+	pmska := uint32(0)
 	if c.cfg.StencilBits > 0 {
 		sb := c.cfg.StencilBits
 		s := &st.Stencil[0]
-		if st.StencilTest && !o.noStencil {
+		if st.StencilTest {
 			l.set(ge.STE, 1)
 			ref := c.stencilFill(uint32(max(0, min(s.Ref, 1<<sb-1))))
 			vm := c.stencilFill(s.ValueMask)
@@ -402,14 +396,7 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 			pmska = 0xFF
 		}
 	} else {
-		if st.ColorMask[3] && o.constAlpha >= 0 && !o.noStencil {
-			l.set(ge.STE, 1)
-			l.set(ge.STST, 1|uint32(o.constAlpha)<<8|0xFF<<16)
-			l.set(ge.SOP, 2<<16)
-		} else {
-			l.set(ge.STE, 0)
-		}
-		pmska = 0
+		l.set(ge.STE, 0)
 	}
 	l.set(ge.PMSKA, pmska)
 	var pmskc uint32
@@ -419,35 +406,18 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 		}
 	}
 	l.set(ge.PMSKC, pmskc)
-	switch {
-	case o.blend:
-		l.set(ge.ABE, 1)
-		l.set(ge.ALPHA, o.bsrc|o.bdst<<4)
-		l.set(ge.SFIX, o.sfix)
-		l.set(ge.DFIX, o.dfix)
-	case st.Blend.Enabled:
-		b := &st.Blend
-		var op uint32
-		switch b.EqRGB {
-		case driver.BlendSubtract:
-			op = 1
-		case driver.BlendReverseSubtract:
-			op = 2
-		case driver.BlendMin:
-			op = 3
-		case driver.BlendMax:
-			op = 4
-		}
-		src, sfix, ok1 := blendFactor(b.SrcRGB, true)
-		dst, dfix, ok2 := blendFactor(b.DstRGB, false)
+	// With the logic op enabled, GL does no blending (section 4.1.8).
+	if b := &st.Blend; b.Enabled && !st.LogicOpEnabled {
+		src, sfix, ok1 := blendFactor(b.SrcRGB, true, b.Color)
+		dst, dfix, ok2 := blendFactor(b.DstRGB, false, b.Color)
 		if !ok1 || !ok2 {
-			return "blend factor SRC_ALPHA_SATURATE (or a constant colour) has no GE form"
+			return "SRC_COLOR as a source or DST_COLOR as a destination factor (GL ES 2.0) has no GE form"
 		}
 		l.set(ge.ABE, 1)
-		l.set(ge.ALPHA, src|dst<<4|op<<8)
+		l.set(ge.ALPHA, src|dst<<4|blendOp[b.EqRGB]<<8)
 		l.set(ge.SFIX, sfix)
 		l.set(ge.DFIX, dfix)
-	default:
+	} else {
 		l.set(ge.ABE, 0)
 	}
 	if st.LogicOpEnabled {
@@ -456,10 +426,16 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 	} else {
 		l.set(ge.LOE, 0)
 	}
-	// Dither only matters when the surface has fewer than 8 bits per
-	// channel (decision: on 8888 the GE would add the matrix too, which GL
-	// does not ask for).
-	if st.Dither && c.psm != 3 {
+	c.dither(st.Dither)
+	return ""
+}
+
+// dither emits the dither state. Dither only matters when the surface has
+// fewer than 8 bits per channel (decision: on 8888 the GE would add the
+// matrix too, which GL does not ask for).
+func (c *Context) dither(on bool) {
+	l := &c.list
+	if on && c.psm != 3 {
 		l.set(ge.DTE, 1)
 		for i, row := range ditherMatrix {
 			l.set(ge.DTH0+ge.Op(i), row)
@@ -467,7 +443,6 @@ func (c *Context) fragment(st *driver.State, o fragOpts) string {
 	} else {
 		l.set(ge.DTE, 0)
 	}
-	return ""
 }
 
 // Kinds of GL_COMBINE environments the GE can express.

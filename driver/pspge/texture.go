@@ -17,6 +17,7 @@ const (
 	tpsm8888   = 3
 	tpsmCLUT4  = 4
 	tpsmCLUT8  = 5
+	tpsmCLUT32 = 7
 	tpsmDXT1   = 8
 	tpsmDXT3   = 9
 	tpsmDXT5   = 10
@@ -147,10 +148,9 @@ func (g *geTexture) convertLevel(t *driver.Texture, lv *driver.Level) ([]byte, i
 		return out, bw, nil
 	case driver.TexDXT1, driver.TexDXT1A, driver.TexDXT3, driver.TexDXT5:
 		return g.convertDXT(t.Format, lv)
-	case driver.TexETC1:
-		return nil, 0, fmt.Errorf("pspge: ETC1 textures are not supported")
 	}
-	// Everything else widens to 8888.
+	// Everything else widens to 8888 (ETC1 blocks decoded on the CPU: the
+	// GE has no ETC1).
 	g.format = tpsm8888
 	bw := bufwFor(w, 32)
 	out := make([]byte, bw*h*4)

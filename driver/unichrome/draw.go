@@ -32,22 +32,39 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if dc.DrawTexture != nil {
 		return c.drawTexture(st, dc.DrawTexture)
 	}
+	if why := needsFallback(st); why != "" {
+		return c.fallback(st, dc)
+	}
 	ds, err := c.setup(st, dc.Prim)
 	if err != nil || ds == nil {
 		return err
 	}
-	// Culling is the engine's except FRONT_AND_BACK, which software T&L
-	// drops; two-sided lighting still sees the facing.
+	mesh, err := c.transform(st, dc)
+	if err != nil {
+		return err
+	}
+	c.drawMesh(st, ds, mesh)
+	if len(c.cmd.words) > flushWords {
+		return c.Flush()
+	}
+	return nil
+}
+
+// transform runs software T&L. Culling is the engine's except
+// FRONT_AND_BACK, which software T&L drops; two-sided lighting still sees
+// the facing.
+func (c *Context) transform(st *driver.State, dc *driver.DrawCall) (*swtnl.Mesh, error) {
 	tst := st
 	if st.CullEnabled && st.CullFace != driver.FaceFrontAndBack {
 		cp := *st
 		cp.CullEnabled = false
 		tst = &cp
 	}
-	mesh, err := c.tnl.Run(tst, dc)
-	if err != nil {
-		return err
-	}
+	return c.tnl.Run(tst, dc)
+}
+
+// drawMesh sends a mesh's primitives with the state setup programmed.
+func (c *Context) drawMesh(st *driver.State, ds *drawSetup, mesh *swtnl.Mesh) {
 	flatTri, flatLine := uc.ShadeGouraud, uc.ShadeGouraud
 	if st.Shade == driver.ShadeFlat {
 		flatTri, flatLine = uc.ShadeFlatC, uc.ShadeFlatB
@@ -69,10 +86,6 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		c.polygonOffset(st, false)
 		c.points(st, ds, mesh.Points)
 	}
-	if len(c.cmd.words) > flushWords {
-		return c.Flush()
-	}
-	return nil
 }
 
 // flushWords bounds a command list (1 MB): a longer one is submitted

@@ -136,6 +136,9 @@ func newCaps() *driver.Caps {
 			{Feature: "POINT_SMOOTH, LINE_SMOOTH", How: "drawn aliased: the engine's anti-aliasing is not simulated"},
 			{Feature: "glCopyTexImage2D, GENERATE_MIPMAP", How: "done by the state tracker on the CPU"},
 			{Feature: "client arrays of any type and stride", How: "fetched and converted on the CPU by software T&L"},
+			{Feature: "GL_COMBINE DOT3_RGB, DOT3_RGBA",
+				How:  "the shared fallback's software stage (driver/multipass): the CPU computes the fragment colours of the draw's non-overlapping batches (textures sampled with GL's filters, both units' environments, fog) into a texture, and the engine composites it at each fragment's window position with the application's tests, blending and masks; the engine's dot-product stage is garbled in the seed (L2723) and not simulated",
+				Cost: "per batch: one texture upload of the batch's box and one composite pass; CPU shading of every pixel of the box"},
 		},
 		Missing: []driver.Missing{
 			{Feature: driver.FeatureShaders, Why: "the UniChrome Pro II is a fixed-function chip (GL ES 1.1 only)"},

@@ -51,20 +51,8 @@ func (c *Context) points(st *driver.State, ds *drawSetup, ps []swtnl.Vertex) {
 	c.verts = c.verts[:0]
 	var native []int
 	for i := range ps {
-		size := min(max(ps[i].PointSize, 1), MaxPointSize)
-		isize := math.Max(1, math.Round(float64(size)))
-		if !ds.sprite {
-			size = float32(isize)
-		}
 		v := ps[i]
-		// GL ES 1.1 §3.3.1: the square's centre.
-		for k := 0; k < 2; k++ {
-			if int(isize)%2 == 1 {
-				v.Win[k] = float32(math.Floor(float64(v.Win[k]))) + 0.5
-			} else {
-				v.Win[k] = float32(math.Floor(float64(v.Win[k]) + 0.5))
-			}
-		}
+		size := pointSquare(&v, ds.sprite)
 		if size <= 1 && !ds.sprite {
 			ps[i] = v
 			native = append(native, i)
@@ -92,10 +80,33 @@ func (c *Context) points(st *driver.State, ds *drawSetup, ps []swtnl.Vertex) {
 	c.emit(ds, uc.PrimPoint, uc.ShadeGouraud)
 }
 
+// pointSquare returns the side of the square point v covers and moves v
+// to the square's centre: sizes clamp to [1, MaxPointSize] and round to
+// whole pixels unless the point is a sprite; the centre sits on a pixel
+// centre for odd sizes, a pixel corner for even ones (GL ES 1.1 §3.3.1).
+func pointSquare(v *swtnl.Vertex, sprite bool) float32 {
+	size := min(max(v.PointSize, 1), MaxPointSize)
+	isize := math.Max(1, math.Round(float64(size)))
+	if !sprite {
+		size = float32(isize)
+	}
+	for k := 0; k < 2; k++ {
+		if int(isize)%2 == 1 {
+			v.Win[k] = float32(math.Floor(float64(v.Win[k]))) + 0.5
+		} else {
+			v.Win[k] = float32(math.Floor(float64(v.Win[k]) + 0.5))
+		}
+	}
+	return size
+}
+
 // drawTexture draws an OES_draw_texture rectangle: window-aligned, depth
 // n + z(f - n), the current colour, texture coordinates from each enabled
 // unit's crop rectangle.
 func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
+	if needsFallback(st) != "" {
+		return c.drawTextureFallback(st, r)
+	}
 	ds, err := c.setup(st, driver.PrimTriangles)
 	if err != nil || ds == nil {
 		return err
@@ -176,4 +187,35 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 		fl(x1), fl(y0), fl(z), fl(x1), fl(y1), fl(z), fl(x0), fl(y1), fl(z))
 	c.emit(ds, uc.PrimTri, uc.ShadeSolid)
 	return nil
+}
+
+// drawTextureFallback draws an OES_draw_texture rectangle whose units
+// need the fallback, as two window-space triangles (no fog).
+func (c *Context) drawTextureFallback(st *driver.State, r *driver.DrawTexRect) error {
+	if r.W <= 0 || r.H <= 0 {
+		return nil
+	}
+	n, f := st.DepthRange[0], st.DepthRange[1]
+	z := n + clampf(r.Z)*(f-n)
+	var q [4]swtnl.Vertex
+	xy := [4][2]float32{{r.X, r.Y}, {r.X + r.W, r.Y}, {r.X + r.W, r.Y + r.H}, {r.X, r.Y + r.H}}
+	for k := range q {
+		q[k].Win = [4]float32{xy[k][0], xy[k][1], z, 1}
+		q[k].Clip = [4]float32{0, 0, 0, 1}
+		q[k].Color, q[k].Fog = st.CurrentColor, 1
+		for u := range st.Units {
+			t := st.Units[u].Texture
+			if t == nil {
+				continue
+			}
+			crop := t.Crop
+			w, h := float32(t.Levels[0].Width), float32(t.Levels[0].Height)
+			fx, fy := (xy[k][0]-r.X)/r.W, (xy[k][1]-r.Y)/r.H
+			q[k].Tex[u] = [4]float32{(float32(crop[0]) + fx*float32(crop[2])) / w, (float32(crop[1]) + fy*float32(crop[3])) / h, 0, 1}
+		}
+	}
+	m := &swtnl.Mesh{Triangles: []swtnl.Vertex{q[0], q[1], q[2], q[0], q[2], q[3]}}
+	noOffset := *st
+	noOffset.PolygonOffset.Fill = false
+	return c.fallbackMesh(&noOffset, m, false)
 }

@@ -258,8 +258,9 @@ func infoOf(backend string) *backendInfo {
 		for _, e := range ctx.Caps().Extensions {
 			bi.extensions[e] = true
 		}
-		_, _, _, a := ctx.Config().Format.Bits()
-		bi.alpha = a > 0
+		// AlphaBits, not the format's: the PSP GE's alpha bits hold
+		// the stencil (SurfaceConfig.NoAlpha).
+		bi.alpha = ctx.Config().AlphaBits() > 0
 		ctx.Close()
 	}
 	infoCache[backend] = bi

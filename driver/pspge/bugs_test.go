@@ -1,0 +1,266 @@
+package pspge_test
+
+import (
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/gles"
+)
+
+// Tests of rendering bugs of issue 17, each against the value GL ES 1.1
+// gives.
+
+// TestNoDestinationAlpha: the GE's alpha bits are the stencil, so a pspge
+// surface has no alpha bitplanes and GL takes the destination alpha to be
+// 1 (section 4.1.6): DST_ALPHA is 1, ONE_MINUS_DST_ALPHA 0 and
+// SRC_ALPHA_SATURATE min(As, 1-Ad) = 0, whatever the stencil holds.
+func TestNoDestinationAlpha(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		src, dst gles.Enum
+		want     color.NRGBA
+	}{
+		{"DST_ALPHA, ZERO: the source", gles.DST_ALPHA, gles.ZERO, color.NRGBA{204, 102, 51, 255}},
+		{"ONE_MINUS_DST_ALPHA, ONE: the destination", gles.ONE_MINUS_DST_ALPHA, gles.ONE, color.NRGBA{0, 0, 128, 255}},
+		{"ZERO, DST_ALPHA: the destination", gles.ZERO, gles.DST_ALPHA, color.NRGBA{0, 0, 128, 255}},
+		{"SRC_ALPHA_SATURATE, ONE: the destination", gles.SRC_ALPHA_SATURATE, gles.ONE, color.NRGBA{0, 0, 128, 255}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, err := gles.NewContext("pspge", gles.Config{Width: 64, Height: 64, StencilBits: 8})
+			require.NoError(t, err)
+			t.Cleanup(func() { ctx.Close() })
+			assert.Equal(t, []int{0}, ctx.GetIntegerv(gles.ALPHA_BITS))
+			ctx.ClearColor(0, 0, 0.5, 1)
+			ctx.ClearStencil(0x40)
+			ctx.Clear(gles.COLOR_BUFFER_BIT | gles.STENCIL_BUFFER_BIT)
+			ctx.Enable(gles.BLEND)
+			ctx.BlendFunc(tc.src, tc.dst)
+			ctx.Color4f(0.8, 0.4, 0.2, 0.5)
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+			ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+			require.NoError(t, ctx.Err())
+			assert.Equal(t, tc.want, at(ctx, 30, 30))
+			s, err := ctx.Driver().(interface{ ReadStencil(x, y int) (int, error) }).ReadStencil(30, 30)
+			require.NoError(t, err)
+			assert.Equal(t, 0x40, s, "the stencil is untouched")
+		})
+	}
+}
+
+// TestBlendOffUnderLogicOp: with COLOR_LOGIC_OP enabled GL does no
+// blending (section 4.1.8); COPY writes the source.
+func TestBlendOffUnderLogicOp(t *testing.T) {
+	ctx := newCtx(t, 0)
+	ctx.ClearColor(0.4, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.BLEND)
+	ctx.BlendFunc(gles.ONE, gles.ONE)
+	ctx.Enable(gles.COLOR_LOGIC_OP)
+	ctx.LogicOp(gles.COPY)
+	ctx.Color4f(0, 0.5, 0, 1)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{0, 128, 0, 255}, at(ctx, 30, 30))
+}
+
+// fogScene sets LINEAR fog from 0 to 10 in white, a perspective projection
+// and a black current colour; geometry at eye depth 5 is half fogged.
+func fogScene(ctx *gles.Context, mode gles.Enum) {
+	ctx.MatrixMode(gles.PROJECTION)
+	ctx.Frustumf(-1, 1, -1, 1, 1, 100)
+	ctx.MatrixMode(gles.MODELVIEW)
+	ctx.Enable(gles.FOG)
+	ctx.Fogf(gles.FOG_MODE, float32(mode))
+	ctx.Fogf(gles.FOG_START, 0)
+	ctx.Fogf(gles.FOG_END, 10)
+	ctx.Fogf(gles.FOG_DENSITY, 0.13863) // EXP: exp(-0.13863*5) = 0.5
+	ctx.Fogfv(gles.FOG_COLOR, []float32{1, 1, 1, 1})
+	ctx.Color4f(0, 0, 0, 1)
+}
+
+// TestFogOnWidePointsAndLines: fog applies to every primitive (section
+// 3.8); wide lines and points are drawn by the software path, and at eye
+// depth 5 with LINEAR fog 0..10 are half fog colour.
+func TestFogOnWidePointsAndLines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		draw func(ctx *gles.Context)
+	}{
+		{"line width 4", func(ctx *gles.Context) {
+			ctx.LineWidth(4)
+			ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-4, 0, -5, 4, 0, -5})
+			ctx.DrawArrays(gles.LINES, 0, 2)
+		}},
+		{"point size 6", func(ctx *gles.Context) {
+			ctx.PointSize(6)
+			ctx.VertexPointer(3, gles.FLOAT, 0, []float32{0, 0, -5})
+			ctx.DrawArrays(gles.POINTS, 0, 1)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newCtx(t, 0)
+			fogScene(ctx, gles.LINEAR)
+			tc.draw(ctx)
+			require.NoError(t, ctx.Err())
+			p := at(ctx, 32, 32)
+			assert.InDelta(t, 128, int(p.R), 2, "%v", p)
+		})
+	}
+}
+
+// TestExpFogEqualDepthAndAlphaTest: EXP fog applies once, to the fragments
+// that pass: a fogged quad at the depth of an earlier fogged one fails LESS
+// and leaves the earlier pixel fogged once (the old second pass, drawn
+// with depth EQUAL, fogged it again), and an opaque fogged quad passes an
+// alpha test of GREATER 0.5 (the old fog pass, alpha 1-f, was discarded by
+// it).
+func TestExpFogEqualDepthAndAlphaTest(t *testing.T) {
+	quadAt := func(ctx *gles.Context) {
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-5, -5, -5, 5, -5, -5, 5, 5, -5, -5, 5, -5})
+		ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	}
+	ctx := newCtx(t, 0)
+	fogScene(ctx, gles.EXP)
+	ctx.Enable(gles.DEPTH_TEST)
+	ctx.Color4f(1, 0, 0, 1)
+	quadAt(ctx)
+	ctx.Color4f(0, 1, 0, 1)
+	quadAt(ctx)
+	require.NoError(t, ctx.Err())
+	// Red fogged once by half white: (1, 0.5, 0.5).
+	p := at(ctx, 32, 32)
+	assert.Equal(t, uint8(255), p.R)
+	assert.InDelta(t, 128, int(p.G), 1, "equal depth fails LESS: fogged once %v", p)
+
+	ctx = newCtx(t, 0)
+	fogScene(ctx, gles.EXP)
+	ctx.Enable(gles.DEPTH_TEST)
+	ctx.Enable(gles.ALPHA_TEST)
+	ctx.AlphaFunc(gles.GREATER, 0.5)
+	quadAt(ctx)
+	require.NoError(t, ctx.Err())
+	assert.InDelta(t, 128, int(at(ctx, 32, 32).R), 1, "half fogged, alpha 1 passes")
+}
+
+// TestFlatShadingKeepsFogFactor: flat shading flattens colours only (GL ES
+// 1.1 section 2.14.7); the fog factor still varies with depth. A flat
+// black triangle strip recedes from eye depth 2 to 8 with EXP and EXP2
+// fog: at window x the strip's eye distance is d = 16/(5 - 3u), u =
+// (x + 1/2)/32 - 1. GL lets f be computed per vertex and interpolated like
+// other data (section 3.8), perspective-correctly: f(2) + (d-2)/6 (f(8) -
+// f(2)) along the strip.
+func TestFlatShadingKeepsFogFactor(t *testing.T) {
+	for _, mode := range []gles.Enum{gles.EXP, gles.EXP2} {
+		ctx := newCtx(t, 0)
+		fogScene(ctx, mode)
+		ctx.Fogf(gles.FOG_DENSITY, 0.15)
+		ctx.Enable(gles.DEPTH_TEST)
+		ctx.ShadeModel(gles.FLAT)
+		// x from -2 at z = -2 to 8 at z = -8: a plane seen from the side.
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-2, -2, -2, -2, 2, -2, 8, -8, -8, 8, 8, -8})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		require.NoError(t, ctx.Err())
+		f := func(z float64) float64 {
+			if mode == gles.EXP {
+				return math.Exp(-0.15 * z)
+			}
+			return math.Exp(-0.15 * 0.15 * z * z)
+		}
+		for _, x := range []int{1, 20, 40, 62} {
+			u := (float64(x)+0.5)/32 - 1
+			d := 16 / (5 - 3*u)
+			fi := f(2) + (d-2)/6*(f(8)-f(2))
+			p := at(ctx, x, 32)
+			assert.InDelta(t, 255*(1-fi), float64(p.R), 3, "%v x %d (eye distance %.2f): %v", mode, x, d, p)
+		}
+	}
+}
+
+// TestPositionWPerspective: positions with w != 1 are divided after
+// interpolation (GL ES 1.1 section 3.5), so texture coordinates stay
+// perspective-correct: a quad whose right edge has w = 3 under an identity
+// projection shows texel s = (t/3)/((1-t) + t/3) at fraction t of its
+// width.
+func TestPositionWPerspective(t *testing.T) {
+	ctx := newCtx(t, 0)
+	ctx.Enable(gles.TEXTURE_2D)
+	ids := ctx.GenTextures(1)
+	ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+	// Eight texels across: texel i has red 32*i.
+	row := make([]uint8, 0, 8*4)
+	for i := 0; i < 8; i++ {
+		row = append(row, uint8(32*i), 0, 0, 255)
+	}
+	ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, 8, 1, 0, gles.RGBA, gles.UNSIGNED_BYTE, row)
+	ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.EnableClientState(gles.TEXTURE_COORD_ARRAY)
+	ctx.VertexPointer(4, gles.FLOAT, 0, []float32{-1, -1, 0, 1, 3, -3, 0, 3, 3, 3, 0, 3, -1, 1, 0, 1})
+	ctx.TexCoordPointer(2, gles.FLOAT, 0, []float32{0, 0, 1, 0, 1, 1, 0, 1})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	for _, x := range []int{8, 24, 40, 56} {
+		tt := (float64(x) + 0.5) / 64
+		s := (tt / 3) / ((1 - tt) + tt/3)
+		want := 32 * int(s*8)
+		assert.Equal(t, want, int(at(ctx, x, 32).R), "x %d: s %.3f", x, s)
+	}
+}
+
+// TestWideLineColumnsAndPerspective: an aliased wide line covers the
+// columns of the 1-wide line (ES 1.1 section 3.4.2), which by the
+// diamond-exit rule (3.4.1) are those whose centres lie in (xa - 1/2,
+// xb - 1/2] going right, and (xb + 1/2, xa + 1/2] going left; its colour
+// is interpolated perspective-correctly: f = ((1-t) fa/wa + t fb/wb) /
+// ((1-t)/wa + t/wb) at the fragment centre's parameter t.
+func TestWideLineColumnsAndPerspective(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		xa, xb     float32
+		first, end int // covered columns first..end-1
+	}{
+		{"rightward", 10.6, 50.8, 10, 50},
+		{"leftward", 50.8, 10.6, 11, 51},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newCtx(t, 0)
+			ctx.LineWidth(3)
+			ctx.EnableClientState(gles.COLOR_ARRAY)
+			// Identity projection; clip (x, y) = window/32 - 1 times w,
+			// with w = 1 at a and w = 4 at b.
+			wa, wb := float32(1), float32(4)
+			ndc := func(x float32) float32 { return x/32 - 1 }
+			y := ndc(32.5)
+			ctx.VertexPointer(4, gles.FLOAT, 0, []float32{ndc(tc.xa) * wa, y * wa, 0, wa, ndc(tc.xb) * wb, y * wb, 0, wb})
+			ctx.ColorPointer(4, gles.FLOAT, 0, []float32{1, 0, 0, 1, 0, 0, 1, 1})
+			ctx.DrawArrays(gles.LINES, 0, 2)
+			require.NoError(t, ctx.Err())
+			for x := 0; x < 64; x++ {
+				p := at(ctx, x, 32)
+				in := x >= tc.first && x < tc.end
+				if !in {
+					assert.Equal(t, color.NRGBA{0, 0, 0, 255}, p, "column %d is outside the line", x)
+					continue
+				}
+				tt := (float64(x) + 0.5 - float64(tc.xa)) / float64(tc.xb-tc.xa)
+				tt = math.Max(0, math.Min(1, tt))
+				r := (1 - tt) / float64(wa) / ((1-tt)/float64(wa) + tt/float64(wb))
+				assert.InDelta(t, 255*r, float64(p.R), 6, "column %d (t %.3f)", x, tt)
+				assert.InDelta(t, 255*(1-r), float64(p.B), 6, "column %d (t %.3f)", x, tt)
+				for _, yy := range []int{31, 33} {
+					assert.Equal(t, p, at(ctx, x, yy), "column %d is three pixels tall", x)
+				}
+			}
+			assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(ctx, 30, 30))
+			assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(ctx, 30, 34))
+		})
+	}
+}
