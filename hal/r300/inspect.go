@@ -38,9 +38,18 @@ func (in *Inspector) Walk(buf []byte, base uint32, fn func(hal.Command) bool) {
 	for i := 0; i < len(d.words); {
 		start := len(d.out)
 		next := d.packet(i)
+		if h := ParseHeader(d.words[i]); h.Type == 3 && h.Op == OpDrawIndx2 && next == i+2 && next < len(d.words) {
+			// A 3D_DRAW_INDX_2 without inline indices takes them from
+			// the INDX_BUFFER packet after it: the chip runs the two as
+			// one command (sim/r300 indexBuffer), so they are one here
+			// and a pause after the draw falls after both.
+			if nh := ParseHeader(d.words[next]); nh.Type == 3 && nh.Op == OpIndxBuffer {
+				next = d.packet(next)
+			}
+		}
 		c := hal.Command{Offset: uint32(4 * i), Size: uint32(4 * (next - i)), Lines: d.out[start:len(d.out):len(d.out)]}
 		h := ParseHeader(d.words[i])
-		p := d.words[i+1 : next]
+		p := d.words[i+1 : min(next, i+1+h.Count)]
 		switch h.Type {
 		case 0:
 			for k, v := range p {

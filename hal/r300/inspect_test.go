@@ -47,3 +47,31 @@ func TestInspector(t *testing.T) {
 	assert.Equal(t, uint(8), zs, "depth in the top 24 bits")
 	assert.Equal(t, uint32(0xFF), s.Mask)
 }
+
+// TestInspectorIndexBuffer pins that a 3D_DRAW_INDX_2 without inline
+// indices and the INDX_BUFFER packet after it are one command (the chip
+// runs them as one), and that walking a vertex-program upload through the
+// PVS data port decodes it.
+func TestInspectorIndexBuffer(t *testing.T) {
+	ws := []uint32{
+		0x00000880, 0x00000000, // VAP_PVS_VECTOR_INDX_REG: octword 0
+		0x00038881, 0x00F00003, 0x00D10000, 0x01248000, 0x01248000, // VAP_PVS_VECTOR_DATA_REG x4 (one_reg)
+		0xC0003600, 0x00060014, // 3D_DRAW_INDX_2, VF_CNTL: 6 indices, none inline
+		0xC0023300, 0x80000E00, 0x10000000, 0x00000003, // INDX_BUFFER: VAP_PORT_IDX0, address, 3 dwords
+		0xC0001000, 0x00000000, // NOP
+	}
+	buf := make([]byte, 4*len(ws))
+	for i, w := range ws {
+		binary.LittleEndian.PutUint32(buf[4*i:], w)
+	}
+	type cmd struct {
+		off, size uint32
+		draw      hal.DrawMark
+	}
+	var got []cmd
+	NewInspector().Walk(buf, 0x10100000, func(c hal.Command) bool {
+		got = append(got, cmd{c.Offset, c.Size, c.Draw})
+		return true
+	})
+	assert.Equal(t, []cmd{{0, 8, 0}, {8, 20, 0}, {28, 24, hal.DrawBegin | hal.DrawEnd}, {52, 8, 0}}, got)
+}
