@@ -45,6 +45,12 @@ type Config struct {
 	// Workers sets how many goroutines the simulated device shades with
 	// (0: its default, one per CPU). Output does not depend on it.
 	Workers int
+	// MemoryBudget bounds the host memory the context keeps for buffer
+	// and texture data, in bytes: a call that would take more records
+	// OUT_OF_MEMORY and changes nothing. 0 takes the backend's default,
+	// the size of its chip's memory (DefaultMemoryBudget); a negative
+	// value removes the bound.
+	MemoryBudget int64
 }
 
 // Error is one GL error, with the entry point that raised it.
@@ -129,6 +135,10 @@ type Context struct {
 	sampleCovValue float32
 	sampleCovInv   bool
 
+	// Host memory held by buffer and texture data, and its bound
+	// (negative: none).
+	memUsed, memBudget int64
+
 	// GL ES 2.0.
 	api2 bool
 	gl2  es2
@@ -162,7 +172,10 @@ func NewContext(backend string, cfg Config) (*Context, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: new context: %w", backend, err), drv.Close())
 	}
-	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config(), api2: cfg.ES2}
+	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config(), api2: cfg.ES2, memBudget: cfg.MemoryBudget}
+	if c.memBudget == 0 {
+		c.memBudget = DefaultMemoryBudget(drv)
+	}
 	c.init()
 	if c.api2 {
 		c.gl2.compiler = compiler
