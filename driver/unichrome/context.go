@@ -86,6 +86,7 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "sys", 1<<20)
+	c.up.SetReclaim(func() error { return c.up.Reclaim(c.Flush, nil) })
 	c.cmd.init()
 	return c, nil
 }
