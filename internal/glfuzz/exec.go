@@ -52,6 +52,10 @@ type Limits struct {
 	Heap uint64
 }
 
+// MaxSliceLen bounds the slices a program passes: the fuzzer's own
+// arguments must not exhaust memory before a call is made.
+const MaxSliceLen = 1 << 24
+
 // DefaultDeadline is the time one call may take.
 const DefaultDeadline = 30 * time.Second
 
@@ -355,6 +359,9 @@ func value(a Arg, pt reflect.Type) (reflect.Value, error) {
 	switch {
 	case t.Kind() == reflect.Slice:
 		n := a.sliceLen()
+		if n < 0 || n > MaxSliceLen {
+			return reflect.Value{}, fmt.Errorf("slice of %d elements (at most %d)", n, MaxSliceLen)
+		}
 		v = reflect.MakeSlice(t, n, n)
 		for i := 0; i < n && a.Fill != FillZero; i++ {
 			e := v.Index(i)

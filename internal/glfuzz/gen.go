@@ -55,7 +55,7 @@ type GenOptions struct {
 }
 
 // DefaultMaxCalls is the default bound on a program's length.
-const DefaultMaxCalls = 80
+const DefaultMaxCalls = 300
 
 type gen struct {
 	src Source
@@ -124,7 +124,7 @@ func (g *gen) config() gles.Config {
 		c.Workers = int(g.pick(1, 2, 3, -1))
 	}
 	if g.chance(1, 10) {
-		c.MemoryBudget = g.pick(-1, 1, 4096, 1<<16, 1<<20, 4<<20)
+		c.MemoryBudget = g.pick(1, 4096, 1<<16, 1<<20, 4<<20)
 	}
 	return c
 }
@@ -443,7 +443,7 @@ func (g *gen) slice(typ string, n int) Arg {
 		case "float32", "float64":
 			a.Elems[i] = g.floatFor("coord")
 		case "gles.Fixed":
-			a.Elems[i] = float64(g.fixedFor("coord"))
+			a.Elems[i] = float64(wrapInt(elem, g.fixedFor("coord")))
 		case "uint8", "int8":
 			a.Elems[i] = float64(g.src.Intn(256))
 			if elem == "int8" {
@@ -610,7 +610,7 @@ func (g *gen) fix(c *Call) {
 			wi, hi, fi, ti = 4, 5, 6, 7
 		}
 		w, h := a[wi].Int, a[hi].Int
-		if w >= 0 && h >= 0 && w*h <= 1<<22 {
+		if w >= 0 && h >= 0 && w <= 1<<22 && h <= 1<<22 && w*h <= 1<<22 {
 			bpp := int64(2)
 			switch gles.Enum(a[ti].Int) {
 			case gles.UNSIGNED_BYTE:
@@ -626,7 +626,7 @@ func (g *gen) fix(c *Call) {
 		if c.Method == "CompressedTexSubImage2D" {
 			w, h = a[4].Int, a[5].Int
 		}
-		if w >= 0 && h >= 0 && w*h <= 1<<22 {
+		if w >= 0 && h >= 0 && w <= 1<<22 && h <= 1<<22 && w*h <= 1<<22 {
 			n := ((w + 3) / 4) * ((h + 3) / 4) * g.pick(8, 16)
 			if gles.Enum(a[2].Int) >= gles.PALETTE4_RGB8_OES && gles.Enum(a[2].Int) <= gles.PALETTE8_RGB5_A1_OES {
 				n = g.pick(16*3, 16*4, 16*2, 256*3, 256*4) + w*h*g.pick(1, 2)/2
@@ -635,7 +635,7 @@ func (g *gen) fix(c *Call) {
 		}
 	case "ReadPixels":
 		w, h := a[2].Int, a[3].Int
-		if w >= 0 && h >= 0 && w*h <= 1<<22 {
+		if w >= 0 && h >= 0 && w <= 1<<22 && h <= 1<<22 && w*h <= 1<<22 {
 			a[4] = Arg{Type: "gles.Enum", Int: int64(gles.RGBA)}
 			a[5] = Arg{Type: "gles.Enum", Int: int64(gles.UNSIGNED_BYTE)}
 			a[6] = g.slice("[]uint8", int(w*h*4))
