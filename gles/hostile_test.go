@@ -317,3 +317,85 @@ func TestDeviceMemoryExhaustion(t *testing.T) {
 		assert.Equal(t, color.NRGBA{0, 255, 0, 255}, img.At(8, 8))
 	})
 }
+
+// TestSurfaceAtTheLimit: on unichrome a surface 2048 pixels wide or high,
+// inside the advertised limit, rendered nothing and reported no error
+// (the clip rectangle's 11-bit exclusive edge wrapped to 0). Every
+// backend must draw up to the last column and row of a surface as wide,
+// then as high, as its limit, and refuse one past it.
+func TestSurfaceAtTheLimit(t *testing.T) {
+	for _, name := range backends.Names() {
+		if strings.HasPrefix(name, "test-") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			drv, err := driver.Open(name, driver.OpenOptions{})
+			require.NoError(t, err)
+			max := drv.Caps().Limits.MaxViewportDims
+			require.NoError(t, drv.Close())
+			for _, size := range [][2]int{{max[0], 8}, {8, max[1]}} {
+				ctx, err := gles.NewContext(name, gles.Config{Width: size[0], Height: size[1]})
+				require.NoError(t, err)
+				clearBlack(ctx)
+				ctx.Color4f(0, 1, 0, 1)
+				ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+				img := ctx.Image()
+				require.NoError(t, ctx.Err())
+				green := color.NRGBA{0, 255, 0, 255}
+				assert.Equal(t, green, img.At(0, 0), "%v: first pixel", size)
+				assert.Equal(t, green, img.At(size[0]-1, size[1]-1), "%v: last pixel", size)
+				require.NoError(t, ctx.Close())
+				_, err = gles.NewContext(name, gles.Config{Width: size[0] + boolInt(size[0] > 8), Height: size[1] + boolInt(size[1] > 8)})
+				assert.Error(t, err, "one past the limit")
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestRenderbufferNameReuse: on r300, deleting a renderbuffer still
+// attached to another framebuffer and taking its name again gave the new
+// renderbuffer the old one's storage (a GL error or wrong depth results,
+// depending on the format).
+func TestRenderbufferNameReuse(t *testing.T) {
+	ctx, err := gles.NewContext("r300", gles.Config{Width: 16, Height: 16, ES2: true})
+	require.NoError(t, err)
+	defer ctx.Close()
+	// Framebuffer 1 holds renderbuffer 1, an RGB565 colour buffer, red.
+	ctx.BindFramebuffer(gles.FRAMEBUFFER, 1)
+	ctx.BindRenderbuffer(gles.RENDERBUFFER, 1)
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.RGB565, 8, 8)
+	ctx.FramebufferRenderbuffer(gles.FRAMEBUFFER, gles.COLOR_ATTACHMENT0, gles.RENDERBUFFER, 1)
+	ctx.ClearColor(1, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	// Delete it while framebuffer 2 is bound: framebuffer 1 keeps it.
+	ctx.BindFramebuffer(gles.FRAMEBUFFER, 2)
+	ctx.DeleteRenderbuffers(1)
+	// Name 1 again: a depth buffer for framebuffer 2, with a colour
+	// buffer of its own.
+	ctx.BindRenderbuffer(gles.RENDERBUFFER, 1)
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.DEPTH_COMPONENT16, 8, 8)
+	ctx.FramebufferRenderbuffer(gles.FRAMEBUFFER, gles.DEPTH_ATTACHMENT, gles.RENDERBUFFER, 1)
+	ctx.BindRenderbuffer(gles.RENDERBUFFER, 2)
+	ctx.RenderbufferStorage(gles.RENDERBUFFER, gles.RGB565, 8, 8)
+	ctx.FramebufferRenderbuffer(gles.FRAMEBUFFER, gles.COLOR_ATTACHMENT0, gles.RENDERBUFFER, 2)
+	require.Equal(t, gles.FRAMEBUFFER_COMPLETE, ctx.CheckFramebufferStatus(gles.FRAMEBUFFER))
+	ctx.ClearColor(0, 0, 1, 1)
+	ctx.ClearDepthf(1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+	require.NoError(t, ctx.Err())
+	px := make([]byte, 4)
+	ctx.ReadPixels(0, 0, 1, 1, gles.RGBA, gles.UNSIGNED_BYTE, px)
+	assert.Equal(t, []byte{0, 0, 255, 255}, px, "framebuffer 2: blue")
+	// Framebuffer 1 still reads its own red buffer.
+	ctx.BindFramebuffer(gles.FRAMEBUFFER, 1)
+	ctx.ReadPixels(0, 0, 1, 1, gles.RGBA, gles.UNSIGNED_BYTE, px)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, []byte{255, 0, 0, 255}, px, "framebuffer 1: red")
+}
