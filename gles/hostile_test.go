@@ -399,3 +399,27 @@ func TestRenderbufferNameReuse(t *testing.T) {
 	require.NoError(t, ctx.Err())
 	assert.Equal(t, []byte{255, 0, 0, 255}, px, "framebuffer 1: red")
 }
+
+// TestLargeSurfaceWork: on r300, legal draws on a very large surface
+// ended in "watchdog expired": the watchdog charged a unit per 2x2 quad of
+// each triangle's bounding box against the budget the other chips spend
+// on 64 pixels. 100 thin triangles across a 2048x2048 surface (a
+// bounding box of a million quads each) must draw.
+func TestLargeSurfaceWork(t *testing.T) {
+	ctx, err := gles.NewContext("r300", gles.Config{Width: 2048, Height: 2048})
+	require.NoError(t, err)
+	defer ctx.Close()
+	ctx.ClearColor(0, 0, 0, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, 1, 1, 0.998})
+	ctx.Color4f(0, 1, 0, 1)
+	for i := 0; i < 100; i++ {
+		ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+	}
+	ctx.Finish()
+	require.NoError(t, ctx.Err())
+	px := make([]byte, 4)
+	ctx.ReadPixels(2040, 2038, 1, 1, gles.RGBA, gles.UNSIGNED_BYTE, px)
+	assert.Equal(t, []byte{0, 255, 0, 255}, px, "a pixel of the thin triangle")
+}

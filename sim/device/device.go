@@ -42,6 +42,10 @@ type Config struct {
 	// Budget is the watchdog's command budget per submission; 0 means
 	// DefaultBudget.
 	Budget int64
+	// Work says what one unit of the budget is on this chip (a command
+	// word, a vertex, so many pixels of a primitive's bounding box), for
+	// the watchdog's fault.
+	Work string
 }
 
 type submission struct {
@@ -287,13 +291,31 @@ func (x *Exec) Stall(at uint32) (uint32, bool) {
 	return x.sub.end, false
 }
 
-// Step charges n commands to the watchdog budget.
+// Remaining returns the commands left in the watchdog budget. An engine
+// compares the work a command asks for (a vertex count, a transfer size)
+// with it before allocating anything for that work: a request the budget
+// cannot pay for faults at once, naming the limit, instead of after the
+// engine has held memory for all of it.
+func (x *Exec) Remaining() int64 { return max(x.budget, 0) }
+
+// Step charges n commands to the watchdog budget. When the budget is
+// spent it returns an error wrapping ErrWatchdog that says which limit was
+// hit and why.
 func (x *Exec) Step(n int) error {
 	x.budget -= int64(n)
 	if x.budget < 0 {
-		return ErrWatchdog
+		return x.expired()
 	}
 	return nil
+}
+
+func (x *Exec) expired() error {
+	work := x.dev.cfg.Work
+	if work == "" {
+		work = "one per command"
+	}
+	return fmt.Errorf("%w: the submission used up its budget of %d units of work (%s); the budget stops runaway streams, and work that needs more goes in more submissions",
+		ErrWatchdog, x.dev.cfg.Budget, work)
 }
 
 // Fault builds a fault at address addr (the word is word) with a reason.

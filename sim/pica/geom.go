@@ -84,6 +84,10 @@ func (a *assembler) add(v vertex, mode uint32) {
 	}
 }
 
+// triBatch is how many assembled triangles a draw holds before they go to
+// the rasteriser.
+const triBatch = 1 << 14
+
 type attrLoad struct {
 	addr   uint32 // address of vertex 0
 	stride uint32
@@ -134,30 +138,52 @@ func (g *GPU) draw(indexed bool) error {
 	}
 	perm := uint64(g.regs[p.VSH_ATTR_PERM_LOW]) | uint64(g.regs[p.VSH_ATTR_PERM_HIGH])<<32
 	count := int(g.regs[p.NUMVERTICES])
+	// Every vertex costs a watchdog step: a count the budget left cannot
+	// pay for faults now, before any vertex is held, rather than at the
+	// watchdog after gigabytes (NUMVERTICES = 0xFFFFFFFF took 41 s and 9
+	// GB to get there).
+	if rem := g.x.Remaining(); int64(count) > rem {
+		return fmt.Errorf("NUMVERTICES %d exceeds the %d commands left in the watchdog budget", count, rem)
+	}
 	first := g.regs[p.VERTEX_OFFSET]
 	ib := g.regs[p.INDEXBUFFER_CONFIG]
 	ibAddr := base + ib&0x0FFFFFFF
 	u16 := ib>>31 != 0
-	cache := map[uint32]vertex{}
+	// Only an indexed draw reads a vertex twice, and its indices are 8 or
+	// 16 bits: the cache holds at most 65536 vertices.
+	var cache map[uint32]vertex
+	if indexed {
+		cache = map[uint32]vertex{}
+	}
 	g.asm.tris = g.asm.tris[:0]
 	g.asm.reset()
 	for i := 0; i < count; i++ {
 		if err := g.x.Step(1); err != nil {
 			return err
 		}
+		// Triangles go to the rasteriser in batches, in order, so that a
+		// long draw holds a bounded number of them.
+		if len(g.asm.tris) >= 3*triBatch {
+			if err := g.rasterize(g.asm.tris); err != nil {
+				return err
+			}
+			g.asm.tris = g.asm.tris[:0]
+		}
 		idx := first + uint32(i)
 		if indexed {
+			size := uint64(1)
 			if u16 {
-				b, ok := g.mem.Slice(ibAddr+2*uint32(i), 2)
-				if !ok {
-					return fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+2*uint32(i))
-				}
+				size = 2
+			}
+			// In 64 bits, so that the index address cannot wrap around.
+			at := uint64(ibAddr) + size*uint64(i)
+			b, ok := g.mem.Slice(uint32(at), uint32(size))
+			if !ok || at > 0xFFFFFFFF {
+				return fmt.Errorf("index %d at %#x outside device memory", i, at)
+			}
+			if u16 {
 				idx = uint32(binary.LittleEndian.Uint16(b))
 			} else {
-				b, ok := g.mem.Slice(ibAddr+uint32(i), 1)
-				if !ok {
-					return fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+uint32(i))
-				}
 				idx = uint32(b[0])
 			}
 		}
@@ -180,7 +206,9 @@ func (g *GPU) draw(indexed bool) error {
 			if v, err = g.runVS(in); err != nil {
 				return err
 			}
-			cache[idx] = v
+			if indexed {
+				cache[idx] = v
+			}
 		}
 		g.asm.add(v, mode)
 	}
@@ -194,10 +222,12 @@ func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
 		return v, nil
 	}
 	esz := [4]uint32{1, 1, 2, 4}[a.typ]
-	addr := a.addr + idx*a.stride
-	b, ok := g.mem.Slice(addr, esz*uint32(a.comps))
-	if !ok {
-		return v, fmt.Errorf("vertex %d attribute data at %#08x outside device memory", idx, addr)
+	// In 64 bits: a large index times the stride must not wrap around
+	// into memory.
+	addr := uint64(a.addr) + uint64(idx)*uint64(a.stride)
+	b, ok := g.mem.Slice(uint32(addr), esz*uint32(a.comps))
+	if !ok || addr > 0xFFFFFFFF {
+		return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
 	}
 	for c := 0; c < a.comps; c++ {
 		var f float32
