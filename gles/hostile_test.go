@@ -12,6 +12,7 @@ import (
 	"github.com/retrogl/retrogl/backends"
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/hal"
 )
 
 // Regression tests for issue 15: nothing an application passes can break
@@ -422,4 +423,38 @@ func TestLargeSurfaceWork(t *testing.T) {
 	px := make([]byte, 4)
 	ctx.ReadPixels(2040, 2038, 1, 1, gles.RGBA, gles.UNSIGNED_BYTE, px)
 	assert.Equal(t, []byte{0, 255, 0, 255}, px, "a pixel of the thin triangle")
+}
+
+// TestFogMisalignedFloats: a legal glamo3365 draw with fog and floats
+// read at a misaligned stride panicked the simulator (turned into a
+// device fault, "internal simulator error"): the garbage floats reached
+// the fog's 2^x table past its end. Every backend must draw it.
+func TestFogMisalignedFloats(t *testing.T) {
+	data := make([]byte, 4096)
+	for i := range data {
+		data[i] = byte(i * 37)
+	}
+	for _, mode := range []gles.Enum{gles.EXP, gles.EXP2, gles.LINEAR} {
+		onEveryBackend(t, gles.Config{DepthBits: 16}, func(t *testing.T, ctx *gles.Context) {
+			ctx.Enable(gles.FOG)
+			ctx.Fogf(gles.FOG_MODE, float32(mode))
+			ctx.BindBuffer(gles.ARRAY_BUFFER, 1)
+			ctx.BufferData(gles.ARRAY_BUFFER, data, gles.STATIC_DRAW)
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			for _, stride := range []int{6, 7} {
+				for off := 0; off < 4; off++ {
+					ctx.VertexPointer(3, gles.FLOAT, stride, off)
+					ctx.DrawArrays(gles.TRIANGLES, 0, 6)
+				}
+			}
+			ctx.Finish()
+			if err := ctx.Err(); err != nil {
+				// A backend may refuse a state it lacks (pspge's EXP fog
+				// needs the depth test); it must not fault.
+				_, isFault := hal.AsFault(err)
+				assert.False(t, isFault, "%v", err)
+				assert.NotContains(t, err.Error(), "internal simulator error")
+			}
+		})
+	}
 }
