@@ -206,7 +206,7 @@ func (r *runner) run(base, slack uint64) (res Result) {
 		budget = 1 << 30
 	}
 	r.bound.Store(base + dev + 3*uint64(budget) + uint64(argBytes(r.p)) + slack)
-	recv := map[string]reflect.Value{"": reflect.ValueOf(ctx), "PicaShaders": reflect.ValueOf(gles.PicaShaders(ctx))}
+	recv := map[string]reflect.Value{"": receiver(ctx, ""), "PicaShaders": receiver(ctx, "PicaShaders")}
 	for i, c := range r.p.Calls {
 		r.start.Store(time.Now().UnixNano())
 		r.cur.Store(int64(i))
@@ -293,6 +293,15 @@ func panicSite(stack string) string {
 		return strings.TrimPrefix(loc, moduleRoot) + " (" + name + ")"
 	}
 	return "unknown site"
+}
+
+// receiver returns the value whose methods are the entry points of
+// Method.Recv.
+func receiver(ctx *gles.Context, recv string) reflect.Value {
+	if recv == "PicaShaders" {
+		return reflect.ValueOf(gles.PicaShaders(ctx))
+	}
+	return reflect.ValueOf(ctx)
 }
 
 // call makes one call by reflection.

@@ -55,13 +55,16 @@ type GenOptions struct {
 }
 
 // DefaultMaxCalls is the default bound on a program's length.
-const DefaultMaxCalls = 300
+const DefaultMaxCalls = 400
 
 type gen struct {
 	src Source
 	p   *Program
 	b   BackendInfo
 	es2 bool
+	// arrayLen is how many vertices the arrays set up last hold, so that
+	// draws mostly read inside them and reach the backend.
+	arrayLen int
 }
 
 // Generate builds a random program from src: a backend, a surface and a

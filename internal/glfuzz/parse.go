@@ -495,6 +495,11 @@ func evalNum(e ast.Expr) (num, error) {
 			return num{i: l.i - r.i}, nil
 		case token.MUL:
 			return num{i: l.i * r.i}, nil
+		case token.QUO:
+			if r.i == 0 {
+				return num{}, fmt.Errorf("division by zero")
+			}
+			return num{i: l.i / r.i}, nil
 		case token.SHL:
 			return num{i: l.i << uint(r.i)}, nil
 		case token.OR:

@@ -117,10 +117,33 @@ func (g *gen) snippet() {
 }
 
 func (g *gen) vertexCount() int {
+	n := int(g.pick(3, 4, 4, 6, 8, 12, 36, 100, 1000, 5000))
+	g.arrayLen = n
+	return n
+}
+
+// drawCount picks a vertex count for a draw: usually one the last arrays
+// hold.
+func (g *gen) drawCount() int {
+	if g.arrayLen > 0 && g.chance(3, 4) {
+		return 1 + g.src.Intn(g.arrayLen)
+	}
 	return int(g.pick(3, 4, 4, 6, 8, 12, 36, 100, 1000, 5000))
 }
 
+// disableArrays turns off the arrays a snippet does not set, most of the
+// time, so that arrays left by earlier hostile calls do not stop its draws.
+func (g *gen) disableArrays() {
+	if g.chance(1, 3) {
+		return
+	}
+	for _, a := range []gles.Enum{gles.COLOR_ARRAY, gles.NORMAL_ARRAY, gles.TEXTURE_COORD_ARRAY, gles.POINT_SIZE_ARRAY_OES} {
+		g.add("DisableClientState", a)
+	}
+}
+
 func (g *gen) clientArrays() {
+	g.disableArrays()
 	n := g.vertexCount()
 	vt := vertexTypes[g.src.Intn(len(vertexTypes))]
 	size := int(g.pick(2, 3, 4))
@@ -145,6 +168,7 @@ func (g *gen) clientArrays() {
 }
 
 func (g *gen) bufferArrays() {
+	g.disableArrays()
 	n := g.vertexCount()
 	id := int(g.pick(1, 1, 2, 3))
 	g.add("GenBuffers", 1)
@@ -221,16 +245,38 @@ func (g *gen) texture() {
 
 func (g *gen) draw() {
 	mode := hintValue(enumHints["prim"][g.src.Intn(7)])
+	if g.b.Name == "pspge" && !g.es2 && g.chance(1, 6) {
+		// GL_RETROGL_pspge_patches: a 4x4 or 7x4 grid of control points.
+		u := int(g.pick(4, 4, 7))
+		g.add("DrawBezierPSP", gles.Enum(g.pick(int64(gles.TRIANGLES), int64(gles.LINES), int64(gles.POINTS))), u, 4,
+			int(g.pick(1, 2, 4, 16)), int(g.pick(1, 2, 4, 16)))
+		return
+	}
 	if g.chance(1, 3) {
-		n := int(g.pick(3, 4, 6, 12, 100))
+		n := g.drawCount()
+		ix := g.slice("[]uint16", n)
+		if g.arrayLen > 0 && g.chance(3, 4) {
+			// Indices inside the arrays.
+			if ix.Fill != "" {
+				ix.Fill, ix.Mod = FillSeq, g.arrayLen
+			}
+			for i := range ix.Elems {
+				ix.Elems[i] = float64(int(ix.Elems[i]) % g.arrayLen)
+			}
+		}
 		if g.chance(1, 2) {
-			g.add("DrawElements", mode, n, gles.UNSIGNED_SHORT, g.slice("[]uint16", n))
+			g.add("DrawElements", mode, n, gles.UNSIGNED_SHORT, ix)
 		} else {
 			g.add("DrawElements", mode, n, gles.UNSIGNED_SHORT, int(g.pick(0, 0, 2, 4)))
 		}
 		return
 	}
-	g.add("DrawArrays", mode, int(g.pick(0, 0, 0, 1, 2)), g.vertexCount())
+	n := g.drawCount()
+	first := int(g.pick(0, 0, 0, 1, 2))
+	if first >= n {
+		first = 0
+	}
+	g.add("DrawArrays", mode, first, n-first)
 }
 
 func (g *gen) state() {

@@ -58,3 +58,44 @@ func (s *byteSource) Intn(n int) int {
 
 func (s *byteSource) Uint64() uint64  { return binary.LittleEndian.Uint64(s.take(8)) }
 func (s *byteSource) Exhausted() bool { return s.i >= len(s.data) }
+
+// Recorder is a Source that passes another's choices on and keeps them as
+// the bytes that make ByteSource choose the same: a program generated
+// from a seed becomes an input for the Go fuzz target.
+type Recorder struct {
+	src Source
+	buf []byte
+}
+
+// RecordSource returns a Recorder over src.
+func RecordSource(src Source) *Recorder { return &Recorder{src: src} }
+
+// Intn implements Source.
+func (r *Recorder) Intn(n int) int {
+	v := r.src.Intn(n)
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(v))
+	switch {
+	case n <= 1:
+	case n <= 1<<8:
+		r.buf = append(r.buf, b[0])
+	case n <= 1<<16:
+		r.buf = append(r.buf, b[:2]...)
+	default:
+		r.buf = append(r.buf, b[:]...)
+	}
+	return v
+}
+
+// Uint64 implements Source.
+func (r *Recorder) Uint64() uint64 {
+	v := r.src.Uint64()
+	r.buf = binary.LittleEndian.AppendUint64(r.buf, v)
+	return v
+}
+
+// Exhausted implements Source.
+func (r *Recorder) Exhausted() bool { return r.src.Exhausted() }
+
+// Bytes returns the choices made so far.
+func (r *Recorder) Bytes() []byte { return r.buf }
