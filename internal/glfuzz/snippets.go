@@ -96,7 +96,9 @@ func (g *gen) snippet() {
 			g.draw()
 		}
 	} else {
-		switch g.src.Intn(7) {
+		switch g.src.Intn(8) {
+		case 7:
+			g.hostileState()
 		case 0:
 			g.clientArrays()
 		case 1:
@@ -304,6 +306,60 @@ func (g *gen) state() {
 	default:
 		g.add("Clear", gles.COLOR_BUFFER_BIT|gles.DEPTH_BUFFER_BIT|gles.STENCIL_BUFFER_BIT)
 	}
+}
+
+// hostileState sets one piece of numeric state to hostile values (a huge
+// viewport, NaN matrices, enormous points and lines, a wild crop
+// rectangle) and then draws valid geometry through it.
+func (g *gen) hostileState() {
+	hf := func() float64 { return float64(float32(g.pick64f(hostileFloats...))) }
+	hi := func() int { return int(g.hostileInt()) }
+	switch g.src.Intn(12) {
+	case 0:
+		g.add("Viewport", hi(), hi(), hi(), hi())
+	case 1:
+		g.add("Scissor", hi(), hi(), hi(), hi())
+		g.add("Enable", gles.SCISSOR_TEST)
+	case 2:
+		g.add("DepthRangef", hf(), hf())
+	case 3:
+		g.add("PointSize", hf())
+		g.add("Enable", gles.POINT_SPRITE_OES)
+	case 4:
+		g.add("LineWidth", hf())
+		g.add("Enable", gles.LINE_SMOOTH)
+	case 5:
+		g.add("PolygonOffset", hf(), hf())
+		g.add("Enable", gles.POLYGON_OFFSET_FILL)
+	case 6:
+		m := Arg{Type: "[]float32", Elems: make([]float64, 16)}
+		for i := range m.Elems {
+			m.Elems[i] = hf()
+		}
+		g.add("MatrixMode", gles.Enum(g.pick(int64(gles.MODELVIEW), int64(gles.PROJECTION), int64(gles.TEXTURE))))
+		g.add("LoadMatrixf", m)
+	case 7:
+		g.add("ClipPlanef", gles.CLIP_PLANE0, Arg{Type: "[]float32", Elems: []float64{hf(), hf(), hf(), hf()}})
+		g.add("Enable", gles.CLIP_PLANE0)
+	case 8:
+		g.add("Fogf", gles.Enum(g.pick(int64(gles.FOG_DENSITY), int64(gles.FOG_START), int64(gles.FOG_END))), hf())
+		g.add("Enable", gles.FOG)
+	case 9:
+		g.add("Lightfv", gles.LIGHT0, gles.Enum(g.pick(int64(gles.POSITION), int64(gles.SPOT_CUTOFF), int64(gles.SPOT_EXPONENT), int64(gles.QUADRATIC_ATTENUATION))),
+			Arg{Type: "[]float32", Elems: []float64{hf(), hf(), hf(), hf()}})
+		g.add("Enable", gles.LIGHTING)
+		g.add("Enable", gles.LIGHT0)
+	case 10:
+		g.texture()
+		g.add("TexParameteriv", gles.TEXTURE_2D, gles.TEXTURE_CROP_RECT_OES, Arg{Type: "[]int", Elems: []float64{
+			float64(wrapInt("int", int64(hi()))), float64(wrapInt("int", int64(hi()))), float64(wrapInt("int", int64(hi()))), float64(wrapInt("int", int64(hi())))}})
+		g.add("DrawTexiOES", hi(), hi(), hi(), int(g.pick(1, 16, 1<<20)), int(g.pick(1, 16, 1<<20)))
+		return
+	default:
+		g.add("PointParameterfv", gles.POINT_DISTANCE_ATTENUATION, Arg{Type: "[]float32", Elems: []float64{hf(), hf(), hf()}})
+	}
+	g.clientArrays()
+	g.draw()
 }
 
 func (g *gen) readBack() {
