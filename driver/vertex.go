@@ -6,8 +6,9 @@ import (
 )
 
 // Fetch reads vertex i of array a as floats, applying the GL ES 1.1
-// conversion rules: FIXED is 16.16, normalised arrays (colours, weights) map
-// unsigned bytes to [0, 1], other integers are taken as they are. Missing
+// conversion rules: FIXED is 16.16, normalised arrays (colours, normals,
+// weights) map unsigned integers to [0, 1] and signed ones to [-1, 1]
+// (table 2.7), other integers are taken as they are. Missing
 // components take def's values. It returns the number of components read.
 func (a *Attrib) Fetch(i int, def [4]float32, out *[4]float32) int {
 	*out = def

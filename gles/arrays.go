@@ -393,7 +393,10 @@ func (c *Context) pointer(fn string, a int, size int, typ Enum, stride int, ptr 
 		return
 	}
 	c.pointerInto(fn, &c.arrays[a], size, typ, stride, ptr, sizes, types...)
-	c.arrays[a].normalized = a == arrColor || a == arrWeight
+	// GL ES 1.1 section 2.8: integer colours, normals and weights map to
+	// [0, 1] or [-1, 1] by table 2.7; positions, texture coordinates and
+	// matrix indices are taken as they are.
+	c.arrays[a].normalized = a == arrColor || a == arrNormal || a == arrWeight
 }
 
 // pointerInto validates a pointer call and stores it in as.

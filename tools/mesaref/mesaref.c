@@ -14,13 +14,15 @@
  * OSMesa gives a desktop GL compatibility context, not GL ES 1.1. The ES
  * entry points map onto it one to one (Frustumf onto glFrustum, the OES
  * blend calls onto the GL 1.4/2.0 ones, point sprites onto GL_POINT_SPRITE,
- * whose enums are the same), with two exceptions done here on the CPU, as
+ * whose enums are the same), with three exceptions done here on the CPU, as
  * Mesa's own ES 1.1 front end does them:
  *   - OES_compressed_paletted_texture: each level is expanded to RGB or RGBA
  *     bytes (4-bit indices: first texel in the high nibble, as the
  *     extension's texel diagram shows) and loaded with glTexImage2D;
  *   - OES_point_size_array: a point draw with the array enabled becomes one
- *     glPointSize and one single-point draw per vertex.
+ *     glPointSize and one single-point draw per vertex;
+ *   - FIXED arrays, and BYTE positions and texture coordinates: converted
+ *     to float arrays before each draw (see set_array).
  * The matrix palette and draw-texture extensions have no desktop
  * counterpart and stop the replay with an error; no example uses them.
  *
@@ -33,6 +35,7 @@
 #include <GL/glext.h>
 #include <ctype.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,14 +57,24 @@
 
 static int line_no;
 
+/* msgs receives error messages: stderr, or in batch mode a buffer sent back
+ * with the trace's result. In batch mode a fatal error ends the trace, not
+ * the process (recover). */
+static FILE *msgs;
+static FILE *info; /* receives the renderer's name: stdout, or msgs in batch mode */
+static int batch;
+static jmp_buf recover;
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "mesaref: line %d: ", line_no);
+	fprintf(msgs, "mesaref: line %d: ", line_no);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', msgs);
+	if (batch)
+		longjmp(recover, 1);
 	exit(1);
 }
 
@@ -73,6 +86,31 @@ static void *xmalloc(size_t n)
 		exit(1);
 	}
 	return p;
+}
+
+/* Client arrays must live until the trace ends (GL reads them at draw
+ * time); every decoded blob is kept here and freed after the trace. */
+static void **kept;
+static size_t nkept, capkept;
+
+static void keep(void *p)
+{
+	if (nkept == capkept) {
+		capkept = capkept ? 2 * capkept : 64;
+		kept = realloc(kept, capkept * sizeof *kept);
+		if (!kept) {
+			fprintf(stderr, "mesaref: out of memory\n");
+			exit(1);
+		}
+	}
+	kept[nkept++] = p;
+}
+
+static void free_kept(void)
+{
+	for (size_t i = 0; i < nkept; i++)
+		free(kept[i]);
+	nkept = 0;
 }
 
 /* ---- values ---- */
@@ -109,6 +147,7 @@ static unsigned char *b64decode(const char *s, size_t n, size_t want)
 	if (n % 4 != 0 || n / 4 * 3 < want)
 		die("data [%zu]: %zu base64 characters", want, n);
 	unsigned char *out = xmalloc(n / 4 * 3);
+	keep(out);
 	size_t o = 0;
 	for (size_t i = 0; i < n; i += 4) {
 		int v[4];
@@ -384,7 +423,7 @@ static const void *a_ptr(int i)
 	struct val *v = arg(i);
 	switch (v->kind) {
 	case K_DATA:
-		return v->data; /* kept alive: see b64decode */
+		return v->data; /* kept alive: see keep */
 	case K_NIL:
 		return NULL;
 	case K_NUMBER:
@@ -393,6 +432,13 @@ static const void *a_ptr(int i)
 		die("argument %d: want data, an offset or nil", i + 1);
 	}
 	return NULL;
+}
+
+/* a_len returns the byte length of a data argument, 0 for anything else. */
+static size_t a_len(int i)
+{
+	struct val *v = arg(i);
+	return v->kind == K_DATA ? v->len : 0;
 }
 
 /* The emulated point size array. */
@@ -438,6 +484,118 @@ static float point_size_of(int vertex)
 	float f;
 	memcpy(&f, q, 4);
 	return f;
+}
+
+/* ---- arrays desktop GL does not take ----
+ * GL ES 1.1 takes FIXED for every array and BYTE for positions and texture
+ * coordinates (table 2.4); desktop GL takes neither there (Mesa's
+ * glVertexPointer and glTexCoordPointer accept SHORT, INT, FLOAT and
+ * DOUBLE, and FIXED only through ARB_ES2_compatibility's
+ * glVertexAttribPointer). Such an array is remembered and, before each
+ * draw, the vertices the draw reads are converted to floats on the CPU
+ * (FIXED: x/65536; BYTE: the integer, as ES 1.1 table 2.7 leaves positions
+ * and texture coordinates unnormalised) and handed to GL as a client
+ * array. The Pointer call itself goes to GL with type FLOAT, so that a bad
+ * size or stride raises the error it would. */
+enum { EMU_VERTEX, EMU_COLOR, EMU_NORMAL, EMU_TEX0, EMU_MAX = EMU_TEX0 + 8 };
+static struct emu {
+	int on;
+	GLint size;
+	GLenum type;
+	GLsizei stride;
+	const unsigned char *ptr; /* client bytes, or the offset into buffer */
+	size_t len;               /* the client bytes' length */
+	GLuint buffer;
+	float *conv;              /* the converted vertices, live until the next draw */
+} emu[EMU_MAX];
+static int client_unit; /* CLIENT_ACTIVE_TEXTURE - TEXTURE0 */
+
+/* set_array makes a Pointer call (args size?, type, stride, ptr at index
+ * i) for array slot, emulating the types desktop GL lacks. */
+static void set_array(int slot, GLint size, GLenum type, GLsizei stride, int i)
+{
+	const void *ptr = a_ptr(i);
+	struct emu *e = &emu[slot];
+	int fake = type == ES_FIXED || (type == GL_BYTE && (slot == EMU_VERTEX || slot >= EMU_TEX0));
+	e->on = 0;
+	if (fake) {
+		e->on = 1;
+		e->size = size, e->type = type, e->stride = stride;
+		e->ptr = ptr, e->len = a_len(i), e->buffer = bound_array_buffer();
+		type = GL_FLOAT;
+	}
+	switch (slot) {
+	case EMU_VERTEX: glVertexPointer(size, type, stride, ptr); break;
+	case EMU_COLOR: glColorPointer(size, type, stride, ptr); break;
+	case EMU_NORMAL: glNormalPointer(type, stride, ptr); break;
+	default: glTexCoordPointer(size, type, stride, ptr); break;
+	}
+}
+
+/* emu_prepare converts the emulated arrays' vertices 0..nverts-1. */
+static void emu_prepare(long long nverts)
+{
+	int any = 0;
+	for (int s = 0; s < EMU_MAX; s++)
+		any |= emu[s].on;
+	if (!any || nverts <= 0)
+		return;
+	if (nverts > (1 << 20))
+		die("%lld vertices in an emulated array", nverts);
+	GLuint keep = bound_array_buffer();
+	for (int s = 0; s < EMU_MAX; s++) {
+		struct emu *e = &emu[s];
+		if (!e->on)
+			continue;
+		int comps = s == EMU_NORMAL ? 3 : e->size;
+		if (comps < 1 || comps > 4)
+			continue; /* the Pointer call raised INVALID_VALUE */
+		size_t esize = e->type == GL_BYTE ? 1 : 4;
+		size_t stride = e->stride > 0 ? (size_t)e->stride : comps * esize;
+		const unsigned char *src = e->ptr;
+		size_t srclen = e->len;
+		unsigned char *tmp = NULL;
+		if (e->buffer) {
+			GLint bsize = 0;
+			uintptr_t off = (uintptr_t)e->ptr;
+			glBindBuffer(GL_ARRAY_BUFFER, e->buffer);
+			glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &bsize);
+			srclen = off < (uintptr_t)bsize ? (size_t)bsize - off : 0;
+			tmp = xmalloc(srclen);
+			if (srclen)
+				glGetBufferSubData(GL_ARRAY_BUFFER, (GLintptr)off, (GLsizeiptr)srclen, tmp);
+			src = tmp;
+		}
+		free(e->conv);
+		e->conv = xmalloc((size_t)nverts * comps * sizeof(float));
+		for (long long v = 0; v < nverts; v++)
+			for (int c = 0; c < comps; c++) {
+				size_t at = (size_t)v * stride + c * esize;
+				float x = 0;
+				if (src && at + esize <= srclen) {
+					if (e->type == GL_BYTE) {
+						x = (signed char)src[at];
+					} else {
+						int32_t r;
+						memcpy(&r, src + at, 4);
+						x = r / 65536.0f;
+					}
+				}
+				e->conv[v * comps + c] = x;
+			}
+		free(tmp);
+		glBindBuffer(GL_ARRAY_BUFFER, 0);
+		switch (s) {
+		case EMU_VERTEX: glVertexPointer(comps, GL_FLOAT, 0, e->conv); break;
+		case EMU_COLOR: glColorPointer(comps, GL_FLOAT, 0, e->conv); break;
+		case EMU_NORMAL: glNormalPointer(GL_FLOAT, 0, e->conv); break;
+		default:
+			glClientActiveTexture(GL_TEXTURE0 + (s - EMU_TEX0));
+			glTexCoordPointer(comps, GL_FLOAT, 0, e->conv);
+			glClientActiveTexture(GL_TEXTURE0 + client_unit);
+		}
+	}
+	glBindBuffer(GL_ARRAY_BUFFER, keep);
 }
 
 /* draw_points draws count points one by one with their array sizes. */
@@ -547,26 +705,43 @@ static void draw_elements(void)
 	const void *idx = a_ptr(3);
 	if (count < 0 || count > (1 << 24))
 		die("count %lld", count);
-	if (mode == GL_POINTS && psize.enabled) {
-		unsigned *list = xmalloc((size_t)count * sizeof *list);
-		GLint eb = 0;
-		glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &eb);
-		size_t sz = type == GL_UNSIGNED_SHORT ? 2 : 1;
-		unsigned char *tmp = xmalloc((size_t)count * sz);
-		if (eb)
-			glGetBufferSubData(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)idx, (GLsizeiptr)(count * sz), tmp);
-		else if (idx)
-			memcpy(tmp, idx, (size_t)count * sz);
-		else
-			die("no indices");
-		for (long long i = 0; i < count; i++)
-			list[i] = sz == 2 ? (unsigned)(tmp[2 * i] | tmp[2 * i + 1] << 8) : tmp[i];
-		draw_points(0, (int)count, list);
-		free(list);
-		free(tmp);
+	int any = psize.enabled && mode == GL_POINTS;
+	for (int s = 0; s < EMU_MAX; s++)
+		any |= emu[s].on;
+	if (!any || count == 0 || (type != GL_UNSIGNED_SHORT && type != GL_UNSIGNED_BYTE)) {
+		glDrawElements(mode, (GLsizei)count, type, idx);
 		return;
 	}
-	glDrawElements(mode, (GLsizei)count, type, idx);
+	/* The point size array and the emulated arrays need the indices. */
+	unsigned *list = xmalloc((size_t)count * sizeof *list);
+	GLint eb = 0;
+	glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &eb);
+	size_t sz = type == GL_UNSIGNED_SHORT ? 2 : 1;
+	unsigned char *tmp = xmalloc((size_t)count * sz);
+	memset(tmp, 0, (size_t)count * sz);
+	if (eb) {
+		GLint bsize = 0;
+		glGetBufferParameteriv(GL_ELEMENT_ARRAY_BUFFER, GL_BUFFER_SIZE, &bsize);
+		if ((uintptr_t)idx + (size_t)count * sz <= (uintptr_t)bsize)
+			glGetBufferSubData(GL_ELEMENT_ARRAY_BUFFER, (GLintptr)idx, (GLsizeiptr)(count * sz), tmp);
+	} else if (idx && a_len(3) >= (size_t)count * sz) {
+		memcpy(tmp, idx, (size_t)count * sz);
+	} else {
+		die("DrawElements: %lld indices, %zu bytes", count, a_len(3));
+	}
+	long long maxv = 0;
+	for (long long i = 0; i < count; i++) {
+		list[i] = sz == 2 ? (unsigned)(tmp[2 * i] | tmp[2 * i + 1] << 8) : tmp[i];
+		if (list[i] + 1ll > maxv)
+			maxv = list[i] + 1ll;
+	}
+	emu_prepare(maxv);
+	if (mode == GL_POINTS && psize.enabled)
+		draw_points(0, (int)count, list);
+	else
+		glDrawElements(mode, (GLsizei)count, type, idx);
+	free(list);
+	free(tmp);
 }
 
 static void call(const char *name)
@@ -602,12 +777,19 @@ static void call(const char *name)
 	if (IS("Disable")) { capability(0); return; }
 	if (IS("EnableClientState")) { client_state(1); return; }
 	if (IS("DisableClientState")) { client_state(0); return; }
-	if (IS("ClientActiveTexture")) { need(1); glClientActiveTexture(a_enum(0)); return; }
+	if (IS("ClientActiveTexture")) {
+		need(1);
+		GLenum u = a_enum(0);
+		glClientActiveTexture(u);
+		if (u >= GL_TEXTURE0 && u < GL_TEXTURE0 + 8)
+			client_unit = u - GL_TEXTURE0;
+		return;
+	}
 	if (IS("ActiveTexture")) { need(1); glActiveTexture(a_enum(0)); return; }
-	if (IS("VertexPointer")) { need(4); glVertexPointer(a_int(0), a_enum(1), a_int(2), a_ptr(3)); return; }
-	if (IS("ColorPointer")) { need(4); glColorPointer(a_int(0), a_enum(1), a_int(2), a_ptr(3)); return; }
-	if (IS("TexCoordPointer")) { need(4); glTexCoordPointer(a_int(0), a_enum(1), a_int(2), a_ptr(3)); return; }
-	if (IS("NormalPointer")) { need(3); glNormalPointer(a_enum(0), a_int(1), a_ptr(2)); return; }
+	if (IS("VertexPointer")) { need(4); set_array(EMU_VERTEX, a_int(0), a_enum(1), a_int(2), 3); return; }
+	if (IS("ColorPointer")) { need(4); set_array(EMU_COLOR, a_int(0), a_enum(1), a_int(2), 3); return; }
+	if (IS("TexCoordPointer")) { need(4); set_array(EMU_TEX0 + client_unit, a_int(0), a_enum(1), a_int(2), 3); return; }
+	if (IS("NormalPointer")) { need(3); set_array(EMU_NORMAL, 3, a_enum(0), a_int(1), 2); return; }
 	if (IS("PointSizePointerOES")) {
 		need(3);
 		psize.type = a_enum(0);
@@ -622,6 +804,7 @@ static void call(const char *name)
 		long long first = a_int(1), count = a_int(2);
 		if (first < 0 || count < 0 || first + count > (1 << 24))
 			die("first %lld count %lld", first, count);
+		emu_prepare(first + count);
 		if (mode == GL_POINTS && psize.enabled)
 			draw_points((int)first, (int)count, NULL);
 		else
@@ -765,27 +948,43 @@ static void free_val(struct val *v)
 	for (int i = 0; i < v->nelems; i++)
 		free_val(&v->elems[i]);
 	free(v->elems);
-	/* v->data may be a live client array: kept. */
+	/* v->data may be a live client array: kept (see keep). */
 }
 
-int main(int argc, char **argv)
+/* reset forgets everything one trace set up. */
+static void reset(void)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: mesaref TRACE OUT.pam\n");
-		return 2;
-	}
-	FILE *in = fopen(argv[1], "rb");
-	if (!in) {
-		perror(argv[1]);
-		return 1;
-	}
-	char *buf = NULL;
-	size_t cap = 0;
+	memset(&texnames, 0, sizeof texnames);
+	memset(&bufnames, 0, sizeof bufnames);
+	memset(&psize, 0, sizeof psize);
+	for (int s = 0; s < EMU_MAX; s++)
+		free(emu[s].conv);
+	memset(emu, 0, sizeof emu);
+	client_unit = 0;
+	line_no = 0;
+	free_kept();
+}
+
+/* replay plays the trace in and writes the colour buffer to pam; it
+ * returns 0, or calls die. */
+static int replay(FILE *in, FILE *pam)
+{
+	static char *buf;
+	static size_t cap;
 	ssize_t n;
 	int w = -1, h = -1, depth = 0, stencil = 0;
-	OSMesaContext ctx = NULL;
-	unsigned char *fb = NULL;
+	static OSMesaContext ctx;
+	static unsigned char *fb, *px;
 	static struct val res;
+	/* A previous trace that died left these. */
+	if (ctx) {
+		OSMesaDestroyContext(ctx);
+		ctx = NULL;
+	}
+	free(fb);
+	free(px);
+	fb = px = NULL;
+	reset();
 	while ((n = getline(&buf, &cap, in)) >= 0) {
 		line_no++;
 		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
@@ -822,22 +1021,25 @@ int main(int argc, char **argv)
 			w = a_int(0), h = a_int(1), depth = a_int(2), stencil = a_int(3);
 			if (w <= 0 || h <= 0 || w > 4096 || h > 4096 || depth < 0 || depth > 32 || stencil < 0 || stencil > 8)
 				die("bad surface %dx%d depth %d stencil %d", w, h, depth, stencil);
+			if (ctx)
+				die("a second Surface line");
 			if (depth > 0 && depth < 24) /* OSMesa's softpipe offers 16, 24 or 32 */
 				depth = depth <= 16 ? 16 : 24;
 			if (stencil > 0)
 				stencil = 8;
 			ctx = OSMesaCreateContextExt(OSMESA_RGBA, depth, stencil, 0, NULL);
 			fb = xmalloc((size_t)w * h * 4);
+			memset(fb, 0, (size_t)w * h * 4); /* a trace without a Clear reads zeros */
 			if (!ctx || !OSMesaMakeCurrent(ctx, fb, GL_UNSIGNED_BYTE, w, h))
 				die("cannot create an OSMesa context");
-			printf("%s\n%s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+			fprintf(info, "%s\n%s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
 		} else {
 			if (!ctx)
 				die("call before Surface");
 			call(name);
 			GLenum err = glGetError();
 			if (err != GL_NO_ERROR)
-				fprintf(stderr, "mesaref: line %d: %s: GL error 0x%04x\n", line_no, name, err);
+				fprintf(msgs, "mesaref: line %d: %s: GL error 0x%04x\n", line_no, name, err);
 		}
 		free(name);
 		for (int i = 0; i < nargs; i++)
@@ -848,21 +1050,94 @@ int main(int argc, char **argv)
 	if (!ctx)
 		die("no Surface line");
 	glFinish();
-	unsigned char *px = xmalloc((size_t)w * h * 4);
+	px = xmalloc((size_t)w * h * 4);
 	glPixelStorei(GL_PACK_ALIGNMENT, 1);
 	glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	fprintf(pam, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n", w, h);
+	for (int y = h - 1; y >= 0; y--)
+		fwrite(px + (size_t)y * w * 4, 1, (size_t)w * 4, pam);
+	OSMesaDestroyContext(ctx);
+	ctx = NULL;
+	free(fb);
+	free(px);
+	fb = px = NULL;
+	reset();
+	return 0;
+}
+
+/* serve is batch mode: it reads requests "T <n>\n" followed by n bytes of
+ * trace from stdin and answers each on stdout with "R <status> <ninfo>
+ * <nimage>\n", ninfo bytes of text (the renderer's two lines, then any
+ * messages) and nimage bytes of PAM. status is ok or fail; a failed trace
+ * has no image. One process serves any number of traces, so OSMesa's
+ * start-up (most of a small trace's time) is paid once. */
+static int serve(void)
+{
+	batch = 1;
+	char hdr[64];
+	while (fgets(hdr, sizeof hdr, stdin)) {
+		size_t n;
+		if (sscanf(hdr, "T %zu", &n) != 1 || n > (1u << 30)) {
+			fprintf(stderr, "mesaref: bad request %s", hdr);
+			return 1;
+		}
+		char *text = xmalloc(n);
+		if (fread(text, 1, n, stdin) != n) {
+			fprintf(stderr, "mesaref: short request\n");
+			return 1;
+		}
+		char *infobuf = NULL, *img = NULL;
+		size_t ninfo = 0, nimg = 0;
+		FILE *in = fmemopen(text, n, "r");
+		msgs = info = open_memstream(&infobuf, &ninfo);
+		FILE *pam = open_memstream(&img, &nimg);
+		int ok = 0;
+		if (!in || !msgs || !pam) {
+			fprintf(stderr, "mesaref: out of memory\n");
+			return 1;
+		}
+		if (!setjmp(recover))
+			ok = replay(in, pam) == 0;
+		fclose(in);
+		fclose(msgs);
+		fclose(pam);
+		if (!ok)
+			nimg = 0;
+		printf("R %s %zu %zu\n", ok ? "ok" : "fail", ninfo, nimg);
+		fwrite(infobuf, 1, ninfo, stdout);
+		fwrite(img, 1, nimg, stdout);
+		fflush(stdout);
+		free(infobuf);
+		free(img);
+		free(text);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	msgs = stderr;
+	info = stdout;
+	if (argc == 2 && !strcmp(argv[1], "-batch"))
+		return serve();
+	if (argc != 3) {
+		fprintf(stderr, "usage: mesaref TRACE OUT.pam | mesaref -batch\n");
+		return 2;
+	}
+	FILE *in = fopen(argv[1], "rb");
+	if (!in) {
+		perror(argv[1]);
+		return 1;
+	}
 	FILE *out = fopen(argv[2], "wb");
 	if (!out) {
 		perror(argv[2]);
 		return 1;
 	}
-	fprintf(out, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n", w, h);
-	for (int y = h - 1; y >= 0; y--)
-		fwrite(px + (size_t)y * w * 4, 1, (size_t)w * 4, out);
+	replay(in, out);
 	if (fclose(out)) {
 		perror(argv[2]);
 		return 1;
 	}
-	OSMesaDestroyContext(ctx);
 	return 0;
 }

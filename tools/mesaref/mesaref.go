@@ -9,6 +9,11 @@
 // build step and a changed source is rebuilt. Build compiles any other
 // OSMesa program the same way.
 //
+// Replay runs one process per trace. Server and Pool keep replayer
+// processes running (mesaref -batch) for programs that replay many traces,
+// such as the differential tester: OSMesa's start-up costs about six times
+// the replay of a small scene.
+//
 // The C files start with a `//go:build ignore` line (a C comment) so the Go
 // tool does not treat them as cgo sources of this package.
 package mesaref
@@ -195,12 +200,15 @@ func ReadPAM(path string) (*image.NRGBA, error) {
 		return nil, fmt.Errorf("mesaref: %w", err)
 	}
 	defer f.Close()
-	r := bufio.NewReader(f)
+	return decodePAM(bufio.NewReader(f), path)
+}
+
+func decodePAM(r *bufio.Reader, name string) (*image.NRGBA, error) {
 	w, h := 0, 0
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			return nil, fmt.Errorf("mesaref: %s: header: %w", path, err)
+			return nil, fmt.Errorf("mesaref: %s: header: %w", name, err)
 		}
 		line = strings.TrimSpace(line)
 		if line == "ENDHDR" {
@@ -210,11 +218,170 @@ func ReadPAM(path string) (*image.NRGBA, error) {
 		fmt.Sscanf(line, "HEIGHT %d", &h)
 	}
 	if w <= 0 || h <= 0 || w > 1<<14 || h > 1<<14 {
-		return nil, fmt.Errorf("mesaref: %s: bad size %dx%d in header", path, w, h)
+		return nil, fmt.Errorf("mesaref: %s: bad size %dx%d in header", name, w, h)
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	if _, err := io.ReadFull(r, img.Pix); err != nil {
-		return nil, fmt.Errorf("mesaref: %s: pixels: %w", path, err)
+		return nil, fmt.Errorf("mesaref: %s: pixels: %w", name, err)
 	}
 	return img, nil
+}
+
+// Server is one long-running replayer process (mesaref -batch) that
+// replays any number of traces: OSMesa's start-up, which is most of the
+// time of a small trace, is paid once. A Server serves one call at a time;
+// Pool shares several between goroutines.
+type Server struct {
+	renderer Renderer
+	cmd      *exec.Cmd
+	in       io.WriteCloser
+	out      *bufio.Reader
+	stderr   bytes.Buffer
+	dead     error
+}
+
+// NewServer starts a replayer process on renderer.
+func NewServer(renderer Renderer) (*Server, error) {
+	bin, err := Replayer()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{renderer: renderer, cmd: exec.Command(bin, "-batch")}
+	s.cmd.Env = append(os.Environ(), "GALLIUM_DRIVER="+string(renderer), "LIBGL_ALWAYS_SOFTWARE=1", "LP_NUM_THREADS=1")
+	s.cmd.Stderr = &s.stderr
+	if s.in, err = s.cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("mesaref: %w", err)
+	}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("mesaref: %w", err)
+	}
+	s.out = bufio.NewReader(out)
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("mesaref: start %s: %w", bin, err)
+	}
+	return s, nil
+}
+
+// Replay plays a trace, as the package's Replay does, on the server's
+// process. An error that is not ErrGL and not a failed trace means the
+// process is gone; the Server is then unusable.
+func (s *Server) Replay(trace []byte) (*Result, error) {
+	if s.dead != nil {
+		return nil, s.dead
+	}
+	_, err := fmt.Fprintf(s.in, "T %d\n", len(trace))
+	if err == nil {
+		_, err = s.in.Write(trace)
+	}
+	var status, line string
+	var ninfo, nimg int
+	if err == nil {
+		line, err = s.out.ReadString('\n')
+	}
+	if err == nil {
+		_, err = fmt.Sscanf(line, "R %s %d %d", &status, &ninfo, &nimg)
+	}
+	if err == nil && (ninfo < 0 || nimg < 0 || ninfo > 1<<20 || nimg > 1<<30) {
+		err = fmt.Errorf("bad answer %q", line)
+	}
+	info := make([]byte, max(ninfo, 0))
+	if err == nil {
+		_, err = io.ReadFull(s.out, info)
+	}
+	if err != nil {
+		s.kill()
+		s.dead = fmt.Errorf("mesaref: replayer process on %s: %w\n%s", s.renderer, err, s.stderr.String())
+		return nil, s.dead
+	}
+	lines := strings.SplitN(string(info), "\n", 3)
+	res := &Result{}
+	if len(lines) >= 2 && strings.HasPrefix(lines[0], string(s.renderer)) {
+		res.Renderer = lines[0] + " " + lines[1]
+		info = []byte(strings.Join(lines[2:], ""))
+	}
+	if status != "ok" {
+		return nil, fmt.Errorf("mesaref: replay on %s: %s", s.renderer, info)
+	}
+	img, err := decodePAM(bufio.NewReader(io.LimitReader(s.out, int64(nimg))), "answer")
+	if err != nil {
+		s.kill()
+		s.dead = err
+		return nil, err
+	}
+	if res.Renderer == "" {
+		return nil, fmt.Errorf("mesaref: asked for %s, Mesa ran on %q", s.renderer, lines[0])
+	}
+	res.Image = img
+	if len(info) > 0 {
+		return res, fmt.Errorf("%w:\n%s", ErrGL, info)
+	}
+	return res, nil
+}
+
+func (s *Server) kill() {
+	s.in.Close()
+	if s.cmd.Process != nil {
+		s.cmd.Process.Kill()
+	}
+	s.cmd.Wait()
+}
+
+// Close ends the process.
+func (s *Server) Close() error {
+	if s.dead != nil {
+		return nil
+	}
+	s.dead = errors.New("mesaref: server closed")
+	s.in.Close()
+	return s.cmd.Wait()
+}
+
+// Pool shares replayer processes between goroutines: each Replay takes an
+// idle process (starting one, up to Size) and gives it back; a process that
+// died is replaced.
+type Pool struct {
+	renderer Renderer
+	idle     chan *Server
+	slots    chan struct{}
+}
+
+// NewPool returns a pool of up to size processes on renderer.
+func NewPool(renderer Renderer, size int) *Pool {
+	return &Pool{renderer: renderer, idle: make(chan *Server, size), slots: make(chan struct{}, size)}
+}
+
+// Replay plays a trace on one of the pool's processes.
+func (p *Pool) Replay(trace []byte) (*Result, error) {
+	var s *Server
+	select {
+	case s = <-p.idle:
+	case p.slots <- struct{}{}:
+		var err error
+		if s, err = NewServer(p.renderer); err != nil {
+			<-p.slots
+			return nil, err
+		}
+	}
+	res, err := s.Replay(trace)
+	if s.dead != nil {
+		<-p.slots
+	} else {
+		p.idle <- s
+	}
+	return res, err
+}
+
+// Close ends every idle process.
+func (p *Pool) Close() error {
+	var errs []error
+	for {
+		select {
+		case s := <-p.idle:
+			errs = append(errs, s.Close())
+			<-p.slots
+		default:
+			return errors.Join(errs...)
+		}
+	}
 }

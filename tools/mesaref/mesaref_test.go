@@ -1,11 +1,16 @@
 package mesaref_test
 
 import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrogl/retrogl/internal/testenv"
@@ -51,4 +56,88 @@ func TestReadPAMRejectsBadHeader(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, []byte("P7\nWIDTH 0\nHEIGHT 3\nENDHDR\n"), 0o644))
 	_, err := mesaref.ReadPAM(p)
 	require.ErrorContains(t, err, "bad size")
+}
+
+// TestServer replays traces on one batch process: the same image as the
+// one-shot replayer, a bad trace reported without ending the process, and
+// the next trace replayed all the same.
+func TestServer(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr, err := os.ReadFile(filepath.Join("..", "..", "testdata", "reference", "triangle.trace"))
+	require.NoError(t, err)
+	one, err := mesaref.Replay(tr, mesaref.Softpipe)
+	require.NoError(t, err)
+	s, err := mesaref.NewServer(mesaref.Softpipe)
+	require.NoError(t, err)
+	defer s.Close()
+	for i := 0; i < 2; i++ {
+		res, err := s.Replay(tr)
+		require.NoError(t, err)
+		assert.Equal(t, one.Image.Pix, res.Image.Pix)
+		assert.Equal(t, one.Renderer, res.Renderer)
+		_, err = s.Replay([]byte("retrogl-trace 1\nSurface 4 4 0 0\nEnable 1.5.x\n"))
+		require.ErrorContains(t, err, "line 3: want an integer, got 1.5.x")
+		res, err = s.Replay([]byte("retrogl-trace 1\nSurface 4 4 0 0\nEnable NOT_AN_ENUM\n"))
+		require.ErrorContains(t, err, "unknown enum NOT_AN_ENUM")
+		assert.Nil(t, res)
+		res, err = s.Replay([]byte("retrogl-trace 1\nSurface 4 4 0 0\nCullFace LINES\nClearColor 1 0 0 1\nClear COLOR_BUFFER_BIT\n"))
+		require.ErrorIs(t, err, mesaref.ErrGL)
+		require.ErrorContains(t, err, "line 3: CullFace: GL error 0x0500")
+		assert.Equal(t, []byte{255, 0, 0, 255}, res.Image.Pix[:4])
+	}
+}
+
+// TestEmulatedArrayTypes: FIXED arrays and BYTE positions and texture
+// coordinates, which desktop GL does not take, draw what the same values
+// as FLOAT arrays draw, from client memory and from buffer objects.
+func TestEmulatedArrayTypes(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	f32 := func(v ...float32) []byte {
+		var b []byte
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+		return b
+	}
+	fx := func(v ...float32) []byte {
+		var b []byte
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint32(b, uint32(int32(x*65536)))
+		}
+		return b
+	}
+	i8 := func(v ...float32) []byte {
+		var b []byte
+		for _, x := range v {
+			b = append(b, byte(int8(x)))
+		}
+		return b
+	}
+	pos := []float32{-1, -1, 1, -1, -1, 1, 1, 1}
+	col := []float32{1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0.5}
+	tc := []float32{0, 0, 2, 0, 0, 2, 2, 2}
+	head := "retrogl-trace 1\nSurface 16 16 0 0\nGenTextures 1 = {1}\nBindTexture TEXTURE_2D 1\n" +
+		"TexImage2D TEXTURE_2D 0 RGBA 2 2 0 RGBA UNSIGNED_BYTE [16]/wAA//8A/////wD//wD//w==\n" +
+		"TexParameteri TEXTURE_2D TEXTURE_MIN_FILTER NEAREST\nEnable TEXTURE_2D\n" +
+		"EnableClientState VERTEX_ARRAY\nEnableClientState COLOR_ARRAY\nEnableClientState TEXTURE_COORD_ARRAY\n"
+	data := func(b []byte) string { return fmt.Sprintf("[%d]%s", len(b), base64.StdEncoding.EncodeToString(b)) }
+	want := head + "VertexPointer 2 FLOAT 0 " + data(f32(pos...)) + "\nColorPointer 4 FLOAT 0 " + data(f32(col...)) +
+		"\nTexCoordPointer 2 FLOAT 0 " + data(f32(tc...)) + "\nDrawArrays TRIANGLE_STRIP 0 4\n"
+	ref, err := mesaref.Replay([]byte(want), mesaref.Softpipe)
+	require.NoError(t, err)
+	tests := map[string]string{
+		"fixed client": head + "VertexPointer 2 FIXED 0 " + data(fx(pos...)) + "\nColorPointer 4 FIXED 0 " + data(fx(col...)) +
+			"\nTexCoordPointer 2 FIXED 0 " + data(fx(tc...)) + "\nDrawArrays TRIANGLE_STRIP 0 4\n",
+		"byte client, elements": head + "VertexPointer 2 BYTE 0 " + data(i8(pos...)) + "\nColorPointer 4 FLOAT 0 " + data(f32(col...)) +
+			"\nTexCoordPointer 2 BYTE 0 " + data(i8(tc...)) + "\nDrawElements TRIANGLE_STRIP 4 UNSIGNED_BYTE [4]AAECAw==\n",
+		"fixed buffer, stride": head + "GenBuffers 1 = {7}\nBindBuffer ARRAY_BUFFER 7\nBufferData ARRAY_BUFFER " +
+			data(append(fx(0, 0, 0, 0), fx(pos[0], pos[1], 0, pos[2], pos[3], 0, pos[4], pos[5], 0, pos[6], pos[7], 0)...)) + " STATIC_DRAW\n" +
+			"VertexPointer 2 FIXED 12 16\nBindBuffer ARRAY_BUFFER 0\nColorPointer 4 FLOAT 0 " + data(f32(col...)) +
+			"\nTexCoordPointer 2 FLOAT 0 " + data(f32(tc...)) + "\nDrawArrays TRIANGLE_STRIP 0 4\n",
+	}
+	for name, tr := range tests {
+		res, err := mesaref.Replay([]byte(tr), mesaref.Softpipe)
+		require.NoError(t, err, name)
+		assert.Equal(t, ref.Image.Pix, res.Image.Pix, name)
+	}
 }

@@ -1,0 +1,102 @@
+package gles_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/backends"
+	"github.com/retrogl/retrogl/gles"
+)
+
+// These tests pin rendering rules of the GL ES 1.1 specification on every
+// backend (issue 17's wrong renderings, found by the differential tester
+// tools/difftest): each draws through the public API and compares pixels
+// with a value computed from the specification. specTol is the colour
+// error every chip stays within (a 5-bit RGB565 step is 8.2, and ordered
+// dithering adds up to one more step).
+
+const specTol = 12
+
+// onEvery runs f on a fresh context of every backend.
+func onEvery(t *testing.T, cfg gles.Config, f func(t *testing.T, ctx *gles.Context)) {
+	for _, b := range backends.Names() {
+		t.Run(b, func(t *testing.T) {
+			ctx, err := gles.NewContext(b, cfg)
+			require.NoError(t, err)
+			defer ctx.Close()
+			f(t, ctx)
+			require.NoError(t, ctx.Err())
+		})
+	}
+}
+
+// pixel reads the colour at (x, y), y counted from the bottom as GL does.
+func pixel(ctx *gles.Context, x, y int) [4]int {
+	var p [4]byte
+	ctx.ReadPixels(x, y, 1, 1, gles.RGBA, gles.UNSIGNED_BYTE, p[:])
+	return [4]int{int(p[0]), int(p[1]), int(p[2]), int(p[3])}
+}
+
+func assertRGB(t *testing.T, want [3]int, got [4]int, msg string, args ...any) {
+	t.Helper()
+	for k := 0; k < 3; k++ {
+		if math.Abs(float64(got[k]-want[k])) > specTol {
+			assert.Fail(t, fmt.Sprintf(msg, args...), "got %v, want %v (±%d)", got[:3], want, specTol)
+			return
+		}
+	}
+}
+
+func le16(v ...int16) []byte {
+	b := make([]byte, 2*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
+	}
+	return b
+}
+
+// fullScreen enables a client vertex array holding a full-viewport
+// triangle strip.
+func fullScreen(ctx *gles.Context) {
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+}
+
+// TestNormalArrayConversion: BYTE and SHORT normals are mapped to [-1, 1]
+// by (2c+1)/(2^b-1) (GL ES 1.1 section 2.8, table 2.7). A white
+// directional light along +z on a white diffuse material gives
+// N·L = (2c+1)/(2^b-1); taking c as it is saturates to white.
+func TestNormalArrayConversion(t *testing.T) {
+	tests := []struct {
+		name string
+		typ  gles.Enum
+		data any
+		want int // 255 * N.z
+	}{
+		{"byte 63", gles.BYTE, []int8{0, 0, 63, 0, 0, 63, 0, 0, 63, 0, 0, 63}, 127},          // (2*63+1)/255 = 0.498
+		{"byte 31", gles.BYTE, []int8{0, 0, 31, 0, 0, 31, 0, 0, 31, 0, 0, 31}, 63},           // 63/255
+		{"short 8191", gles.SHORT, le16(0, 0, 8191, 0, 0, 8191, 0, 0, 8191, 0, 0, 8191), 64}, // 16383/65535 = 0.25
+		{"fixed 0.5", gles.FIXED, []int32{0, 0, 1 << 15, 0, 0, 1 << 15, 0, 0, 1 << 15, 0, 0, 1 << 15}, 128},
+	}
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		for _, tc := range tests {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.Enable(gles.LIGHTING)
+			ctx.Enable(gles.LIGHT0)
+			ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{0, 0, 0, 1})
+			ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 1, 0})
+			ctx.Materialfv(gles.FRONT_AND_BACK, gles.AMBIENT_AND_DIFFUSE, []float32{1, 1, 1, 1})
+			fullScreen(ctx)
+			ctx.EnableClientState(gles.NORMAL_ARRAY)
+			ctx.NormalPointer(tc.typ, 0, tc.data)
+			ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+			assertRGB(t, [3]int{tc.want, tc.want, tc.want}, pixel(ctx, 8, 8), "%s", tc.name)
+		}
+	})
+}
