@@ -53,6 +53,9 @@ type options struct {
 	child    bool
 	runFile  string
 	quiet    bool
+	// killAfter is how long the parent waits for an answer before it
+	// kills the child (0: twice the deadline and 30 s).
+	killAfter time.Duration
 }
 
 func main() {
@@ -139,10 +142,22 @@ func child(o options) int {
 	in := bufio.NewReader(os.Stdin)
 	out := json.NewEncoder(os.Stdout)
 	gopt := o.genOptions()
+	// The parent times each answer from its request: say when the
+	// start-up (opening every backend once) is over.
+	fmt.Println("ready")
 	for {
 		line, err := in.ReadString('\n')
 		if err != nil {
 			return 0
+		}
+		// The tests of the parent's crash and hang handling make the
+		// child misbehave on purpose.
+		switch os.Getenv("RGLFUZZ_TEST_CHILD") {
+		case "crash":
+			fmt.Fprintln(os.Stderr, "fatal error: out of memory (test)")
+			return 2
+		case "hang":
+			select {}
 		}
 		var p *glfuzz.Program
 		var seed uint64
@@ -213,7 +228,17 @@ func (o options) startWorker() (*worker, error) {
 		}
 		close(w.lines)
 	}()
-	return w, nil
+	select {
+	case l := <-w.lines:
+		if l == "ready" {
+			return w, nil
+		}
+		w.stop()
+		return nil, fmt.Errorf("child: %q instead of ready: %s", l, w.stderr.String())
+	case <-time.After(2 * time.Minute):
+		w.stop()
+		return nil, fmt.Errorf("child not ready after 2 minutes: %s", w.stderr.String())
+	}
 }
 
 func (w *worker) stop() {
@@ -231,7 +256,11 @@ func (w *worker) do(req string) (r report, ok bool) {
 	}
 	// The child abandons a hung call after the deadline itself; this
 	// timer catches a child that cannot even do that.
-	timer := time.NewTimer(2*w.o.deadline + 30*time.Second)
+	wait := w.o.killAfter
+	if wait == 0 {
+		wait = 2*w.o.deadline + 30*time.Second
+	}
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case line, open := <-w.lines:
