@@ -148,8 +148,6 @@ func (g *gen) hostileInt() int64 {
 	return g.pick(hostileInts...)
 }
 
-func (g *gen) smallInt() int64 { return int64(g.src.Intn(9)) }
-
 func (g *gen) sizeInt() int64 {
 	return g.pick(0, 1, 2, 3, 4, 5, 7, 8, 16, 17, 31, 32, 64, 128, 256, 1024, 2047, 2048, 2049, 4096)
 }

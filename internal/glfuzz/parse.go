@@ -167,7 +167,7 @@ func parseCall(c *ast.CallExpr) (Call, error) {
 		pt := goType(m.Params[i].Type)
 		if strings.HasPrefix(pt, "...") {
 			if c.Ellipsis == token.NoPos {
-				return Call{}, fmt.Errorf("%s: write variadic arguments as a slice followed by ...", out.Method)
+				return Call{}, fmt.Errorf("%s: write variadic arguments as a slice followed by an ellipsis", out.Method)
 			}
 			pt = "[]" + pt[3:]
 		}
