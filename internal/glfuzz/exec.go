@@ -46,9 +46,10 @@ type Limits struct {
 	// Deadline bounds each call (0: DefaultDeadline).
 	Deadline time.Duration
 	// Heap bounds how far the live heap may grow over what the context
-	// may legitimately hold (its device memory, its host-memory budget
-	// three times over for transient copies, and the program's own
-	// arguments); 0 means DefaultHeapSlack.
+	// may legitimately hold: its device memory, its host-memory budget
+	// six times over (what it keeps, and a draw's transient memory of up
+	// to 2 KiB for each of budget/512 vertices) and the program's own
+	// arguments. 0 means DefaultHeapSlack.
 	Heap uint64
 }
 
@@ -205,7 +206,7 @@ func (r *runner) run(base, slack uint64) (res Result) {
 	if budget < 0 {
 		budget = 1 << 30
 	}
-	r.bound.Store(base + dev + 3*uint64(budget) + uint64(argBytes(r.p)) + slack)
+	r.bound.Store(base + dev + 6*uint64(budget) + uint64(argBytes(r.p)) + slack)
 	recv := map[string]reflect.Value{"": receiver(ctx, ""), "PicaShaders": receiver(ctx, "PicaShaders")}
 	for i, c := range r.p.Calls {
 		r.start.Store(time.Now().UnixNano())
