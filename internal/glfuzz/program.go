@@ -2,6 +2,7 @@ package glfuzz
 
 import (
 	"fmt"
+	"go/format"
 	"math"
 	"strconv"
 	"strings"
@@ -118,6 +119,11 @@ func (p *Program) Format(comment string) string {
 		if f.helpers[h] {
 			b.WriteString("\n" + helpers[h])
 		}
+	}
+	// gofmt's spacing (1 << 62 inside a composite literal), so that a
+	// reproducer committed under testdata keeps `gofmt -l .` empty.
+	if src, err := format.Source([]byte(b.String())); err == nil {
+		return string(src)
 	}
 	return b.String()
 }
