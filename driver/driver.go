@@ -165,6 +165,11 @@ func (u *Unsupported) Error() string {
 	return s
 }
 
+// ErrOutOfMemory is wrapped by a backend's error when the device ran out
+// of memory (it is hal.ErrOutOfMemory); the state tracker reports such an
+// error as GL_OUT_OF_MEMORY.
+var ErrOutOfMemory = hal.ErrOutOfMemory
+
 // Backend is a registered backend: how to create its device and its driver.
 type Backend struct {
 	// Name is the backend name users pass ("pspge").

@@ -23,6 +23,10 @@ type Uploader struct {
 	open     []hal.Allocation
 	frees    []hal.Allocation
 	inflight []uploadBatch
+
+	reclaim    func() error
+	reclaiming bool
+	batch      uint64 // batches submitted so far (Batch)
 }
 
 type uploadBatch struct {
@@ -36,9 +40,18 @@ func NewUploader(dev hal.Device, region string, chunkSize uint32) *Uploader {
 	return &Uploader{dev: dev, region: region, chunk: chunkSize}
 }
 
+// SetReclaim gives the uploader the backend's way to make memory free
+// again when the device is full (see RetryOutOfMemory): Alloc calls it
+// once when a chunk does not fit, and tries again.
+func (u *Uploader) SetReclaim(reclaim func() error) { u.reclaim = reclaim }
+
 // Alloc reserves size bytes aligned to align (a power of two) and returns
 // the device address.
 func (u *Uploader) Alloc(size, align uint32) (uint32, error) {
+	return u.alloc(size, align, u.reclaim != nil)
+}
+
+func (u *Uploader) alloc(size, align uint32, retry bool) (uint32, error) {
 	if align == 0 {
 		align = 1
 	}
@@ -46,6 +59,15 @@ func (u *Uploader) Alloc(size, align uint32) (uint32, error) {
 	if u.cur.Size == 0 || start+size > u.cur.End() {
 		n := max(u.chunk, size+align)
 		a, err := u.dev.Alloc(n, max(align, 64), u.region)
+		if errors.Is(err, hal.ErrOutOfMemory) && retry && !u.reclaiming {
+			u.reclaiming = true
+			rerr := u.reclaim()
+			u.reclaiming = false
+			if rerr != nil {
+				return 0, fmt.Errorf("upload %d bytes: %w", size, errors.Join(err, rerr))
+			}
+			return u.alloc(size, align, false)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("upload %d bytes: %w", size, err)
 		}
@@ -64,6 +86,31 @@ func (u *Uploader) Upload(data []byte, align uint32) (uint32, error) {
 		return 0, err
 	}
 	return addr, u.dev.Write(addr, data)
+}
+
+// Batch numbers the commands being built: it grows by one at every
+// Submitted. A backend records it when its pending commands come to refer
+// to an allocation (a texture bound for a draw) and hands it to Release.
+func (u *Uploader) Batch() uint64 { return u.batch }
+
+// Release frees a once no submission can read it. used is the Batch in
+// which commands last referred to a: when those commands are still being
+// built, a goes with the next submission (FreeAfter); when they were
+// submitted, a goes as soon as the submissions in flight are done, or at
+// once when none is. So a deleted texture that no pending command reads
+// comes back without a further submission, which a full device may not
+// be able to make.
+func (u *Uploader) Release(a hal.Allocation, used uint64) error {
+	switch {
+	case used >= u.batch:
+		u.FreeAfter(a)
+	case len(u.inflight) == 0:
+		return u.dev.Free(a)
+	default:
+		last := &u.inflight[len(u.inflight)-1]
+		last.chunks = append(last.chunks, a)
+	}
+	return nil
 }
 
 // FreeAfter frees a (a texture, a buffer the driver owns) once every
@@ -94,6 +141,43 @@ func (u *Uploader) Submit(buf []byte, align uint32, maxInFlight int) (hal.Fence,
 		return f, werr
 	}
 	return f, nil
+}
+
+// WaitAll waits for every pending submission and retires each, freeing
+// its chunks and the allocations released before it (but not those
+// released since the last submission: commands not yet submitted may
+// read them). onFault is as for Drain.
+func (u *Uploader) WaitAll(onFault func(hal.Fence, error)) error {
+	var errs []error
+	for {
+		old, n := u.Oldest()
+		if n == 0 {
+			return errors.Join(errs...)
+		}
+		if err := u.dev.Wait(old); err != nil {
+			errs = append(errs, err)
+			if onFault != nil {
+				onFault(old, err)
+			}
+		}
+		if err := u.Retire(old); err != nil {
+			errs = append(errs, err)
+		}
+	}
+}
+
+// Reclaim is the way back from a full device for a backend that may wait
+// for its submissions at any time: it waits for the submissions in flight
+// (their chunks go back), submits the pending commands with flush (which
+// then finds room for them) and drains, freeing what FreeAfter released.
+// A backend passes it, bound to its flush, to SetReclaim and
+// RetryOutOfMemory.
+func (u *Uploader) Reclaim(flush func() error, onFault func(hal.Fence, error)) error {
+	err := u.WaitAll(onFault)
+	if ferr := flush(); ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	return errors.Join(err, u.Drain(onFault))
 }
 
 // Drain waits for every pending submission, retiring each, and frees the
@@ -131,6 +215,7 @@ func (u *Uploader) Drain(onFault func(hal.Fence, error)) error {
 // Submitted assigns every chunk used so far to submission f. The current
 // chunk stays open for the next batch but is kept alive by f too.
 func (u *Uploader) Submitted(f hal.Fence) {
+	u.batch++
 	if len(u.open) == 0 && len(u.frees) == 0 && u.cur.Size == 0 {
 		return
 	}
@@ -168,4 +253,22 @@ func (u *Uploader) Oldest() (hal.Fence, int) {
 		return 0, 0
 	}
 	return u.inflight[0].fence, len(u.inflight)
+}
+
+// RetryOutOfMemory runs try; when it fails with ErrOutOfMemory it runs
+// reclaim and tries once more. reclaim makes the memory released so far
+// free again: it submits the pending commands and waits for every
+// submission, so that allocations released with FreeAfter and the
+// transient chunks of finished submissions go back to the device. With it
+// an application that deletes objects on a full device can draw again
+// without calling Finish: a release waits on no further submission.
+func RetryOutOfMemory(try, reclaim func() error) error {
+	err := try()
+	if !errors.Is(err, hal.ErrOutOfMemory) {
+		return err
+	}
+	if rerr := reclaim(); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return try()
 }

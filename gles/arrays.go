@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/internal/checked"
 )
 
 // The fixed-function client arrays.
@@ -103,12 +104,22 @@ func (c *Context) ClientActiveTexture(texture Enum) {
 
 // genNames reserves n unused, non-zero names in m (as nil entries, so an
 // object is created on first bind) and returns them; next remembers where
-// the search continues. It records INVALID_VALUE for a negative n.
+// the search continues. It records INVALID_VALUE for a negative n and
+// OUT_OF_MEMORY, reserving nothing, when n names do not fit the memory
+// budget (each costs objectCost) or the 32-bit name space.
 func genNames[T any](c *Context, fn string, m map[uint32]*T, next *uint32, n int) []uint32 {
 	if n < 0 {
 		c.record(fn, INVALID_VALUE, "n = %d", n)
 		return nil
 	}
+	if n > 1<<32-1-len(m) {
+		c.record(fn, OUT_OF_MEMORY, "%d names: %d of the %d names are in use", n, len(m), uint32(1<<32-1))
+		return nil
+	}
+	if !c.fits(fn, objectsCost(n), fmt.Sprintf("%d names", n)) {
+		return nil
+	}
+	c.charge(objectsCost(n))
 	out := make([]uint32, n)
 	for i := range out {
 		for {
@@ -156,6 +167,16 @@ func (c *Context) DeleteBuffers(buffers ...uint32) {
 				c.arrays[i].offset = 0
 			}
 		}
+		for i := range c.gl2.attribs {
+			if b != nil && c.gl2.attribs[i].buffer == b {
+				c.gl2.attribs[i].buffer = nil
+				c.gl2.attribs[i].offset = 0
+			}
+		}
+		c.charge(-objectCost)
+		if b != nil {
+			c.charge(-int64(len(b.data)))
+		}
 		delete(c.buffers, id)
 		c.dc.ReleaseBuffer(id)
 	}
@@ -183,7 +204,14 @@ func (c *Context) BindBuffer(target Enum, id uint32) {
 	}
 	if id != 0 {
 		// Binding an unused name creates the buffer (ES 1.1 section 2.9).
-		if c.buffers[id] == nil {
+		b, reserved := c.buffers[id]
+		if !reserved {
+			if !c.fits(fn, objectCost, "a new buffer object") {
+				return
+			}
+			c.charge(objectCost)
+		}
+		if b == nil {
 			c.buffers[id] = &bufferObject{id: id, usage: STATIC_DRAW}
 		}
 	}
@@ -240,8 +268,7 @@ func (c *Context) BufferData(target Enum, data any, usage Enum) {
 			c.record(fn, INVALID_VALUE, "size %d", n)
 			return
 		}
-		if n > 1<<28 {
-			c.record(fn, OUT_OF_MEMORY, "size %d", n)
+		if !c.fits(fn, int64(n)-int64(len(b.data)), fmt.Sprintf("a %d-byte store", n)) {
 			return
 		}
 		store = make([]byte, n)
@@ -251,8 +278,12 @@ func (c *Context) BufferData(target Enum, data any, usage Enum) {
 			c.record(fn, INVALID_VALUE, "data of type %T", data)
 			return
 		}
+		if !c.fits(fn, int64(len(p))-int64(len(b.data)), fmt.Sprintf("a %d-byte store", len(p))) {
+			return
+		}
 		store = append([]byte(nil), p...)
 	}
+	c.charge(int64(len(store)) - int64(len(b.data)))
 	b.data, b.usage = store, usage
 	b.gen++
 }
@@ -272,7 +303,7 @@ func (c *Context) BufferSubData(target Enum, offset int, data any) {
 		c.record(fn, INVALID_VALUE, "data of type %T", data)
 		return
 	}
-	if offset < 0 || offset+len(p) > len(b.data) {
+	if !checked.InRange(offset, len(p), len(b.data)) {
 		c.record(fn, INVALID_VALUE, "range %d+%d outside the %d-byte store", offset, len(p), len(b.data))
 		return
 	}
@@ -555,9 +586,8 @@ func (c *Context) resolveInto(fn string, as *arrayState, name string, maxIndex i
 	} else {
 		data = as.client
 	}
-	need := maxIndex*stride + elem
-	if len(data) < need {
-		c.record(fn, INVALID_OPERATION, "%s holds %d bytes, vertex %d needs %d", name, len(data), maxIndex, need)
+	if need, ok := checked.MulAdd(maxIndex, stride, elem); !ok || len(data) < need {
+		c.record(fn, INVALID_OPERATION, "%s holds %d bytes, vertex %d needs %d*%d+%d", name, len(data), maxIndex, maxIndex, stride, elem)
 		return false
 	}
 	*out = driver.Attrib{Enabled: true, Size: as.size, Type: t, Normalized: as.normalized,
@@ -587,7 +617,14 @@ func (c *Context) DrawArrays(mode Enum, first, count int) {
 		c.record(fn, INVALID_VALUE, "first %d, count %d", first, count)
 		return
 	}
+	if _, ok := checked.Add(first, count); !ok {
+		c.record(fn, INVALID_VALUE, "first %d + count %d overflows", first, count)
+		return
+	}
 	if count == 0 || (!c.api2 && !c.arrays[arrVertex].enabled) {
+		return
+	}
+	if !c.drawFits(fn, count) {
 		return
 	}
 	dc := &driver.DrawCall{Prim: prim, First: first, Count: count, MinIndex: first, MaxIndex: first + count - 1}
@@ -625,6 +662,10 @@ func (c *Context) DrawElements(mode Enum, count int, typ Enum, indices any) {
 	if count == 0 || (!c.api2 && !c.arrays[arrVertex].enabled) {
 		return
 	}
+	if !c.drawFits(fn, count) {
+		return
+	}
+	n := count * size // no overflow: drawFits bounds count
 	ix := &driver.Indices{Type: it}
 	if c.elementBuffer != 0 {
 		off, ok := asInt(indices)
@@ -634,11 +675,11 @@ func (c *Context) DrawElements(mode Enum, count int, typ Enum, indices any) {
 			}
 		}
 		b := c.buffers[c.elementBuffer]
-		if !ok || off < 0 || off+count*size > len(b.data) {
+		if !ok || !checked.InRange(off, n, len(b.data)) {
 			c.record(fn, INVALID_OPERATION, "indices %v (%T) outside the %d-byte element buffer %d", indices, indices, len(b.data), b.id)
 			return
 		}
-		ix.Data, ix.Buffer, ix.BufferGen, ix.Offset = b.data[off:off+count*size], b.id, b.gen, off
+		ix.Data, ix.Buffer, ix.BufferGen, ix.Offset = b.data[off:off+n], b.id, b.gen, off
 	} else {
 		var p []byte
 		switch s := indices.(type) {
@@ -658,19 +699,46 @@ func (c *Context) DrawElements(mode Enum, count int, typ Enum, indices any) {
 			c.record(fn, INVALID_VALUE, "client indices of type %T (want []uint8 or []uint16)", indices)
 			return
 		}
-		if len(p) < count*size {
+		if len(p) < n {
 			c.record(fn, INVALID_VALUE, "%d indices given, count is %d", len(p)/size, count)
 			return
 		}
-		ix.Data = p[:count*size]
+		ix.Data = p[:n]
 	}
 	minI, maxI := 1<<30, -1
 	for i := 0; i < count; i++ {
 		v := ix.Index(i)
 		minI, maxI = min(minI, v), max(maxI, v)
 	}
+	if !c.drawFits(fn, maxI-minI+1) {
+		return
+	}
 	dc := &driver.DrawCall{Prim: prim, Count: count, Indices: ix, MinIndex: minI, MaxIndex: maxI}
 	c.draw(fn, dc)
+}
+
+// maxDrawVertices returns how many vertices one draw may use (its index
+// count, and the range of vertices it reads): the budget over 512 bytes,
+// and at least 65536 (MAX_ELEMENTS_VERTICES of most backends), so that
+// the memory a draw makes the driver hold while it transforms and packs
+// vertices (up to about 2 KiB each, measured over the five backends with
+// lighting and three arrays) stays in proportion to the budget. Larger
+// draws record OUT_OF_MEMORY; an application splits them.
+func (c *Context) maxDrawVertices() int {
+	if c.memBudget < 0 {
+		return 1 << 40
+	}
+	return int(max(1<<16, c.memBudget/512))
+}
+
+// drawFits reports whether a draw of n vertices fits maxDrawVertices,
+// recording OUT_OF_MEMORY when not.
+func (c *Context) drawFits(fn string, n int) bool {
+	if m := c.maxDrawVertices(); n > m {
+		c.record(fn, OUT_OF_MEMORY, "%d vertices in one draw; at most %d with a %d-byte budget (gles.Config.MemoryBudget)", n, m, c.memBudget)
+		return false
+	}
+	return true
 }
 
 // draw resolves arrays and textures, checks the backend has every feature

@@ -27,6 +27,7 @@ import (
 
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/hal"
+	"github.com/retrogl/retrogl/internal/checked"
 )
 
 // Config describes the context's surface, like an EGL config. Zero Width,
@@ -49,6 +50,12 @@ type Config struct {
 	// WrapDevice, when set, wraps the backend's device before the driver
 	// sees it (driver.OpenOptions.Wrap), for tools that watch submissions.
 	WrapDevice func(hal.Device) hal.Device
+	// MemoryBudget bounds the host memory the context keeps for buffer
+	// and texture data, in bytes: a call that would take more records
+	// OUT_OF_MEMORY and changes nothing. 0 takes the backend's default,
+	// the size of its chip's memory (DefaultMemoryBudget); a negative
+	// value removes the bound.
+	MemoryBudget int64
 }
 
 // Error is one GL error, with the entry point that raised it.
@@ -133,6 +140,13 @@ type Context struct {
 	sampleCovValue float32
 	sampleCovInv   bool
 
+	// Host memory held by buffer and texture data, and its bound
+	// (negative: none); storage keys in use (see newKey).
+	memUsed, memBudget int64
+	keys               map[uint32]bool
+	nextKey            uint32
+	errsDropped        int
+
 	// GL ES 2.0.
 	api2 bool
 	gl2  es2
@@ -166,7 +180,10 @@ func NewContext(backend string, cfg Config) (*Context, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("%s: new context: %w", backend, err), drv.Close())
 	}
-	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config(), api2: cfg.ES2}
+	c := &Context{drv: drv, dc: dc, caps: caps, cfg: dc.Config(), api2: cfg.ES2, memBudget: cfg.MemoryBudget}
+	if c.memBudget == 0 {
+		c.memBudget = DefaultMemoryBudget(drv)
+	}
 	c.init()
 	if c.api2 {
 		c.gl2.compiler = compiler
@@ -248,7 +265,7 @@ func (c *Context) init() {
 	c.arrays[arrPointSize].size = 1
 	c.buffers = map[uint32]*bufferObject{}
 	c.textures = map[uint32]*textureObject{}
-	c.defaultTex = newTextureObject(0)
+	c.defaultTex = newTextureObject(0, 0)
 	c.unpackAlign, c.packAlign = 4, 4
 	c.clearDepth = 1
 	c.hints = map[Enum]Enum{
@@ -287,14 +304,26 @@ func (c *Context) record(fn string, code Enum, format string, args ...any) {
 	if c.errFlag == NO_ERROR {
 		c.errFlag = code
 	}
+	if len(c.errs) >= maxErrors {
+		c.errsDropped++
+		return
+	}
 	c.errs = append(c.errs, &Error{Func: fn, Code: code, Msg: fmt.Sprintf(format, args...)})
 }
 
 // recordErr remembers a backend error (device fault, unsupported feature).
-// GL has no code for these; the flag is set to INVALID_OPERATION.
+// GL has no code for these; the flag is set to INVALID_OPERATION, or to
+// OUT_OF_MEMORY when the device ran out of memory (hal.ErrOutOfMemory).
 func (c *Context) recordErr(fn string, err error) {
 	if c.errFlag == NO_ERROR {
 		c.errFlag = INVALID_OPERATION
+		if errors.Is(err, driver.ErrOutOfMemory) {
+			c.errFlag = OUT_OF_MEMORY
+		}
+	}
+	if len(c.errs) >= maxErrors {
+		c.errsDropped++
+		return
 	}
 	c.errs = append(c.errs, fmt.Errorf("gl%s: %w", fn, err))
 }
@@ -315,7 +344,10 @@ func (c *Context) Err() error {
 	}
 	var m *multierror.Error
 	m = multierror.Append(m, c.errs...)
-	c.errs = nil
+	if c.errsDropped > 0 {
+		m = multierror.Append(m, errorsDropped(c.errsDropped))
+	}
+	c.errs, c.errsDropped = nil, 0
 	return m
 }
 
@@ -421,18 +453,26 @@ func (c *Context) ReadPixels(x, y, width, height int, format, typ Enum, pixels [
 		c.record(fn, INVALID_VALUE, "negative size %dx%d", width, height)
 		return
 	}
-	stride := alignUp(width*4, c.packAlign)
-	need := 0
-	if height > 0 {
-		need = stride*(height-1) + width*4
+	stride, need, ok := checked.Image(width, height, 4, c.packAlign)
+	if !ok {
+		c.record(fn, INVALID_VALUE, "%dx%d pixels overflow", width, height)
+		return
 	}
 	if len(pixels) < need {
 		c.record(fn, INVALID_VALUE, "pixels has %d bytes, %dx%d needs %d", len(pixels), width, height, need)
 		return
 	}
-	// Clip the rectangle to the surface.
+	// Clip the rectangle to the framebuffer read from: the surface, or
+	// the bound framebuffer object's colour attachment.
+	bw, bh, _, hasColor := c.readBuffer()
+	if !hasColor {
+		if c.resolveFramebuffer(fn) {
+			c.record(fn, INVALID_OPERATION, "the framebuffer has no colour attachment")
+		}
+		return
+	}
 	x0, y0 := max(x, 0), max(y, 0)
-	x1, y1 := min(x+width, c.cfg.Width), min(y+height, c.cfg.Height)
+	x1, y1 := clipEnd(x, width, bw), clipEnd(y, height, bh)
 	if x0 >= x1 || y0 >= y1 {
 		return
 	}
@@ -440,11 +480,14 @@ func (c *Context) ReadPixels(x, y, width, height int, format, typ Enum, pixels [
 	if err != nil {
 		return
 	}
-	for wy := y0; wy < y1; wy++ {
-		src := img.Pix[(y1-1-wy)*img.Stride:]
+	// A backend returns the rectangle asked for; copy no more than it
+	// returned all the same.
+	cols := min(x1-x0, img.Rect.Dx())
+	rows := min(y1-y0, img.Rect.Dy())
+	for r := 0; r < rows; r++ {
+		wy := y1 - 1 - r
+		src := img.Pix[r*img.Stride:]
 		dst := pixels[(wy-y)*stride+(x0-x)*4:]
-		copy(dst[:(x1-x0)*4], src[:(x1-x0)*4])
+		copy(dst[:cols*4], src[:cols*4])
 	}
 }
-
-func alignUp(n, a int) int { return (n + a - 1) / a * a }

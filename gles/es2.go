@@ -211,9 +211,22 @@ func (c *Context) CreateShader(typ Enum) uint32 {
 		c.record(fn, INVALID_ENUM, "type %#x", typ)
 		return 0
 	}
+	if !c.fits(fn, objectCost, "a new shader object") {
+		return 0
+	}
+	c.charge(objectCost)
 	id := c.newName()
 	c.gl2.objects[id] = &shaderObject{id: id, stage: st}
 	return id
+}
+
+// dropObject removes a shader or program object, releasing its budget.
+func (c *Context) dropObject(id uint32) {
+	if s, ok := c.gl2.objects[id].(*shaderObject); ok {
+		c.charge(-int64(len(s.source)))
+	}
+	delete(c.gl2.objects, id)
+	c.charge(-objectCost)
 }
 
 func (c *Context) shader(fn string, id uint32) *shaderObject {
@@ -250,9 +263,19 @@ func (c *Context) ShaderSource(shader uint32, sources ...string) {
 	if !c.need2(fn) {
 		return
 	}
-	if s := c.shader(fn, shader); s != nil {
-		s.source = strings.Join(sources, "")
+	s := c.shader(fn, shader)
+	if s == nil {
+		return
 	}
+	n := int64(0)
+	for _, src := range sources {
+		n += int64(len(src))
+	}
+	if !c.fits(fn, n-int64(len(s.source)), fmt.Sprintf("a %d-byte source", n)) {
+		return
+	}
+	c.charge(n - int64(len(s.source)))
+	s.source = strings.Join(sources, "")
 }
 
 // GetShaderSource returns a shader's source.
@@ -354,7 +377,7 @@ func (c *Context) DeleteShader(shader uint32) {
 	}
 	s.deleted = true
 	if s.attached == 0 {
-		delete(c.gl2.objects, shader)
+		c.dropObject(shader)
 	}
 }
 
@@ -369,9 +392,10 @@ func (c *Context) IsShader(shader uint32) bool {
 
 // CreateProgram creates a program object.
 func (c *Context) CreateProgram() uint32 {
-	if !c.need2("CreateProgram") {
+	if !c.need2("CreateProgram") || !c.fits("CreateProgram", objectCost, "a new program object") {
 		return 0
 	}
+	c.charge(objectCost)
 	id := c.newName()
 	c.gl2.objects[id] = &programObject{id: id, bindings: map[string]int{}}
 	return id
@@ -420,7 +444,7 @@ func (c *Context) DetachShader(program, shader uint32) {
 	}
 	s.attached--
 	if s.deleted && s.attached == 0 {
-		delete(c.gl2.objects, s.id)
+		c.dropObject(s.id)
 	}
 }
 
@@ -554,11 +578,11 @@ func (c *Context) freeProgram(p *programObject) {
 		if s != nil {
 			s.attached--
 			if s.deleted && s.attached == 0 {
-				delete(c.gl2.objects, s.id)
+				c.dropObject(s.id)
 			}
 		}
 	}
-	delete(c.gl2.objects, p.id)
+	c.dropObject(p.id)
 }
 
 // DeleteProgram flags a program for deletion; it goes when not current.
@@ -1340,5 +1364,5 @@ func (c *Context) GenerateMipmap(target Enum) {
 	if !c.syncTexture(fn, t) {
 		return
 	}
-	c.generateMipmaps(t)
+	c.generateMipmaps(fn, t)
 }

@@ -41,7 +41,9 @@ const (
 )
 
 type renderbufferObject struct {
-	id     uint32
+	id uint32
+	// key is what the driver knows the storage by (Context.newKey).
+	key    uint32
 	format Enum
 	rb     driver.Renderbuffer
 }
@@ -107,7 +109,13 @@ func (c *Context) BindFramebuffer(target Enum, id uint32) {
 		f.fb = nil
 		return
 	}
-	if f.framebuffers[id] == nil {
+	if fb, reserved := f.framebuffers[id]; fb == nil {
+		if !reserved {
+			if !c.fits(fn, objectCost, "a new framebuffer object") {
+				return
+			}
+			c.charge(objectCost)
+		}
 		f.framebuffers[id] = &framebufferObject{id: id}
 	}
 	f.fb = f.framebuffers[id]
@@ -128,8 +136,14 @@ func (c *Context) BindRenderbuffer(target Enum, id uint32) {
 		f.rb = nil
 		return
 	}
-	if f.renderbuffers[id] == nil {
-		f.renderbuffers[id] = &renderbufferObject{id: id}
+	if rb, reserved := f.renderbuffers[id]; rb == nil {
+		if !reserved {
+			if !c.fits(fn, objectCost, "a new renderbuffer object") {
+				return
+			}
+			c.charge(objectCost)
+		}
+		f.renderbuffers[id] = &renderbufferObject{id: id, key: c.newKey(id)}
 	}
 	f.rb = f.renderbuffers[id]
 }
@@ -151,12 +165,13 @@ func (c *Context) DeleteFramebuffers(ids ...uint32) {
 	}
 	f := c.fbos()
 	for _, id := range ids {
-		fb := f.framebuffers[id]
+		fb, ok := f.framebuffers[id]
 		if fb != nil && f.fb == fb {
 			f.fb = nil
 		}
-		if id != 0 {
+		if id != 0 && ok {
 			delete(f.framebuffers, id)
+			c.charge(-objectCost)
 		}
 		if fb != nil {
 			for _, a := range []attachment{fb.color, fb.depth, fb.stencil} {
@@ -174,15 +189,18 @@ func (c *Context) DeleteRenderbuffers(ids ...uint32) {
 	}
 	f := c.fbos()
 	for _, id := range ids {
-		rb := f.renderbuffers[id]
+		rb, ok := f.renderbuffers[id]
+		if !ok || id == 0 {
+			continue
+		}
+		delete(f.renderbuffers, id)
+		c.charge(-objectCost)
 		if rb == nil {
-			delete(f.renderbuffers, id)
 			continue
 		}
 		if f.rb == rb {
 			f.rb = nil
 		}
-		delete(f.renderbuffers, id)
 		c.detachDeleted(attachment{rb: rb})
 	}
 }
@@ -217,24 +235,27 @@ func (c *Context) fboHolds(obj attachment) bool {
 	return false
 }
 
-// releaseOrphan releases the device storage of a deleted texture or
-// renderbuffer once no framebuffer object holds it. A name taken again
-// by a new object belongs to that object: nothing is released.
+// releaseOrphan releases the device storage and the data of a deleted
+// texture or renderbuffer once no framebuffer object holds it. A name
+// taken again by a new object names that object; the old one's storage
+// has a key of its own (newKey), so releasing it never touches the new
+// object's.
 func (c *Context) releaseOrphan(obj attachment) {
 	if c.fboHolds(obj) {
 		return
 	}
-	if t := obj.tex; t != nil {
-		if _, live := c.textures[t.id]; !live {
-			c.dc.ReleaseTexture(t.id)
-		}
+	if t := obj.tex; t != nil && c.textures[t.id] != t && t.key != 0 {
+		c.dc.ReleaseTexture(t.key)
+		c.dropKey(t.key)
+		c.charge(-t.charged)
+		t.charged, t.levels, t.palette, t.key = 0, nil, nil, 0
 	}
-	if r := obj.rb; r != nil {
-		if _, live := c.fbo.renderbuffers[r.id]; !live {
-			if rel, ok := c.dc.(driver.RenderbufferReleaser); ok {
-				rel.ReleaseRenderbuffer(r.id)
-			}
+	if r := obj.rb; r != nil && c.fbo.renderbuffers[r.id] != r && r.key != 0 {
+		if rel, ok := c.dc.(driver.RenderbufferReleaser); ok {
+			rel.ReleaseRenderbuffer(r.key)
 		}
+		c.dropKey(r.key)
+		r.key = 0
 	}
 }
 
@@ -301,7 +322,7 @@ func (c *Context) RenderbufferStorage(target, internalformat Enum, width, height
 		c.record(fn, INVALID_OPERATION, "no renderbuffer bound")
 		return
 	}
-	rb.ID, rb.Gen, rb.Width, rb.Height = r.id, r.rb.Gen+1, width, height
+	rb.ID, rb.Gen, rb.Width, rb.Height = r.key, r.rb.Gen+1, width, height
 	r.rb, r.format = rb, internalformat
 }
 
@@ -556,7 +577,7 @@ func (c *Context) resolveFramebuffer(fn string) bool {
 		if a.tex != nil {
 			a.tex.snapGen = 0 // rebuild with level 0 alone
 			t := a.tex
-			dst.Texture = &driver.Texture{ID: t.id, Gen: t.gen, Format: t.format, Levels: t.levels[:1], Sampler: t.sampler}
+			dst.Texture = &driver.Texture{ID: t.key, Gen: t.gen, Format: t.format, Levels: t.levels[:1], Sampler: t.sampler}
 			snap.Width, snap.Height = t.levels[0].Width, t.levels[0].Height
 			t.rendered = true
 		}
@@ -584,7 +605,7 @@ func (c *Context) syncTexture(fn string, t *textureObject) bool {
 		c.record(fn, INVALID_OPERATION, "%s cannot read back rendered textures", c.caps.Name)
 		return false
 	}
-	data, err := r.ReadTexture(t.id, t.gen)
+	data, err := r.ReadTexture(t.key, t.gen)
 	if err != nil {
 		c.recordErr(fn, err)
 		return false

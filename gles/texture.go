@@ -1,14 +1,20 @@
 package gles
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/internal/checked"
 )
 
 type textureObject struct {
-	id             uint32
+	id uint32
+	// key is what the driver knows the texture's storage by (see
+	// Context.newKey); charged is the budget its data takes.
+	key            uint32
+	charged        int64
 	format         driver.TexFormat
 	palette        []byte
 	paletteFormat  driver.TexFormat
@@ -25,8 +31,8 @@ type textureObject struct {
 	rendered bool
 }
 
-func newTextureObject(id uint32) *textureObject {
-	return &textureObject{id: id, gen: 1, sampler: driver.Sampler{
+func newTextureObject(id, key uint32) *textureObject {
+	return &textureObject{id: id, key: key, gen: 1, sampler: driver.Sampler{
 		MinFilter: driver.FilterNearestMipmapLinear, MagFilter: driver.FilterLinear,
 		WrapS: driver.WrapRepeat, WrapT: driver.WrapRepeat,
 	}}
@@ -66,7 +72,8 @@ func (c *Context) DeleteTextures(textures ...uint32) {
 		if id == 0 {
 			continue
 		}
-		if _, ok := c.textures[id]; !ok {
+		t, ok := c.textures[id]
+		if !ok {
 			continue
 		}
 		for u := range c.boundTex {
@@ -74,13 +81,11 @@ func (c *Context) DeleteTextures(textures ...uint32) {
 				c.boundTex[u] = 0
 			}
 		}
-		t := c.textures[id]
 		delete(c.textures, id)
-		if t == nil {
-			c.dc.ReleaseTexture(id)
-			continue
+		c.charge(-objectCost)
+		if t != nil {
+			c.detachDeleted(attachment{tex: t})
 		}
-		c.detachDeleted(attachment{tex: t})
 	}
 }
 
@@ -103,8 +108,14 @@ func (c *Context) BindTexture(target Enum, id uint32) {
 		c.record("BindTexture", INVALID_ENUM, "target %#x", target)
 		return
 	}
-	if id != 0 && c.textures[id] == nil {
-		c.textures[id] = newTextureObject(id)
+	if t, reserved := c.textures[id]; id != 0 && t == nil {
+		if !reserved {
+			if !c.fits("BindTexture", objectCost, "a new texture object") {
+				return
+			}
+			c.charge(objectCost)
+		}
+		c.textures[id] = newTextureObject(id, c.newKey(id))
 	}
 	c.boundTex[c.activeTex] = id
 }
@@ -171,18 +182,19 @@ func (c *Context) checkSize(fn string, level, w, h, border int) bool {
 // unpack copies w x h texels of bpp bytes from src rows padded to the unpack
 // alignment into a tight buffer.
 func (c *Context) unpack(fn string, src []byte, w, h, bpp int) ([]byte, bool) {
-	out := make([]byte, w*h*bpp)
-	if src == nil {
-		return out, true
+	stride, need, ok := checked.Image(w, h, bpp, c.unpackAlign)
+	size, ok2 := checked.Product(w, h, bpp)
+	if !ok || !ok2 {
+		c.record(fn, INVALID_VALUE, "%dx%d texels of %d bytes overflow", w, h, bpp)
+		return nil, false
 	}
-	stride := alignUp(w*bpp, c.unpackAlign)
-	need := 0
-	if h > 0 {
-		need = stride*(h-1) + w*bpp
-	}
-	if len(src) < need {
+	if src != nil && len(src) < need {
 		c.record(fn, INVALID_VALUE, "pixels has %d bytes, %dx%d needs %d", len(src), w, h, need)
 		return nil, false
+	}
+	out := make([]byte, size)
+	if src == nil {
+		return out, true
 	}
 	for y := 0; y < h; y++ {
 		copy(out[y*w*bpp:(y+1)*w*bpp], src[y*stride:])
@@ -227,12 +239,49 @@ func (c *Context) TexImage2D(target Enum, level int, internalformat Enum, width,
 		c.record(fn, INVALID_VALUE, "pixels of type %T", pixels)
 		return
 	}
+	t := c.boundTexture()
+	if !c.levelFits(fn, t, tf, level, width*height*tf.BytesPerTexel()) {
+		return
+	}
 	data, ok := c.unpack(fn, src, width, height, tf.BytesPerTexel())
 	if !ok {
 		return
 	}
-	t := c.boundTexture()
 	c.setLevel(t, tf, level, driver.Level{Width: width, Height: height, Data: data})
+}
+
+// texBytes returns the memory a texture's data takes.
+func texBytes(t *textureObject) int64 {
+	n := int64(len(t.palette))
+	for _, l := range t.levels {
+		n += int64(len(l.Data))
+	}
+	return n
+}
+
+// recharge brings the budget up to date with a texture's data.
+func (c *Context) recharge(t *textureObject) {
+	n := texBytes(t)
+	c.charge(n - t.charged)
+	t.charged = n
+}
+
+// levelFits reports whether replacing level of t with n bytes in format tf
+// fits the budget, counting the mipmaps GENERATE_MIPMAP would add; it
+// records OUT_OF_MEMORY when not. (Sizes are bounded by the maximum
+// texture size: n does not overflow.)
+func (c *Context) levelFits(fn string, t *textureObject, tf driver.TexFormat, level, n int) bool {
+	grow := int64(n)
+	if level == 0 && t.generateMipmap {
+		grow += grow/3 + 64
+	}
+	switch {
+	case t.format != tf:
+		grow -= t.charged
+	case level < len(t.levels):
+		grow -= int64(len(t.levels[level].Data))
+	}
+	return c.fits(fn, grow, fmt.Sprintf("level %d (%d bytes)", level, n))
 }
 
 // setLevel stores a level, dropping levels of another format (a paletted or
@@ -254,16 +303,33 @@ func (c *Context) setLevel(t *textureObject, tf driver.TexFormat, level int, lv 
 	t.levels[level] = lv
 	t.gen++
 	if level == 0 && t.generateMipmap {
-		c.generateMipmaps(t)
+		c.generateMipmaps("TexImage2D", t)
 	}
+	c.recharge(t)
 }
 
 // generateMipmaps rebuilds levels 1.. from level 0 with a 2x2 box filter
-// (GL_GENERATE_MIPMAP). Uncompressed formats only.
-func (c *Context) generateMipmaps(t *textureObject) {
-	if len(t.levels) == 0 || t.levels[0].Width == 0 || t.format.BytesPerTexel() == 0 {
+// (GL_GENERATE_MIPMAP). Uncompressed formats only; a level 0 with no
+// texels (a zero width or height) has no mipmaps. When the chain does not
+// fit the memory budget it records OUT_OF_MEMORY for fn and leaves the
+// levels as they were.
+func (c *Context) generateMipmaps(fn string, t *textureObject) {
+	if len(t.levels) == 0 || t.levels[0].Width == 0 || t.levels[0].Height == 0 || t.format.BytesPerTexel() == 0 {
 		return
 	}
+	chain := int64(0)
+	for w, h := t.levels[0].Width, t.levels[0].Height; w > 1 || h > 1; {
+		w, h = max(w/2, 1), max(h/2, 1)
+		chain += int64(w * h * t.format.BytesPerTexel())
+	}
+	old := int64(0)
+	for _, l := range t.levels[1:] {
+		old += int64(len(l.Data))
+	}
+	if !c.fits(fn, chain-old, "the mipmap chain") {
+		return
+	}
+	defer c.recharge(t)
 	t.levels = t.levels[:1]
 	prev := t.levels[0]
 	for prev.Width > 1 || prev.Height > 1 {
@@ -364,6 +430,8 @@ func (c *Context) TexSubImage2D(target Enum, level, xoffset, yoffset, width, hei
 	if !ok {
 		return
 	}
+	// width x height lies inside the level (subImageLevel): the texel
+	// indices below stay inside lv.Data.
 	for y := 0; y < height; y++ {
 		for x := 0; x < width; x++ {
 			di := (yoffset+y)*lv.Width + xoffset + x
@@ -377,7 +445,7 @@ func (c *Context) TexSubImage2D(target Enum, level, xoffset, yoffset, width, hei
 	}
 	t.gen++
 	if level == 0 && t.generateMipmap {
-		c.generateMipmaps(t)
+		c.generateMipmaps(fn, t)
 	}
 }
 
@@ -391,7 +459,7 @@ func (c *Context) subImageLevel(fn string, t *textureObject, level, x, y, w, h i
 		return nil, false
 	}
 	lv := &t.levels[level]
-	if x < 0 || y < 0 || w < 0 || h < 0 || x+w > lv.Width || y+h > lv.Height {
+	if !checked.InRange(x, w, lv.Width) || !checked.InRange(y, h, lv.Height) {
 		c.record(fn, INVALID_VALUE, "rectangle %d,%d %dx%d outside the %dx%d level", x, y, w, h, lv.Width, lv.Height)
 		return nil, false
 	}
@@ -452,7 +520,7 @@ func (c *Context) CompressedTexImage2D(target Enum, level int, internalformat En
 	}
 	t := c.boundTexture()
 	if bitsPer, pal, ok := paletted(internalformat); ok {
-		if level > 0 || -level > c.maxLevel() {
+		if level > 0 || level < -c.maxLevel() {
 			c.record(fn, INVALID_VALUE, "paletted level %d must be 0 or -1..-%d", level, c.maxLevel())
 			return
 		}
@@ -474,6 +542,9 @@ func (c *Context) CompressedTexImage2D(target Enum, level int, internalformat En
 			c.record(fn, INVALID_VALUE, "imageSize %d, %v %dx%d with %d levels needs %d", len(data), internalformat, width, height, nLevels, need)
 			return
 		}
+		if !c.fits(fn, int64(need)-t.charged, fmt.Sprintf("a %d-byte paletted texture", need)) {
+			return
+		}
 		tf := driver.TexPalette4
 		if bitsPer == 8 {
 			tf = driver.TexPalette8
@@ -490,6 +561,7 @@ func (c *Context) CompressedTexImage2D(target Enum, level int, internalformat En
 			off += n
 		}
 		t.gen++
+		c.recharge(t)
 		return
 	}
 	if !c.checkSize(fn, level, width, height, border) {
@@ -510,6 +582,9 @@ func (c *Context) CompressedTexImage2D(target Enum, level int, internalformat En
 	}
 	if need := driver.CompressedSize(tf, width, height); len(data) != need {
 		c.record(fn, INVALID_VALUE, "imageSize %d, %dx%d %v needs %d", len(data), width, height, tf, need)
+		return
+	}
+	if !c.levelFits(fn, t, tf, level, len(data)) {
 		return
 	}
 	c.setLevel(t, tf, level, driver.Level{Width: width, Height: height, Data: append([]byte(nil), data...)})
@@ -596,6 +671,9 @@ func (c *Context) CopyTexImage2D(target Enum, level int, internalformat Enum, x,
 		return
 	}
 	tf, _ := texFormat(internalformat, UNSIGNED_BYTE)
+	if !c.levelFits(fn, c.boundTexture(), tf, level, width*height*tf.BytesPerTexel()) {
+		return
+	}
 	data := make([]byte, width*height*tf.BytesPerTexel())
 	if !c.copyFramebuffer(fn, x, y, width, height, func(i int, p [4]uint8) { encodeTexel(tf, data, i, p) }) {
 		return
@@ -630,7 +708,7 @@ func (c *Context) CopyTexSubImage2D(target Enum, level, xoffset, yoffset, x, y, 
 	}
 	t.gen++
 	if level == 0 && t.generateMipmap {
-		c.generateMipmaps(t)
+		c.generateMipmaps(fn, t)
 	}
 }
 
@@ -646,8 +724,9 @@ func (c *Context) copyFramebuffer(fn string, x, y, w, h int, put func(i int, p [
 		c.record(fn, INVALID_OPERATION, "the framebuffer has no colour attachment")
 		return false
 	}
+	// x + w and y + h may overflow: clip in 64 bits without wrapping.
 	x0, y0 := max(x, 0), max(y, 0)
-	x1, y1 := min(x+w, bw), min(y+h, bh)
+	x1, y1 := clipEnd(x, w, bw), clipEnd(y, h, bh)
 	if x0 < x1 && y0 < y1 {
 		img, err := c.readImage(fn, x0, y0, x1-x0, y1-y0)
 		if err != nil {
@@ -770,7 +849,7 @@ func (c *Context) texParameter(fn string, target, pname Enum, p []float32) {
 	case GENERATE_MIPMAP:
 		t.generateMipmap = p[0] != 0
 		if t.generateMipmap {
-			c.generateMipmaps(t)
+			c.generateMipmaps(fn, t)
 		}
 	case TEXTURE_CROP_RECT_OES:
 		if !c.caps.HasExtension("GL_OES_draw_texture") {
@@ -849,13 +928,10 @@ func (c *Context) completeTexture(u int) *driver.Texture {
 	}
 	if t.snapGen != t.gen {
 		t.snapGen = t.gen
-		t.complete = c.complete(t)
-		nl := 1
-		if t.sampler.MinFilter.Mipmapped() {
-			nl = len(t.levels)
-		}
+		var nl int
+		t.complete, nl = c.complete(t)
 		if t.complete {
-			t.snap = driver.Texture{ID: t.id, Gen: t.gen, Format: t.format, Palette: t.palette,
+			t.snap = driver.Texture{ID: t.key, Gen: t.gen, Format: t.format, Palette: t.palette,
 				PaletteFormat: t.paletteFormat, Levels: t.levels[:nl], Sampler: t.sampler, Crop: t.crop}
 		}
 	}
@@ -865,33 +941,33 @@ func (c *Context) completeTexture(u int) *driver.Texture {
 	return nil
 }
 
-// complete implements the ES 1.1 texture completeness rules (section 3.7.10).
-func (c *Context) complete(t *textureObject) bool {
+// complete implements the ES 1.1 texture completeness rules (section
+// 3.7.10); it also returns how many levels the sampler reads.
+func (c *Context) complete(t *textureObject) (bool, int) {
 	if len(t.levels) == 0 || t.levels[0].Width == 0 || t.levels[0].Height == 0 {
-		return false
+		return false, 0
 	}
 	// GL ES 2.0 §3.8.2: a non-power-of-two texture is complete only
 	// with CLAMP_TO_EDGE and a filter that reads level 0 alone.
 	if w, h := t.levels[0].Width, t.levels[0].Height; !isPow2(w) || !isPow2(h) {
 		if t.sampler.MinFilter.Mipmapped() || t.sampler.WrapS != driver.WrapClampToEdge || t.sampler.WrapT != driver.WrapClampToEdge {
-			return false
+			return false, 0
 		}
 	}
 	if !t.sampler.MinFilter.Mipmapped() {
-		return true
+		return true, 1
 	}
 	w, h := t.levels[0].Width, t.levels[0].Height
 	n := bits.Len(uint(max(w, h)))
 	if len(t.levels) < n {
-		return false
+		return false, 0
 	}
 	for l := 1; l < n; l++ {
 		if t.levels[l].Width != max(w>>l, 1) || t.levels[l].Height != max(h>>l, 1) {
-			return false
+			return false, 0
 		}
 	}
-	t.levels = t.levels[:n]
-	return true
+	return true, n
 }
 
 // TexEnvf sets a scalar texture environment parameter.
@@ -1078,4 +1154,13 @@ func (c *Context) DrawTexfOES(x, y, z, width, height float32) {
 // DrawTexiOES is DrawTexfOES with integer arguments.
 func (c *Context) DrawTexiOES(x, y, z, width, height int) {
 	c.DrawTexfOES(float32(x), float32(y), float32(z), float32(width), float32(height))
+}
+
+// clipEnd returns min(start+n, limit) for n >= 0 without overflowing:
+// for the clipping of rectangles whose size an application gives.
+func clipEnd(start, n, limit int) int {
+	if start >= 0 && n > limit-start {
+		return limit
+	}
+	return min(start+n, limit)
 }

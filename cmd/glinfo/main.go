@@ -1,7 +1,9 @@
 // Command glinfo prints every registered backend's capabilities, like
 // eglinfo: GL_VENDOR, GL_RENDERER, GL_VERSION, GL_EXTENSIONS, the limits,
 // the surface and texture formats, the features that work, what the backend
-// emulates and what is missing and why.
+// emulates and what is missing and why, and its memory: the device's
+// regions and the host-memory budget of a context (gles.Config.MemoryBudget
+// defaults to their sum).
 //
 //	go run ./cmd/glinfo                 # every backend, as text
 //	go run ./cmd/glinfo -backend pspge  # one backend
@@ -20,7 +22,29 @@ import (
 
 	"github.com/retrogl/retrogl/backends"
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/gles"
 )
+
+// info is one backend's capabilities and memory, as -json prints them.
+type info struct {
+	*driver.Caps
+	Memory memory `json:"memory"`
+}
+
+// memory is a backend's device memory and the default budget of a
+// context's buffer and texture data.
+type memory struct {
+	Regions []region `json:"regions"`
+	// Budget is gles.DefaultMemoryBudget: the bytes of buffer and texture
+	// data (and names and shader sources) a context may hold.
+	Budget int64 `json:"context_budget"`
+}
+
+type region struct {
+	Name string `json:"name"`
+	Base uint32 `json:"base"`
+	Size uint32 `json:"size"`
+}
 
 func main() {
 	backend := flag.String("backend", "", "print only this backend")
@@ -37,7 +61,7 @@ func run(w io.Writer, backend string, asJSON bool) error {
 	if backend != "" {
 		names = []string{backend}
 	}
-	var all []*driver.Caps
+	var all []info
 	for _, n := range names {
 		drv, err := driver.Open(n, driver.OpenOptions{})
 		if err != nil {
@@ -57,7 +81,11 @@ func run(w io.Writer, backend string, asJSON bool) error {
 		if c.Extensions == nil {
 			c.Extensions = []string{}
 		}
-		all = append(all, &c)
+		in := info{Caps: &c, Memory: memory{Budget: gles.DefaultMemoryBudget(drv)}}
+		for _, r := range drv.Device().Info().Regions {
+			in.Memory.Regions = append(in.Memory.Regions, region{Name: r.Name, Base: r.Base, Size: r.Size})
+		}
+		all = append(all, in)
 		if err := drv.Close(); err != nil {
 			return fmt.Errorf("%s: close: %w", n, err)
 		}
@@ -67,16 +95,17 @@ func run(w io.Writer, backend string, asJSON bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(all)
 	}
-	for i, c := range all {
+	for i, in := range all {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		printText(w, c)
+		printText(w, in)
 	}
 	return nil
 }
 
-func printText(w io.Writer, c *driver.Caps) {
+func printText(w io.Writer, in info) {
+	c := in.Caps
 	fmt.Fprintf(w, "backend: %s\n", c.Name)
 	fmt.Fprintf(w, "  GL_VENDOR:     %s\n", c.Vendor)
 	fmt.Fprintf(w, "  GL_RENDERER:   %s\n", c.Renderer)
@@ -134,6 +163,20 @@ func printText(w io.Writer, c *driver.Caps) {
 	for _, m := range c.Missing {
 		fmt.Fprintf(w, "    %s: %s\n", m.Feature, m.Why)
 	}
+	var regs []string
+	for _, r := range in.Memory.Regions {
+		regs = append(regs, fmt.Sprintf("%s %s at %#08x", r.Name, mib(int64(r.Size)), r.Base))
+	}
+	fmt.Fprintf(w, "  memory: %s\n", strings.Join(regs, ", "))
+	fmt.Fprintf(w, "  context memory budget: %s of buffer and texture data (gles.Config.MemoryBudget)\n", mib(in.Memory.Budget))
+}
+
+// mib writes a size in MiB, or in KiB below one.
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }
 
 func sortedKeys(m map[string]int) []string {

@@ -18,8 +18,11 @@ func TestJSONKeys(t *testing.T) {
 	require.NoError(t, json.Unmarshal(out.Bytes(), &all))
 	require.Len(t, all, len(backends.Names()))
 	for _, b := range all {
-		for _, k := range []string{"name", "vendor", "renderer", "version", "extensions", "limits", "emulated", "missing", "features"} {
+		for _, k := range []string{"name", "vendor", "renderer", "version", "extensions", "limits", "emulated", "missing", "features", "memory"} {
 			assert.Contains(t, b, k, "backend %v", b["name"])
+		}
+		if b["name"] == "pspge" {
+			assert.Equal(t, float64(34<<20), b["memory"].(map[string]any)["context_budget"], "2 MiB VRAM + 32 MiB RAM")
 		}
 	}
 	names := map[any]bool{}
@@ -33,7 +36,8 @@ func TestText(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(&out, "pspge", false))
 	s := out.String()
-	for _, want := range []string{"backend: pspge", "GL_VERSION:    OpenGL ES-CM 1.1", "max_texture_size", "emulated:", "missing:"} {
+	for _, want := range []string{"backend: pspge", "GL_VERSION:    OpenGL ES-CM 1.1", "max_texture_size", "emulated:", "missing:",
+		"memory: vram 2 MiB at 0x04000000, ram 32 MiB at 0x08000000", "context memory budget: 34 MiB"} {
 		assert.Contains(t, s, want)
 	}
 	assert.Error(t, run(&out, "nosuch", false))

@@ -183,6 +183,18 @@ func (c *Context) retire(p pending) error {
 	return nil
 }
 
+// reclaim makes the memory of released textures and finished buffers free
+// again when VRAM is full (driver.RetryOutOfMemory): the buffers in flight
+// first, so that the pending commands find room to be sent, then those.
+func (c *Context) reclaim() error {
+	var errs []error
+	for len(c.fences) > 0 {
+		errs = append(errs, c.retire(c.fences[0]))
+	}
+	errs = append(errs, c.Finish(), c.up.Drain(nil))
+	return errors.Join(errs...)
+}
+
 // Finish implements driver.Context.
 func (c *Context) Finish() error {
 	if err := c.Flush(); err != nil {
@@ -269,7 +281,7 @@ func (c *Context) ReleaseTexture(id uint32) {
 		return
 	}
 	delete(c.tex, id)
-	c.up.FreeAfter(t.alloc) // queued buffers may still read it
+	_ = c.up.Release(t.alloc, t.used) // queued buffers may still read it
 }
 
 // ReleaseBuffer implements driver.Context (vertex data is copied per draw).

@@ -203,6 +203,7 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "vram", 256<<10)
+	c.up.SetReclaim(c.reclaim)
 	c.tex = map[uint32]*texObj{}
 	c.rr, _ = d.dev.(hg.RegReader)
 	return c, nil

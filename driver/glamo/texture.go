@@ -25,6 +25,7 @@ type texObj struct {
 	pal    []uint16
 	base   driver.BaseFormat
 	levels int
+	used   uint64 // the uploader batch whose commands last bound it
 }
 
 // encodePitch returns the smallest pitch >= rb bytes that the 12-bit field
@@ -153,6 +154,7 @@ func palette16(t *driver.Texture) []uint16 {
 // texture returns the VRAM copy of t, uploading it when new or changed.
 func (c *Context) texture(t *driver.Texture) (*texObj, error) {
 	if o, ok := c.tex[t.ID]; ok && o.gen == t.Gen && o.levels == len(t.Levels) {
+		o.used = c.up.Batch()
 		return o, nil
 	}
 	code, bpp, err := chipFormat(t)
@@ -189,7 +191,10 @@ func (c *Context) texture(t *driver.Texture) (*texObj, error) {
 	if t.Format == driver.TexPalette4 || t.Format == driver.TexPalette8 {
 		o.pal = palette16(t)
 	}
-	o.alloc, err = c.dev.Alloc(uint32(len(img)), 64, "vram")
+	err = driver.RetryOutOfMemory(func() (err error) {
+		o.alloc, err = c.dev.Alloc(uint32(len(img)), 64, "vram")
+		return err
+	}, c.reclaim)
 	if err != nil {
 		return nil, fmt.Errorf("glamo3365: texture %d: %w", t.ID, err)
 	}
@@ -199,6 +204,7 @@ func (c *Context) texture(t *driver.Texture) (*texObj, error) {
 	if err := c.dev.Write(o.alloc.Addr, img); err != nil {
 		return nil, err
 	}
+	o.used = c.up.Batch()
 	c.tex[t.ID] = o
 	return o, nil
 }

@@ -158,6 +158,12 @@ func (c *Context) Finish() error {
 	return c.up.Drain(func(hal.Fence, error) { c.invalidate() })
 }
 
+// reclaim makes the memory of released textures and finished buffers free
+// again when the device is full (driver.RetryOutOfMemory).
+func (c *Context) reclaim() error {
+	return c.up.Reclaim(c.Flush, func(hal.Fence, error) { c.invalidate() })
+}
+
 func (c *Context) invalidate() {
 	c.valid = [p.NumRegs]bool{}
 	c.uvalid = [96]bool{}
@@ -238,7 +244,7 @@ func (c *Context) ReadStencil(x, y int) (int, error) {
 func (c *Context) ReleaseTexture(id uint32) {
 	if t, ok := c.textures[id]; ok {
 		// Submitted buffers may still read it: free it after them.
-		c.up.FreeAfter(t.alloc)
+		_ = c.up.Release(t.alloc, t.used)
 		delete(c.textures, id)
 	}
 }

@@ -174,6 +174,7 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "fcram", 512<<10)
+	c.up.SetReclaim(c.reclaim)
 	c.textures = map[uint32]*texEntry{}
 	c.programs = map[string]*program{}
 	return c, nil

@@ -15,6 +15,7 @@ type texEntry struct {
 	format p.TexFormat
 	w, h   int
 	levels int
+	used   uint64 // the uploader batch whose commands last bound it
 }
 
 // texFormatOf maps GL layouts to PICA formats that hold them exactly;
@@ -112,11 +113,15 @@ func (c *Context) bindTexture(u int, t *driver.Texture) error {
 		}
 		// Textures live in VRAM, or in FCRAM (which the GPU also reads)
 		// once VRAM is full.
-		a, err := c.dev.Alloc(uint32(len(data)), 128, "vram")
-		if err != nil {
-			if a, err = c.dev.Alloc(uint32(len(data)), 128, "fcram"); err != nil {
-				return fmt.Errorf("pica200: texture %d (%dx%d): %w", t.ID, w, h, err)
+		var a hal.Allocation
+		err = driver.RetryOutOfMemory(func() (err error) {
+			if a, err = c.dev.Alloc(uint32(len(data)), 128, "vram"); err != nil {
+				a, err = c.dev.Alloc(uint32(len(data)), 128, "fcram")
 			}
+			return err
+		}, c.reclaim)
+		if err != nil {
+			return fmt.Errorf("pica200: texture %d (%dx%d): %w", t.ID, w, h, err)
 		}
 		if err := c.dev.Write(a.Addr, data); err != nil {
 			return err
@@ -124,6 +129,7 @@ func (c *Context) bindTexture(u int, t *driver.Texture) error {
 		e = &texEntry{gen: t.Gen, alloc: a, format: f, w: w, h: h, levels: levels}
 		c.textures[t.ID] = e
 	}
+	e.used = c.up.Batch()
 	r := texRegs[u]
 	s := t.Sampler
 	mag := uint32(s.MagFilter) & 1

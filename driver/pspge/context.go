@@ -31,6 +31,9 @@ type Context struct {
 	// ended with FINISH/END and not yet waited for.
 	run  *runningList
 	done []hal.Fence
+	// pending counts the transient bytes the words not yet pushed use
+	// (maxPendingUpload).
+	pending int
 
 	tex   texCache
 	tnl   swtnl.TnL
@@ -78,6 +81,11 @@ const (
 	listCap       = 256 << 10
 	maxListUpload = 8 << 20
 	pushWords     = 2048
+	// maxPendingUpload bounds the transient data of words not yet pushed:
+	// until they go to the GE nothing frees it, so without a bound a
+	// stream of texture uploads fills RAM with memory that only a
+	// submission, which then has no room for its list, could free.
+	maxPendingUpload = 4 << 20
 )
 
 // list is the display list being built on the CPU, with the shadow of the
@@ -405,6 +413,7 @@ func (c *Context) upload(b []byte, align uint32) (uint32, error) {
 	if c.run != nil {
 		c.run.uploaded += len(b)
 	}
+	c.pending += len(b)
 	return addr, nil
 }
 
@@ -439,7 +448,11 @@ func (c *Context) ReadPixels(x, y, w, h int) (*image.NRGBA, error) {
 	}
 	c.stats.Transfers++
 	dstride := (w + 7) &^ 7
-	buf, err := c.dev.Alloc(uint32(dstride*h*bpp), 16, "ram")
+	var buf hal.Allocation
+	err := driver.RetryOutOfMemory(func() (err error) {
+		buf, err = c.dev.Alloc(uint32(dstride*h*bpp), 16, "ram")
+		return err
+	}, c.reclaim)
 	if err != nil {
 		return nil, fmt.Errorf("pspge: read-back buffer: %w", err)
 	}
@@ -549,6 +562,7 @@ func (c *Context) push() error {
 		binary.LittleEndian.PutUint32(buf[4*i:], w)
 	}
 	c.list.init()
+	c.pending = 0
 	ap, canAppend := c.dev.(hal.Appender)
 	r := c.run
 	if r != nil && (!canAppend || r.size+uint32(len(buf))+8 > r.cap || r.uploaded > maxListUpload) {
@@ -613,6 +627,17 @@ func (c *Context) closeRun() error {
 		errs = append(errs, fmt.Errorf("pspge: end display list: %w", err))
 	}
 	for len(c.done) > 3 {
+		errs = append(errs, c.waitOldest())
+	}
+	return errors.Join(errs...)
+}
+
+// reclaim ends the running list and waits for every list, so that the
+// transient memory they held is free again when RAM is full
+// (driver.RetryOutOfMemory). The words being built go to the next list.
+func (c *Context) reclaim() error {
+	errs := []error{c.closeRun()}
+	for len(c.done) > 0 {
 		errs = append(errs, c.waitOldest())
 	}
 	return errors.Join(errs...)

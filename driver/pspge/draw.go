@@ -67,7 +67,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if err != nil {
 		return err
 	}
-	if len(c.list.words) >= pushWords && c.cond == nil {
+	if (len(c.list.words) >= pushWords || c.pending >= maxPendingUpload) && c.cond == nil {
 		return c.push()
 	}
 	return nil

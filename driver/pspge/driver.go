@@ -207,6 +207,7 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "ram", 256<<10)
+	c.up.SetReclaim(c.reclaim)
 	c.list.init()
 	return c, nil
 }

@@ -53,8 +53,8 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if !ok {
 		return nil, fmt.Errorf("unichrome: colour format %v not supported", cfg.Format)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > 2048 || cfg.Height > 2048 {
-		return nil, fmt.Errorf("unichrome: surface %dx%d outside the 2048x2048 clip range", cfg.Width, cfg.Height)
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxSurface || cfg.Height > MaxSurface {
+		return nil, fmt.Errorf("unichrome: surface %dx%d outside the %dx%d the clip rectangle covers", cfg.Width, cfg.Height, MaxSurface, MaxSurface)
 	}
 	if cfg.StencilBits > 8 || cfg.DepthBits > 24 {
 		return nil, fmt.Errorf("unichrome: %d depth / %d stencil bits not available (Z16 or Z24S8)", cfg.DepthBits, cfg.StencilBits)
@@ -87,6 +87,7 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 		}
 	}
 	c.up = driver.NewUploader(d.dev, "sys", 1<<20)
+	c.up.SetReclaim(func() error { return c.up.Reclaim(c.Flush, nil) })
 	c.cmd.init()
 	return c, nil
 }

@@ -57,6 +57,16 @@ func New(dev hal.Device) (driver.Driver, error) {
 // triangles.
 const MaxPointSize = 256
 
+// MaxSurface is the largest surface width and height, and the viewport
+// limit: 2047. The clip rectangle every primitive is drawn through holds
+// 11-bit values, "in the range from 0 to 2047" (seed L2553-2557, HClipT/B
+// and HClipL/R), with bottom and right exclusive (guide: drivers write
+// y1<<12 | y1+h, [OUT] from VIA's DRI driver). An exclusive 2048 does not
+// fit the field: it wrapped to 0 and a 2048-wide or -high surface drew
+// nothing. Row and column 2047 cannot be inside the rectangle, so the
+// surface stops at 2047 and 2048 is refused when the context is created.
+const MaxSurface = 2047
+
 func newCaps() *driver.Caps {
 	c := &driver.Caps{
 		Name:     "unichrome",
@@ -86,7 +96,7 @@ func newCaps() *driver.Caps {
 		Limits: driver.Limits{
 			MaxTextureSize: 2048, MaxTextureUnits: 2, MaxLights: 8, MaxClipPlanes: 6,
 			MaxModelviewStackDepth: 16, MaxProjectionStackDepth: 2, MaxTextureStackDepth: 2,
-			MaxViewportDims:       [2]int{2048, 2048},
+			MaxViewportDims:       [2]int{MaxSurface, MaxSurface},
 			AliasedPointSizeRange: [2]float32{1, MaxPointSize}, SmoothPointSizeRange: [2]float32{1, MaxPointSize},
 			AliasedLineWidthRange: [2]float32{1, MaxPointSize}, SmoothLineWidthRange: [2]float32{1, MaxPointSize},
 			MaxElementsVertices: 65536, MaxElementsIndices: 65536,
@@ -95,7 +105,7 @@ func newCaps() *driver.Caps {
 				"max_texture_levels":        12,
 				"texture_blend_stages":      2,
 				"vertex_dwords_max":         10,
-				"clip_range":                2048,
+				"clip_range":                MaxSurface,
 				"transmission_space_dwords": 176,
 				"texture_palette_entries":   256,
 				"fog_table_entries":         256,

@@ -16,6 +16,7 @@ type devTex struct {
 	alloc  hal.Allocation
 	code   uint8
 	levels []devLevel
+	used   uint64 // the uploader batch whose commands last bound it
 }
 
 type devLevel struct {
@@ -62,6 +63,7 @@ func log2(n int) int { return bits.Len(uint(n)) - 1 }
 func (c *Context) upload(t *driver.Texture) (*devTex, error) {
 	if dt, ok := c.textures[t.ID]; ok {
 		if dt.gen == t.Gen {
+			dt.used = c.up.Batch()
 			return dt, nil
 		}
 		c.ReleaseTexture(t.ID)
@@ -115,7 +117,11 @@ func (c *Context) upload(t *driver.Texture) (*devTex, error) {
 		dt.levels = append(dt.levels, devLevel{pitch: pitch, wlog: log2(w), hlog: log2(h)})
 		total += pitch * rows
 	}
-	a, err := c.dev.Alloc(uint32(max(total, 32)), 256, "vram")
+	var a hal.Allocation
+	err := driver.RetryOutOfMemory(func() (err error) {
+		a, err = c.dev.Alloc(uint32(max(total, 32)), 256, "vram")
+		return err
+	}, func() error { return c.up.Reclaim(c.Flush, nil) })
 	if err != nil {
 		return nil, fmt.Errorf("unichrome: texture %d: %w", t.ID, err)
 	}
@@ -126,6 +132,7 @@ func (c *Context) upload(t *driver.Texture) (*devTex, error) {
 			return nil, fmt.Errorf("unichrome: texture %d upload: %w", t.ID, err)
 		}
 	}
+	dt.used = c.up.Batch()
 	c.textures[t.ID] = dt
 	return dt, nil
 }
@@ -138,7 +145,7 @@ func (c *Context) ReleaseTexture(id uint32) {
 		return
 	}
 	delete(c.textures, id)
-	c.up.FreeAfter(dt.alloc) // submitted lists may still read it
+	_ = c.up.Release(dt.alloc, dt.used) // submitted lists may still read it
 	// The shadow may still name the old addresses; a new texture at the
 	// same address must be sent again.
 	for g := grpTex0; g <= grpTex1; g++ {

@@ -50,6 +50,10 @@ type Config struct {
 	// Budget is the watchdog's command budget per submission; 0 means
 	// DefaultBudget.
 	Budget int64
+	// Work says what one unit of the budget is on this chip (a command
+	// word, a vertex, so many pixels of a primitive's bounding box), for
+	// the watchdog's fault.
+	Work string
 }
 
 type submission struct {
@@ -348,10 +352,19 @@ func (x *Exec) Stall(at uint32) (uint32, bool) {
 	return x.sub.end, false
 }
 
+// Remaining returns the commands left in the watchdog budget. An engine
+// compares the work a command asks for (a vertex count, a transfer size)
+// with it before allocating anything for that work: a request the budget
+// cannot pay for faults at once, naming the limit, instead of after the
+// engine has held memory for all of it.
+func (x *Exec) Remaining() int64 { return max(x.budget, 0) }
+
 // Step charges n commands to the watchdog budget. Engines call it before
 // each command with Pos set to the command's address (and again, with the
 // same Pos, for work inside the command): a Pos not seen before is a
-// command boundary, where a watch point (hal.Watcher) pauses.
+// command boundary, where a watch point (hal.Watcher) pauses. When the
+// budget is spent it returns an error wrapping ErrWatchdog that says which
+// limit was hit and why.
 func (x *Exec) Step(n int) error {
 	if x.watch != nil && (!x.seen || x.Pos != x.last) {
 		x.seen, x.last = true, x.Pos
@@ -368,9 +381,18 @@ func (x *Exec) Step(n int) error {
 	}
 	x.budget -= int64(n)
 	if x.budget < 0 {
-		return ErrWatchdog
+		return x.expired()
 	}
 	return nil
+}
+
+func (x *Exec) expired() error {
+	work := x.dev.cfg.Work
+	if work == "" {
+		work = "one per command"
+	}
+	return fmt.Errorf("%w: the submission used up its budget of %d units of work (%s); the budget stops runaway streams, and work that needs more goes in more submissions",
+		ErrWatchdog, x.dev.cfg.Budget, work)
 }
 
 // Fault builds a fault at address addr (the word is word) with a reason.

@@ -37,7 +37,7 @@ type Device struct {
 // New returns a simulated Glamo3365 with 8 MiB of VRAM.
 func New() *Device {
 	e := NewEngine()
-	d := device.New(device.Config{Info: hal.Info{
+	d := device.New(device.Config{Work: "one per command word and per vertex, one per 64 pixels of a primitive's bounding box", Info: hal.Info{
 		Chip: hg.Chip, Revision: "Glamo3365 3D engine rev 1.0 (simulated)",
 		Regions:  []hal.Region{{Name: "vram", Base: 0, Size: VRAMSize}},
 		WordSize: 2,

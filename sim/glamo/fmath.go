@@ -83,9 +83,12 @@ func flog2(x float64) float64 {
 	return float64(float64(e-1) + float64(log2Tab[i]+float64(d*t)))
 }
 
-// fexp2 returns 2^y, 0 for y below -1100.
+// fexp2 returns 2^y, 0 for y below -1100 and for NaN (a choice: a NaN
+// exponent comes from garbage vertex data, such as floats read at a
+// misaligned stride, and the seed does not say what the table lookup
+// makes of it).
 func fexp2(y float64) float64 {
-	if y < -1100 {
+	if !(y >= -1100) {
 		return 0
 	}
 	if y > 1000 {
@@ -93,6 +96,11 @@ func fexp2(y float64) float64 {
 	}
 	fl := math.Floor(y)
 	f := float64(y - fl)
+	if f >= 1 {
+		// A tiny negative y rounds y - floor(y) up to 1: that is
+		// 2^(floor(y)+1) exactly (the table has no entry past 1).
+		fl, f = fl+1, 0
+	}
 	p := float64(f * (1 << tabBits))
 	i := int(p)
 	t := float64(p - float64(i))

@@ -85,6 +85,10 @@ func (a *assembler) add(v vertex, mode uint32) {
 	}
 }
 
+// triBatch is how many assembled triangles a draw holds before they go to
+// the rasteriser.
+const triBatch = 1 << 14
+
 type attrLoad struct {
 	addr   uint32 // address of vertex 0
 	stride uint32
@@ -135,6 +139,13 @@ func (g *GPU) draw(indexed bool) error {
 	}
 	perm := uint64(g.regs[p.VSH_ATTR_PERM_LOW]) | uint64(g.regs[p.VSH_ATTR_PERM_HIGH])<<32
 	count := int(g.regs[p.NUMVERTICES])
+	// Every vertex costs a watchdog step: a count the budget left cannot
+	// pay for faults now, before any vertex is held, rather than at the
+	// watchdog after gigabytes (NUMVERTICES = 0xFFFFFFFF took 41 s and 9
+	// GB to get there).
+	if rem := g.x.Remaining(); int64(count) > rem {
+		return fmt.Errorf("NUMVERTICES %d exceeds the %d commands left in the watchdog budget", count, rem)
+	}
 	first := g.regs[p.VERTEX_OFFSET]
 	ib := g.regs[p.INDEXBUFFER_CONFIG]
 	ibAddr := base + ib&0x0FFFFFFF
@@ -162,16 +173,18 @@ func (g *GPU) draw(indexed bool) error {
 		if !indexed {
 			return first + uint32(i), nil
 		}
+		size := uint64(1)
 		if u16 {
-			b, ok := g.mem.Slice(ibAddr+2*uint32(i), 2)
-			if !ok {
-				return 0, fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+2*uint32(i))
-			}
-			return uint32(binary.LittleEndian.Uint16(b)), nil
+			size = 2
 		}
-		b, ok := g.mem.Slice(ibAddr+uint32(i), 1)
-		if !ok {
-			return 0, fmt.Errorf("index %d at %#08x outside device memory", i, ibAddr+uint32(i))
+		// In 64 bits, so that the index address cannot wrap around.
+		at := uint64(ibAddr) + size*uint64(i)
+		b, ok := g.mem.Slice(uint32(at), uint32(size))
+		if !ok || at > 0xFFFFFFFF {
+			return 0, fmt.Errorf("index %d at %#x outside device memory", i, at)
+		}
+		if u16 {
+			return uint32(binary.LittleEndian.Uint16(b)), nil
 		}
 		return uint32(b[0]), nil
 	}
@@ -204,6 +217,14 @@ func (g *GPU) draw(indexed bool) error {
 	for i := 0; i < count; i++ {
 		if err := g.x.Step(1); err != nil {
 			return err
+		}
+		// Triangles go to the rasteriser in batches, in order, so that a
+		// long draw holds a bounded number of them.
+		if len(g.asm.tris) >= 3*triBatch {
+			if err := g.rasterize(g.asm.tris); err != nil {
+				return err
+			}
+			g.asm.tris = g.asm.tris[:0]
 		}
 		idx, err := index(i)
 		if err != nil {
@@ -313,6 +334,16 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 		}
 		seq, n = seq[:0], 0
 	}
+	// Triangles go to the rasteriser in batches, in order, so that a long
+	// draw holds a bounded number of them (as in the interpreter's loop).
+	rasterize := func() error {
+		if len(g.asm.tris) < 3*triBatch {
+			return nil
+		}
+		err := g.rasterize(g.asm.tris)
+		g.asm.tris = g.asm.tris[:0]
+		return err
+	}
 	for i := 0; i < count; i++ {
 		if err := g.x.Step(1); err != nil {
 			return err
@@ -348,6 +379,9 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 		n++
 		if n == vsBatch {
 			assemble()
+			if err := rasterize(); err != nil {
+				return err
+			}
 		}
 	}
 	if n > 0 || len(seq) > 0 {
@@ -363,10 +397,12 @@ func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
 		return v, nil
 	}
 	esz := [4]uint32{1, 1, 2, 4}[a.typ]
-	addr := a.addr + idx*a.stride
-	b, ok := g.mem.Slice(addr, esz*uint32(a.comps))
-	if !ok {
-		return v, fmt.Errorf("vertex %d attribute data at %#08x outside device memory", idx, addr)
+	// In 64 bits: a large index times the stride must not wrap around
+	// into memory.
+	addr := uint64(a.addr) + uint64(idx)*uint64(a.stride)
+	b, ok := g.mem.Slice(uint32(addr), esz*uint32(a.comps))
+	if !ok || addr > 0xFFFFFFFF {
+		return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
 	}
 	for c := 0; c < a.comps; c++ {
 		var f float32

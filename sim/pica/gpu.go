@@ -106,7 +106,7 @@ func New() *Device { return NewWithBudget(0) }
 // submission (0 means device.DefaultBudget).
 func NewWithBudget(budget int64) *Device {
 	g := &GPU{}
-	d := device.New(device.Config{Budget: budget, Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Work: "one per command and per vertex, one per 16 shader instructions, one per 64 pixels of a triangle's bounding box", Info: hal.Info{
 		Chip: p.Chip, Revision: "PICA200 (simulated, original 3DS memory map)", WordSize: 8,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "fcram", Base: FCRAMBase, Size: FCRAMSize}},
 	}}, g)

@@ -122,7 +122,7 @@ func New() *Device { return NewWithBudget(0) }
 // budget commands (0 means device.DefaultBudget); fuzz tests use a small one.
 func NewWithBudget(budget int64) *Device {
 	g := &GE{bboxVisible: true}
-	d := device.New(device.Config{Budget: budget, Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Work: "one per command word, one per 256 pixels drawn", Info: hal.Info{
 		Chip: "pspge", Revision: "PSP-1000 GE (simulated)", WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "ram", Base: RAMBase, Size: RAMSize}},
 	}}, g)

@@ -98,9 +98,19 @@ type Device struct {
 	Engine *Engine
 }
 
+// DefaultBudget is the R300's watchdog budget per submission: sixteen
+// times device.DefaultBudget, because the R300 charges a unit per 2x2
+// quad of a primitive's bounding box where the other chips charge one per
+// 64 pixels or more. With the shared default, legal draws on a large
+// surface (16 full-screen triangles at 2047x2047) ended in "watchdog
+// expired"; sixteen times it puts the R300's pixel work on the same
+// footing as the other chips' (a gigapixel of bounding boxes per
+// submission).
+const DefaultBudget = 16 * device.DefaultBudget
+
 // Config tunes New; the zero value is the default board.
 type Config struct {
-	// Budget is the watchdog budget per submission (0 = default).
+	// Budget is the watchdog budget per submission (0 = DefaultBudget).
 	Budget int64
 	// VRAMSize and GARTSize override the memory sizes (0 = default).
 	VRAMSize, GARTSize uint32
@@ -129,7 +139,11 @@ func NewWith(cfg Config) *Device {
 	if cfg.NoTCL {
 		rev = r3.RevisionNoTCL
 	}
-	d := device.New(device.Config{Budget: cfg.Budget, Info: hal.Info{
+	budget := cfg.Budget
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	d := device.New(device.Config{Budget: budget, Work: "one per packet dword and per vertex, one per 64 PVS instructions, one per 2x2 quad of a primitive's bounding box", Info: hal.Info{
 		Chip: "r300", Revision: rev, WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: vs}, {Name: "gart", Base: GARTBase, Size: gs}},
 	}}, e)

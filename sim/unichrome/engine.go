@@ -122,7 +122,7 @@ func New() *Device { return NewBudget(0) }
 // primitive 1 plus 1 per 256 pixels of its clipped bounding box.
 func NewBudget(budget int64) *Device {
 	e := &Engine{w: uc.NewWalker(), dirty: true}
-	d := device.New(device.Config{Budget: budget, Info: hal.Info{
+	d := device.New(device.Config{Budget: budget, Work: "one per dword, eight per vertex, one per 256 pixels of a triangle's bounding box", Info: hal.Info{
 		Chip: "unichrome", Revision: "UniChrome Pro II (CX700, simulated)", WordSize: 4,
 		Regions: []hal.Region{{Name: "vram", Base: VRAMBase, Size: VRAMSize}, {Name: "sys", Base: SysBase, Size: SysSize}},
 	}}, e)
