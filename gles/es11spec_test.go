@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,9 +23,12 @@ import (
 
 const specTol = 12
 
-// onEvery runs f on a fresh context of every backend.
+// onEvery runs f on a fresh context of every chip's backend.
 func onEvery(t *testing.T, cfg gles.Config, f func(t *testing.T, ctx *gles.Context)) {
 	for _, b := range backends.Names() {
+		if strings.HasPrefix(b, "test-") { // the tests' own backends
+			continue
+		}
 		t.Run(b, func(t *testing.T) {
 			ctx, err := gles.NewContext(b, cfg)
 			require.NoError(t, err)
@@ -98,5 +102,68 @@ func TestNormalArrayConversion(t *testing.T) {
 			ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
 			assertRGB(t, [3]int{tc.want, tc.want, tc.want}, pixel(ctx, 8, 8), "%s", tc.name)
 		}
+	})
+}
+
+// quad draws a full-viewport quad at depth z in colour c.
+func quad(ctx *gles.Context, z float32, c [4]float32) {
+	ctx.DisableClientState(gles.COLOR_ARRAY)
+	ctx.Color4f(c[0], c[1], c[2], c[3])
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, z, 1, -1, z, -1, 1, z, 1, 1, z})
+	ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+}
+
+// TestDepthTestWithoutDepthBuffer: on a surface without a depth buffer the
+// depth test always passes (GL ES 1.1 section 4.1.6: "If there is no depth
+// buffer, it is as if the depth test always passes").
+// A stencil-only surface has no depth buffer either, even where the chip
+// keeps stencil in a combined depth-stencil buffer.
+func TestDepthTestWithoutDepthBuffer(t *testing.T) {
+	for _, stencil := range []int{0, 8} {
+		t.Run(fmt.Sprintf("stencil %d", stencil), func(t *testing.T) {
+			depthTestWithoutDepthBuffer(t, stencil)
+		})
+	}
+}
+
+func depthTestWithoutDepthBuffer(t *testing.T, stencil int) {
+	onEvery(t, gles.Config{Width: 16, Height: 16, StencilBits: stencil}, func(t *testing.T, ctx *gles.Context) {
+		assert.Equal(t, []int{0}, ctx.GetIntegerv(gles.DEPTH_BITS))
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.ClearDepthf(0) // no depth buffer: nothing to clear, nothing to test against
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT | gles.STENCIL_BUFFER_BIT)
+		ctx.Enable(gles.DEPTH_TEST)
+		for _, tc := range []struct {
+			fn gles.Enum
+			z  float32
+			c  [4]float32
+		}{
+			{gles.LESS, 0.5, [4]float32{1, 0, 0, 1}},
+			{gles.LESS, 0.9, [4]float32{0, 1, 0, 1}}, // farther: passes all the same
+			{gles.NEVER, 0, [4]float32{0, 0, 1, 1}},
+			{gles.EQUAL, -0.5, [4]float32{1, 1, 0, 1}},
+		} {
+			ctx.DepthFunc(tc.fn)
+			quad(ctx, tc.z, tc.c)
+			want := [3]int{int(255 * tc.c[0]), int(255 * tc.c[1]), int(255 * tc.c[2])}
+			assertRGB(t, want, pixel(ctx, 8, 8), "DepthFunc %#x at z %v", tc.fn, tc.z)
+		}
+		if stencil == 0 {
+			return
+		}
+		// The stencil buffer works all the same: mark the left half, then
+		// draw where it is marked.
+		ctx.Enable(gles.STENCIL_TEST)
+		ctx.StencilFunc(gles.ALWAYS, 1, 0xFF)
+		ctx.StencilOp(gles.KEEP, gles.KEEP, gles.REPLACE)
+		ctx.ColorMask(false, false, false, false)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 0, -1, -1, 1, 0, 1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		ctx.ColorMask(true, true, true, true)
+		ctx.StencilFunc(gles.EQUAL, 1, 0xFF)
+		quad(ctx, 0, [4]float32{1, 0, 1, 1})
+		assertRGB(t, [3]int{255, 0, 255}, pixel(ctx, 4, 8), "stencil 1")
+		assertRGB(t, [3]int{255, 255, 0}, pixel(ctx, 12, 8), "stencil 0")
 	})
 }

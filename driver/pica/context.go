@@ -197,9 +197,13 @@ func (c *Context) ReadPixels(x, y, w, h int) (*image.NRGBA, error) {
 	return img, nil
 }
 
+// hasDepth reports whether the surface has a depth buffer as GL sees it: a
+// stencil-only surface has a D24S8 buffer whose depth half is unused.
+func (c *Context) hasDepth() bool { return c.zb.Size != 0 && c.cfg.DepthBits > 0 }
+
 // ReadDepth implements driver.DepthStencilReader.
 func (c *Context) ReadDepth(x, y int) (float32, error) {
-	if c.zb.Size == 0 {
+	if !c.hasDepth() {
 		return 0, errors.New("pica200: no depth buffer")
 	}
 	if err := c.Finish(); err != nil {

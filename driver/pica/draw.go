@@ -192,7 +192,7 @@ func (c *Context) raster(st *driver.State) bool {
 	c.set(p.VIEWPORT_XY, uint32(v.X)&0x3FF|(uint32(v.Y)&0x3FF)<<16)
 	n, f := st.DepthRange[0], st.DepthRange[1]
 	off := n
-	if st.PolygonOffset.Fill && c.zb.Size != 0 {
+	if st.PolygonOffset.Fill && c.hasDepth() {
 		off += st.PolygonOffset.Units / float32(uint32(1)<<c.dfmt.Bits()-1)
 	}
 	c.set(p.DEPTHMAP_SCALE, p.ToF24(n-f))
@@ -260,7 +260,7 @@ func (c *Context) fragmentOps(st *driver.State) {
 			dcm |= 1 << (8 + uint(i))
 		}
 	}
-	if st.DepthTest && c.zb.Size != 0 {
+	if st.DepthTest && c.hasDepth() {
 		dcm |= 1 | compareOf[st.DepthFunc]<<4
 		if st.DepthMask {
 			dcm |= 1 << 12
@@ -476,7 +476,7 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 		return err
 	}
 	doColor := mask&driver.ClearColor != 0 && st.ColorMask != [4]bool{}
-	doDepth := mask&driver.ClearDepth != 0 && c.zb.Size != 0 && st.DepthMask
+	doDepth := mask&driver.ClearDepth != 0 && c.hasDepth() && st.DepthMask
 	doStencil := mask&driver.ClearStencil != 0 && c.dfmt == p.DepthD24S8 && c.zb.Size != 0 && st.Stencil[0].WriteMask&0xFF != 0
 	if !doColor && !doDepth && !doStencil {
 		return nil

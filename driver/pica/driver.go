@@ -152,9 +152,15 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pica200: colour buffer %dx%d: %w", cfg.Width, cfg.Height, err)
 	}
+	// Stencil lives in D24S8: a stencil-only surface gets that buffer, but
+	// its depth half stays unused: GL sees no depth buffer (DEPTH_BITS 0;
+	// the depth test always passes, ES 1.1 section 4.1.6). See hasDepth.
 	switch {
 	case cfg.StencilBits > 0:
-		c.dfmt, c.cfg.DepthBits = p.DepthD24S8, 24
+		c.dfmt = p.DepthD24S8
+		if cfg.DepthBits > 0 {
+			c.cfg.DepthBits = 24
+		}
 	case cfg.DepthBits > 16:
 		c.dfmt = p.DepthD24
 	default:
