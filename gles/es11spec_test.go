@@ -167,3 +167,34 @@ func depthTestWithoutDepthBuffer(t *testing.T, stencil int) {
 		assertRGB(t, [3]int{255, 255, 0}, pixel(ctx, 12, 8), "stencil 0")
 	})
 }
+
+// TestClearIgnoresPrimitiveState: Clear writes every pixel of the scissor
+// box under the write masks, whatever the per-primitive state (ES 1.1
+// section 4.2.3): culling both faces after a draw, or a user clip plane
+// that removes every primitive, does not stop it.
+func TestClearIgnoresPrimitiveState(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16, DepthBits: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+		ctx.Enable(gles.CULL_FACE)
+		ctx.CullFace(gles.FRONT_AND_BACK)
+		quad(ctx, 0, [4]float32{0, 1, 0, 1})
+		assertRGB(t, [3]int{0, 0, 0}, pixel(ctx, 8, 8), "both faces culled")
+		ctx.ClearColor(1, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+		assertRGB(t, [3]int{255, 0, 0}, pixel(ctx, 8, 8), "cleared")
+		ctx.CullFace(gles.FRONT)
+		ctx.FrontFace(gles.CW)
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		assertRGB(t, [3]int{0, 0, 255}, pixel(ctx, 8, 8), "cleared with front faces culled")
+		ctx.Disable(gles.CULL_FACE)
+		ctx.Enable(gles.CLIP_PLANE0)
+		ctx.ClipPlanef(gles.CLIP_PLANE0, []float32{0, 0, 0, -1}) // -1 >= 0 nowhere
+		quad(ctx, 0, [4]float32{0, 1, 0, 1})
+		assertRGB(t, [3]int{0, 0, 255}, pixel(ctx, 8, 8), "everything clipped")
+		ctx.ClearColor(1, 1, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		assertRGB(t, [3]int{255, 255, 0}, pixel(ctx, 8, 8), "cleared under the clip plane")
+	})
+}
