@@ -198,3 +198,54 @@ func TestClearIgnoresPrimitiveState(t *testing.T) {
 		assertRGB(t, [3]int{255, 255, 0}, pixel(ctx, 8, 8), "cleared under the clip plane")
 	})
 }
+
+// TestCullingSkipsPointsAndLines: culling discards polygons only (ES 1.1
+// section 3.5.1); points and lines are drawn whatever CullFace says.
+func TestCullingSkipsPointsAndLines(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		for _, face := range []gles.Enum{gles.FRONT_AND_BACK, gles.FRONT, gles.BACK} {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.Enable(gles.CULL_FACE)
+			ctx.CullFace(face)
+			ctx.Color4f(1, 0, 0, 1)
+			ctx.PointSize(4)
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-0.5, 0.5})
+			ctx.DrawArrays(gles.POINTS, 0, 1)
+			ctx.Color4f(0, 1, 0, 1)
+			ctx.LineWidth(2)
+			ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -0.5, 1, -0.5, 1, -0.45})
+			ctx.DrawArrays(gles.LINE_STRIP, 0, 3)
+			assertRGB(t, [3]int{255, 0, 0}, pixel(ctx, 4, 12), "point, CullFace %#x", face)
+			assertRGB(t, [3]int{0, 255, 0}, pixel(ctx, 8, 4), "line, CullFace %#x", face)
+		}
+	})
+}
+
+// TestPolygonOffsetSkipsPointsAndLines: POLYGON_OFFSET_FILL offsets
+// polygons only (ES 1.1 section 3.5.5): a line and a point at the depth of
+// a quad drawn before stay behind it under LESS, however large the offset.
+func TestPolygonOffsetSkipsPointsAndLines(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16, DepthBits: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+		ctx.Enable(gles.DEPTH_TEST)
+		quad(ctx, 0.25, [4]float32{0, 0, 1, 1})
+		ctx.Enable(gles.POLYGON_OFFSET_FILL)
+		ctx.PolygonOffset(-4, -64)
+		ctx.Color4f(1, 0, 0, 1)
+		ctx.PointSize(4)
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-0.5, 0.5, 0.25})
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -0.5, 0.25, 1, -0.5, 0.25})
+		ctx.LineWidth(2)
+		ctx.DrawArrays(gles.LINES, 0, 2)
+		assertRGB(t, [3]int{0, 0, 255}, pixel(ctx, 4, 12), "point")
+		assertRGB(t, [3]int{0, 0, 255}, pixel(ctx, 8, 4), "line")
+		// The same offset moves a polygon in front.
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{0, 0, 0.25, 1, 0, 0.25, 0, 1, 0.25, 1, 1, 0.25})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		assertRGB(t, [3]int{255, 0, 0}, pixel(ctx, 12, 12), "offset quad")
+	})
+}

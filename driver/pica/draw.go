@@ -67,11 +67,12 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 			return nil
 		}
 	}
-	if dc.Count == 0 || (st.CullEnabled && st.CullFace == driver.FaceFrontAndBack) {
+	polygons := dc.Prim >= driver.PrimTriangles
+	if dc.Count == 0 || (polygons && st.CullEnabled && st.CullFace == driver.FaceFrontAndBack) {
 		return nil
 	}
 	c.surface()
-	if !c.raster(st) {
+	if !c.raster(st, polygons) {
 		return nil
 	}
 	units := c.drv.caps.Limits.MaxTextureUnits
@@ -171,8 +172,10 @@ func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outV
 }
 
 // raster emits viewport, depth map, culling, scissor and the clip plane;
-// it returns false when the scissor box is empty.
-func (c *Context) raster(st *driver.State) bool {
+// it returns false when the scissor box is empty. Culling and polygon
+// offset apply to polygons only (ES 1.1 sections 3.5.1, 3.5.5): points and
+// lines, which reach the PICA as triangles, take neither.
+func (c *Context) raster(st *driver.State, polygons bool) bool {
 	v := st.Viewport
 	c.vpFold = mgl32.Ident4()
 	if v.X < -512 || v.X > 511 || v.Y < -512 || v.Y > 511 {
@@ -192,13 +195,13 @@ func (c *Context) raster(st *driver.State) bool {
 	c.set(p.VIEWPORT_XY, uint32(v.X)&0x3FF|(uint32(v.Y)&0x3FF)<<16)
 	n, f := st.DepthRange[0], st.DepthRange[1]
 	off := n
-	if st.PolygonOffset.Fill && c.hasDepth() {
+	if st.PolygonOffset.Fill && c.hasDepth() && polygons {
 		off += st.PolygonOffset.Units / float32(uint32(1)<<c.dfmt.Bits()-1)
 	}
 	c.set(p.DEPTHMAP_SCALE, p.ToF24(n-f))
 	c.set(p.DEPTHMAP_OFFSET, p.ToF24(off))
 	cull := uint32(0)
-	if st.CullEnabled {
+	if st.CullEnabled && polygons {
 		// 1 drops counter-clockwise triangles, 2 clockwise ones.
 		backIsCW := st.FrontFace == driver.WindingCCW
 		dropCW := (st.CullFace == driver.FaceBack) == backIsCW
