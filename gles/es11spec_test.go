@@ -249,3 +249,41 @@ func TestPolygonOffsetSkipsPointsAndLines(t *testing.T) {
 		assertRGB(t, [3]int{255, 0, 0}, pixel(ctx, 12, 12), "offset quad")
 	})
 }
+
+// TestFlatShadingKeepsFogSmooth: ShadeModel(FLAT) takes the provoking
+// vertex's colour (ES 1.1 section 2.14.7), but fog is computed from each
+// fragment's eye distance (section 3.8): a flat-shaded quad whose depth
+// runs from 0 to 1 across the screen fogs smoothly. With an identity
+// projection the eye distance |z_e| runs linearly from 0 at the left edge
+// to 1 at the right; LINEAR fog from 0 to 1 gives f = 1 - c.
+func TestFlatShadingKeepsFogSmooth(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16, DepthBits: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+		ctx.ShadeModel(gles.FLAT)
+		ctx.Enable(gles.FOG)
+		ctx.Fogf(gles.FOG_MODE, float32(gles.LINEAR))
+		ctx.Fogf(gles.FOG_START, 0)
+		ctx.Fogf(gles.FOG_END, 1)
+		ctx.Fogfv(gles.FOG_COLOR, []float32{0, 0, 1, 1})
+		ctx.Color4f(1, 0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, 0, 1, -1, -1, -1, 1, 0, 1, 1, -1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		for _, x := range []int{2, 8, 13} {
+			c := (float64(x) + 0.5) / 16
+			want := [3]int{int(math.Round(255 * (1 - c))), 0, int(math.Round(255 * c))}
+			assertRGB(t, want, pixel(ctx, x, 8), "triangles, x %d", x)
+		}
+		// A line the same way, over black, through the centres of row 8.
+		// (Wide lines are pspge's case, es11-psp's work.)
+		ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT)
+		ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, 1.0 / 16, 0, 1, 1.0 / 16, -1})
+		ctx.DrawArrays(gles.LINES, 0, 2)
+		for _, x := range []int{2, 13} {
+			c := (float64(x) + 0.5) / 16
+			want := [3]int{int(math.Round(255 * (1 - c))), 0, int(math.Round(255 * c))}
+			assertRGB(t, want, pixel(ctx, x, 8), "line, x %d", x)
+		}
+	})
+}

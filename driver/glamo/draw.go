@@ -88,7 +88,12 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if dc.DrawTexture != nil {
 		return c.drawTex(st, dc.DrawTexture)
 	}
-	if st.MatrixPalette.Enabled {
+	// Flat shading on the chip copies the provoking vertex's specular
+	// colour, and with it the vertex fog factor in its alpha (the F plane,
+	// L1767), to the whole triangle; GL flattens the colour only and fogs
+	// each fragment by its own distance. swtnl flattens the colours and
+	// computes fog per vertex, and the chip then shades Gouraud.
+	if st.MatrixPalette.Enabled || (st.Shade == driver.ShadeFlat && st.Fog.Enabled) {
 		return c.drawSoftware(st, dc)
 	}
 	x0, y0, x1, y1, ok := c.scissor(st)
