@@ -287,3 +287,59 @@ func TestFlatShadingKeepsFogSmooth(t *testing.T) {
 		}
 	})
 }
+
+// twoSidedSetup lights with one white directional light along +z, a white
+// diffuse material and no ambient, two-sided, and sets the current normal
+// to +z: front faces (and points and lines) come out white, back faces,
+// lit with the negated normal, black.
+func twoSidedSetup(ctx *gles.Context) {
+	ctx.ClearColor(0.5, 0.5, 0.5, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.LIGHTING)
+	ctx.Enable(gles.LIGHT0)
+	ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{0, 0, 0, 1})
+	ctx.LightModelf(gles.LIGHT_MODEL_TWO_SIDE, 1)
+	ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 1, 0})
+	ctx.Materialfv(gles.FRONT_AND_BACK, gles.AMBIENT_AND_DIFFUSE, []float32{1, 1, 1, 1})
+	ctx.Normal3f(0, 0, 1)
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+}
+
+// TestTwoSidedLightingPointsAndLines: points and lines have no facing;
+// two-sided lighting lights them as front faces (ES 1.1 section 2.12.6).
+func TestTwoSidedLightingPointsAndLines(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		twoSidedSetup(ctx)
+		ctx.PointSize(4)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-0.5, 0.5})
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -7.0 / 16, 1, -7.0 / 16})
+		ctx.DrawArrays(gles.LINES, 0, 2)
+		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 4, 12), "point")
+		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 8, 4), "line")
+	})
+}
+
+// TestTwoSidedLightingKeepsOrder: with two-sided lighting, the triangles
+// of one draw still reach the framebuffer in order (ES 1.1 section 2.0:
+// primitives are drawn in the order given): of two triangles covering the
+// viewport, one front-facing and one back-facing, the second is seen.
+func TestTwoSidedLightingKeepsOrder(t *testing.T) {
+	front := []float32{-1, -1, 3, -1, -1, 3} // counter-clockwise
+	back := []float32{-1, -1, -1, 3, 3, -1}  // clockwise
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		for _, tc := range []struct {
+			name  string
+			verts []float32
+			want  int
+		}{
+			{"back then front", append(append([]float32{}, back...), front...), 255},
+			{"front then back", append(append([]float32{}, front...), back...), 0},
+		} {
+			twoSidedSetup(ctx)
+			ctx.VertexPointer(2, gles.FLOAT, 0, tc.verts)
+			ctx.DrawArrays(gles.TRIANGLES, 0, 6)
+			assertRGB(t, [3]int{tc.want, tc.want, tc.want}, pixel(ctx, 7, 7), "%s", tc.name)
+		}
+	})
+}

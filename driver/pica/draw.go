@@ -95,27 +95,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	key := makeKey(st, dc, units)
 	if twoSide && c.custom == nil {
 		// The PICA's rasteriser has one colour and no facing input: the
-		// triangles are sorted by facing on the CPU and the back-facing
-		// ones drawn with a shader that lights the negated normal.
-		front, back := c.splitFacing(st, dc, outs)
-		for _, part := range []struct {
-			outs []outVert
-			back bool
-		}{{front, false}, {back, true}} {
-			if len(part.outs) == 0 {
-				continue
-			}
-			k := key
-			k.back = part.back
-			pr, err := c.ffProgram(k)
-			if err != nil {
-				return err
-			}
-			if err := c.vertices(st, dc, k, pr, mode, part.outs); err != nil {
-				return err
-			}
-		}
-		return nil
+		// facing of each triangle is found on the CPU and rides in an
+		// attribute (v10.x, +1 front, -1 back) that the generated shader
+		// multiplies the normal by, so the triangles stay in their order.
+		c.markFacing(st, dc, outs)
+		key.twoSide = true
 	}
 	pr := c.custom
 	if pr == nil {
@@ -141,12 +125,12 @@ func (c *Context) ffProgram(key ffKey) (*program, error) {
 	return pr, nil
 }
 
-// splitFacing sorts the triangles of an expanded draw into front- and
-// back-facing ones. The facing is the sign of det[x y w] of the clip-space
-// vertices (the homogeneous orientation test, valid for triangles that
-// cross w = 0), compared with FrontFace as GL ES 1.1 §3.5.1 does in window
-// space.
-func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outVert) (front, back []outVert) {
+// markFacing sets the facing sign of every vertex of an expanded
+// triangle draw: +1 for front faces, -1 for back faces. The facing is the
+// sign of det[x y w] of the clip-space vertices (the homogeneous
+// orientation test, valid for triangles that cross w = 0), compared with
+// FrontFace as GL ES 1.1 §3.5.1 does in window space.
+func (c *Context) markFacing(st *driver.State, dc *driver.DrawCall, outs []outVert) {
 	mvp := st.Projection.Mul4(st.ModelView)
 	clip := func(i int) mgl32.Vec4 {
 		var v [4]float32
@@ -162,13 +146,14 @@ func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outV
 			det = -det
 		}
 		ccw := det > 0
+		sign := float32(-1)
 		if ccw == (st.FrontFace == driver.WindingCCW) {
-			front = append(front, outs[t:t+3]...)
-		} else {
-			back = append(back, outs[t:t+3]...)
+			sign = 1
+		}
+		for k := t; k < t+3; k++ {
+			outs[k].facing = sign
 		}
 	}
-	return front, back
 }
 
 // raster emits viewport, depth map, culling, scissor and the clip plane;
@@ -296,6 +281,8 @@ type attrSrc struct {
 	// aux attributes read outVert.aux instead of an array.
 	from int
 	aux  bool
+	// facing attributes read outVert.facing.
+	facing bool
 }
 
 const (
@@ -337,6 +324,9 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	if key.sizeArray {
 		attrs = append(attrs, attrSrc{arr: &va.PointSize, def: [4]float32{st.Point.Size, 0, 0, 1}, comp: 1, vreg: 9})
 	}
+	if key.twoSide {
+		attrs = append(attrs, attrSrc{comp: 1, vreg: 10, facing: true})
+	}
 	if len(attrs) > 12 {
 		return fmt.Errorf("pica200: %d vertex attributes (at most 12)", len(attrs))
 	}
@@ -365,6 +355,8 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 			switch {
 			case a.aux:
 				v = [4]float32{ov.aux[0], ov.aux[1], 0, 1}
+			case a.facing:
+				v = [4]float32{ov.facing, 0, 0, 1}
 			default:
 				src := [...]int{ov.self, ov.prov, ov.other}[a.from]
 				a.arr.Fetch(src, a.def, &v)

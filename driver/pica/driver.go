@@ -110,7 +110,7 @@ func newCaps() *driver.Caps {
 			{Feature: "points", How: "two triangles per point, corners placed by the generated vertex shader (size, distance attenuation, size arrays, sprite coordinates); smooth points are aliased"},
 			{Feature: "lines", How: "two triangles per segment, offset along the minor axis by the generated vertex shader (GL's wide-line parallelogram, also for width 1); strips and loops split into segments on the CPU"},
 			{Feature: "matrix palette", How: "the vertex blend into eye space runs on the CPU; the generated shader then runs with an identity model-view (32 palette matrices and their normal matrices do not fit the 96 uniforms next to eight lights)"},
-			{Feature: "two-sided lighting", How: "triangles sorted by facing on the CPU (homogeneous orientation test); back faces drawn with a generated shader that lights the negated normal"},
+			{Feature: "two-sided lighting", How: "the facing of each triangle found on the CPU (homogeneous orientation test) and sent as a vertex attribute (+1 or -1) that the generated shader multiplies the normal by"},
 			{Feature: "flat shading", How: "the PICA always interpolates: triangles are de-indexed on the CPU and every vertex takes the provoking vertex's colour, normal and lighting position"},
 		},
 		Missing: []driver.Missing{

@@ -31,8 +31,10 @@ import (
 //	c74      constants (0, 1, 0.5, 0)
 //
 // Inputs: v0 position, v1 colour, v2 normal, v3-v5 texture coordinates of
-// units 0-2. Lighting follows GL ES 1.1 §2.12.1 with an infinite viewer;
-// two-sided lighting computes the front colour only.
+// units 0-2 (v6-v9: see vertices; v10.x the facing sign of two-sided
+// lighting). Lighting follows GL ES 1.1 §2.12.1 with an infinite viewer;
+// two-sided lighting lights the normal times the facing sign, so a back
+// face gets the negated normal.
 
 const (
 	uMVP    = 0
@@ -134,7 +136,7 @@ type ffKey struct {
 	// primitives (see expand.go).
 	prim       uint8
 	flatLight  bool    // lighting reads the provoking vertex's position (v8)
-	back       bool    // two-sided lighting, back faces: the normal is negated
+	twoSide    bool    // two-sided lighting: the normal is multiplied by the facing sign in v10.x
 	pointAtten bool    // point size distance attenuation
 	sizeArray  bool    // point size from v9
 	sprite     [3]bool // COORD_REPLACE: texture coordinates from the corner
@@ -245,8 +247,8 @@ func (k ffKey) String() string {
 	if k.flatLight {
 		b.WriteString("-flat")
 	}
-	if k.back {
-		b.WriteString("-back")
+	if k.twoSide {
+		b.WriteString("-2side")
 	}
 	return b.String()
 }
@@ -335,8 +337,8 @@ func genLighting(w func(string, ...any), k ffKey) {
 		w("    rsq r8.x, r8.x")
 		w("    mul r1.xyz, r8.xxxx, r1")
 	}
-	if k.back {
-		w("    mov r1.xyz, -r1")
+	if k.twoSide {
+		w("    mul r1.xyz, v10.xxxx, r1")
 	}
 	if k.colorMat {
 		w("    mul r2, v1, c%d", uAmb)
