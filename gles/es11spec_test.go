@@ -343,3 +343,122 @@ func TestTwoSidedLightingKeepsOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestPointAttenuationWithColorMaterial: the derived point size is
+// size * sqrt(1/(a + b*d + c*d^2)) for the eye distance d (ES 1.1 section
+// 3.3), whatever the lighting state: with attenuation (0, 0, 1) a size-8
+// point at distance 2 is 4 pixels wide.
+func TestPointAttenuationWithColorMaterial(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		for _, lit := range []bool{false, true} {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.MatrixMode(gles.PROJECTION)
+			ctx.LoadIdentity()
+			ctx.Orthof(-1, 1, -1, 1, -10, 10)
+			ctx.MatrixMode(gles.MODELVIEW)
+			if lit {
+				ctx.Enable(gles.LIGHTING)
+				ctx.Enable(gles.COLOR_MATERIAL)
+				ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{1, 1, 1, 1})
+			}
+			ctx.Color4f(1, 1, 1, 1)
+			ctx.PointSize(8)
+			ctx.PointParameterfv(gles.POINT_DISTANCE_ATTENUATION, []float32{0, 0, 1})
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			ctx.VertexPointer(3, gles.FLOAT, 0, []float32{1.0 / 16, 1.0 / 16, -2}) // centre of pixel (8, 8)
+			ctx.DrawArrays(gles.POINTS, 0, 1)
+			assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 7, 7), "inside, lit %v", lit)
+			assertRGB(t, [3]int{0, 0, 0}, pixel(ctx, 5, 8), "outside a 4-pixel point, lit %v", lit)
+		}
+	})
+}
+
+// texQuad draws a full-viewport quad with texture coordinates (0, 0) to
+// (s, t) on unit 0.
+func texQuad(ctx *gles.Context, s, t float32) {
+	ctx.EnableClientState(gles.VERTEX_ARRAY)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+	ctx.EnableClientState(gles.TEXTURE_COORD_ARRAY)
+	ctx.TexCoordPointer(2, gles.FLOAT, 0, []float32{0, 0, s, 0, 0, t, s, t})
+	ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+}
+
+// bilinear1D is GL's LINEAR filter (ES 1.1 section 3.7.7) along one axis of
+// a texture row: u = s*n, i0 = floor(u-1/2), alpha = frac(u-1/2), with
+// REPEAT or CLAMP_TO_EDGE wrapping of the texel indices.
+func bilinear1D(row []float64, s float64, repeat bool) float64 {
+	n := len(row)
+	u := s*float64(n) - 0.5
+	i0 := int(math.Floor(u))
+	a := u - math.Floor(u)
+	at := func(i int) float64 {
+		if repeat {
+			return row[((i%n)+n)%n]
+		}
+		return row[min(max(i, 0), n-1)]
+	}
+	return (1-a)*at(i0) + a*at(i0+1)
+}
+
+// TestSmallTextures: textures with a side under 8 texels filter and
+// mipmap as GL specifies, whatever tiling the chip needs: LINEAR
+// magnification of a 2-texel row (REPEAT and CLAMP_TO_EDGE) matches the
+// specification's filter, and each level of a 4x4 mipmapped texture is
+// chosen at its level of detail.
+func TestSmallTextures(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		tex := ctx.GenTextures(2)
+		ctx.PixelStorei(gles.UNPACK_ALIGNMENT, 1)
+		// A 2x2 texture: black left column, white right column.
+		ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.LUMINANCE, 2, 2, 0, gles.LUMINANCE, gles.UNSIGNED_BYTE, []byte{0, 255, 0, 255})
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.LINEAR))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.LINEAR))
+		for _, wrap := range []gles.Enum{gles.REPEAT, gles.CLAMP_TO_EDGE} {
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_S, int(wrap))
+			texQuad(ctx, 1, 1)
+			for _, x := range []int{0, 3, 5, 8, 11, 15} {
+				s := (float64(x) + 0.5) / 16
+				v := int(math.Round(255 * bilinear1D([]float64{0, 1}, s, wrap == gles.REPEAT)))
+				assertRGB(t, [3]int{v, v, v}, pixel(ctx, x, 8), "LINEAR, wrap %#x, x %d", wrap, x)
+			}
+		}
+		// A 4x4 mipmapped texture: red level 0, green level 1, blue
+		// level 2. Coordinates 0..4n over 16 pixels give a level of
+		// detail of log2(n) (ES 1.1 section 3.7.7).
+		ctx.BindTexture(gles.TEXTURE_2D, tex[1])
+		for l, c := range [][3]byte{{255, 0, 0}, {0, 255, 0}, {0, 0, 255}} {
+			n := 4 >> l
+			data := make([]byte, 0, 3*n*n)
+			for i := 0; i < n*n; i++ {
+				data = append(data, c[0], c[1], c[2])
+			}
+			ctx.TexImage2D(gles.TEXTURE_2D, l, gles.RGB, n, n, 0, gles.RGB, gles.UNSIGNED_BYTE, data)
+		}
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST_MIPMAP_NEAREST))
+		for l, want := range [][3]int{{255, 0, 0}, {0, 255, 0}, {0, 0, 255}} {
+			n := float32(int(4) << l)
+			texQuad(ctx, n, n)
+			assertRGB(t, want, pixel(ctx, 8, 8), "level %d", l)
+		}
+		// A point sprite over the 2x2 texture, NEAREST: s runs 0..1
+		// across the point (ES 1.1 section 3.3), black then white.
+		ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.POINT_SPRITE_OES)
+		ctx.TexEnvi(gles.POINT_SPRITE_OES, gles.COORD_REPLACE_OES, 1)
+		ctx.PointSize(8)
+		ctx.DisableClientState(gles.TEXTURE_COORD_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{0, 0})
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		assertRGB(t, [3]int{0, 0, 0}, pixel(ctx, 5, 8), "sprite, left")
+		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 10, 8), "sprite, right")
+	})
+}

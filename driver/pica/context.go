@@ -42,6 +42,9 @@ type Context struct {
 	vpPica driver.Rect
 
 	textures map[uint32]*texEntry
+	// texScale is each unit's texture coordinate scale for the texture
+	// bound last (see smallAxis).
+	texScale [3][2]float32
 	programs map[string]*program
 	// custom is the SHBIN program set through the extension, or nil.
 	custom *program

@@ -93,6 +93,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 
 	key := makeKey(st, dc, units)
+	c.scaleKey(&key)
 	if twoSide && c.custom == nil {
 		// The PICA's rasteriser has one colour and no facing input: the
 		// facing of each triangle is found on the CPU and rides in an

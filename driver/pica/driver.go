@@ -101,7 +101,7 @@ func newCaps() *driver.Caps {
 			{Feature: "texture environment", How: "mapped onto the six combiner stages, one stage per enabled unit"},
 			{Feature: "glClear", How: "a drawn rectangle (combiner constant colour, depth ALWAYS, stencil REPLACE), honouring scissor and write masks"},
 			{Feature: "paletted and ETC1 textures", How: "expanded to RGBA8 on the CPU before tiling (the driver does not re-pack ETC1 blocks for the PICA's bottom-up rows)"},
-			{Feature: "textures smaller than 8x8", How: "replicated to 8x8 texels (nearest) on the CPU; exact for NEAREST filtering"},
+			{Feature: "textures with a side under 8 texels", How: "laid out 8 texels wide on the CPU as the wrap mode reads beyond the image (repeated, mirrored or edge texels), texture coordinates scaled by size/8 in the generated shader: filtering and mipmap levels as GL specifies"},
 			{Feature: "vertex arrays of any type", How: "repacked on the CPU into one float attribute buffer (the PICA has no normalised or fixed-point attributes)"},
 			{Feature: "fog", How: "per-fragment 128-entry fog LUT over window depth, filled from the fog equation with eye distance reconstructed from the projection"},
 			{Feature: "projective texture coordinates", How: "divided by q per vertex in the generated shader"},

@@ -54,6 +54,10 @@ const (
 	uSize   = 76
 	uAtten  = 77
 	uSprite = 78
+	// c79-c81: (s scale, t scale, 0, 0) of units 0-2 whose texture is
+	// under 8 texels (see smallAxis), for sprite coordinates; other
+	// coordinates take the scale in the texture matrix.
+	uTexScale = 79
 )
 
 // genPoint computes the clip position of one corner of a point's square:
@@ -140,6 +144,38 @@ type ffKey struct {
 	pointAtten bool    // point size distance attenuation
 	sizeArray  bool    // point size from v9
 	sprite     [3]bool // COORD_REPLACE: texture coordinates from the corner
+	// spriteScale: the sprite coordinates are scaled by c79+u (a texture
+	// under 8 texels).
+	spriteScale [3]bool
+}
+
+// scaleKey adapts a key to the texture coordinate scales of small
+// textures (see smallAxis): an identity texture matrix becomes an affine
+// one (ffUniforms folds the scale into it), and sprite coordinates get
+// their own scale.
+func (c *Context) scaleKey(k *ffKey) {
+	for u := range k.tex {
+		if k.tex[u] == 0 || c.texScale[u] == [2]float32{1, 1} {
+			continue
+		}
+		if k.sprite[u] {
+			k.spriteScale[u] = true
+		}
+		if k.tex[u] == 1 {
+			k.tex[u] = 2
+		}
+	}
+}
+
+// texMatrix is unit u's texture matrix with the small-texture scale
+// applied after it.
+func (c *Context) texMatrix(st *driver.State, u int) mgl32.Mat4 {
+	m := st.Units[u].Matrix
+	s := c.texScale[u]
+	if s == [2]float32{1, 1} {
+		return m
+	}
+	return mgl32.Scale3D(s[0], s[1], 1).Mul4(m)
 }
 
 // Primitive kinds of the generated shader.
@@ -231,6 +267,9 @@ func (k ffKey) String() string {
 		if k.sprite[u] {
 			fmt.Fprintf(&b, "s")
 		}
+		if k.spriteScale[u] {
+			fmt.Fprintf(&b, "z")
+		}
 	}
 	switch k.prim {
 	case primPoint:
@@ -295,7 +334,12 @@ func genVS(k ffKey) string {
 		if k.sprite[u] {
 			// GL ES 1.1 §3.3.1: s runs left to right, t top to bottom.
 			w("    mul r12.xy, c%d, v6", uSprite)
-			w("    add otc%d.xy, c%d.zwzw, r12", u, uSprite)
+			if k.spriteScale[u] {
+				w("    add r12.xy, c%d.zwzw, r12", uSprite)
+				w("    mul otc%d.xy, c%d, r12", u, uTexScale+u)
+			} else {
+				w("    add otc%d.xy, c%d.zwzw, r12", u, uSprite)
+			}
 			continue
 		}
 		switch t {
@@ -450,9 +494,12 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 	}
 	for u, t := range k.tex {
 		if t >= 2 {
-			for i, r := range rows(st.Units[u].Matrix) {
+			for i, r := range rows(c.texMatrix(st, u)) {
 				c.uniform(uTex+4*u+i, r)
 			}
+		}
+		if k.spriteScale[u] {
+			c.uniform(uTexScale+u, [4]float32{c.texScale[u][0], c.texScale[u][1], 0, 0})
 		}
 	}
 	if k.prim != primTriangle {
