@@ -332,7 +332,8 @@ func (c *Context) bindTextures(st *driver.State, units []int, en1 uint32) (uint3
 		return en1, nil
 	}
 	stages := uint32(0)
-	if len(units) == 2 {
+	dot3Alpha := len(units) == 1 && needsDot3AlphaStage(&st.Units[units[0]].Env)
+	if len(units) == 2 || dot3Alpha {
 		stages = hg.Pack("EGTX0Cfg", "STAGES", "TWO")
 	}
 	var words [][4]uint32
@@ -346,6 +347,10 @@ func (c *Context) bindTextures(st *driver.State, units []int, en1 uint32) (uint3
 		en1 |= c.bindUnit(k, o, tu.Texture.Sampler, stages)
 		words = append(words, stageWords(&tu.Env, o.base, k, k))
 		colors = append(colors, tu.Env.Color)
+	}
+	if dot3Alpha {
+		words = append(words, dot3AlphaStage())
+		colors = append(colors, [4]float32{})
 	}
 	c.emitStages(words, colors)
 	return en1, nil
