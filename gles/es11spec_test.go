@@ -527,3 +527,76 @@ func TestCombineDot3Operands(t *testing.T) {
 		}
 	})
 }
+
+// TestPointSpriteCoordinates: with COORD_REPLACE, a fragment at window x_f
+// of a point at x_w of size w gets s = 1/2 + (x_f + 1/2 - x_w)/w (ES 1.1
+// section 3.3, OES_point_sprite; t likewise, top to bottom), filtered like
+// any texture coordinate. A size-8 sprite over a 2-texel ramp with LINEAR
+// filtering and CLAMP_TO_EDGE gives the values below. (Mesa's softpipe
+// samples 1/8 pixel to the left and draws each value 8 lower: a Mesa
+// deviation, docs/differential.md.)
+func TestPointSpriteCoordinates(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.PixelStorei(gles.UNPACK_ALIGNMENT, 1)
+		tex := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.LUMINANCE, 2, 2, 0, gles.LUMINANCE, gles.UNSIGNED_BYTE, []byte{0, 255, 0, 255})
+		for _, p := range []gles.Enum{gles.TEXTURE_MIN_FILTER, gles.TEXTURE_MAG_FILTER} {
+			ctx.TexParameteri(gles.TEXTURE_2D, p, int(gles.LINEAR))
+		}
+		for _, p := range []gles.Enum{gles.TEXTURE_WRAP_S, gles.TEXTURE_WRAP_T} {
+			ctx.TexParameteri(gles.TEXTURE_2D, p, int(gles.CLAMP_TO_EDGE))
+		}
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		ctx.Enable(gles.POINT_SPRITE_OES)
+		ctx.TexEnvi(gles.POINT_SPRITE_OES, gles.COORD_REPLACE_OES, 1)
+		ctx.PointSize(8)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{0, 0}) // window (8, 8)
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		drawn(t, ctx)
+		for x := 4; x < 12; x++ {
+			s := 0.5 + (float64(x)+0.5-8)/8
+			v := int(math.Round(255 * bilinear1D([]float64{0, 1}, s, false)))
+			assertRGB(t, [3]int{v, v, v}, pixel(ctx, x, 8), "x %d", x)
+		}
+	})
+}
+
+// TestSpriteCoordinatesOnlyOnPoints: COORD_REPLACE replaces the texture
+// coordinates of points only (ES 1.1 section 3.3): a triangle drawn while
+// POINT_SPRITE is enabled keeps its own. (Mesa 22.3 replaces them too: a
+// Mesa deviation that tools/mesaref works around.)
+func TestSpriteCoordinatesOnlyOnPoints(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.PixelStorei(gles.UNPACK_ALIGNMENT, 1)
+		tex := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.LUMINANCE, 2, 2, 0, gles.LUMINANCE, gles.UNSIGNED_BYTE, []byte{0, 255, 0, 255})
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		ctx.Enable(gles.POINT_SPRITE_OES)
+		ctx.TexEnvi(gles.POINT_SPRITE_OES, gles.COORD_REPLACE_OES, 1)
+		ctx.MultiTexCoord4f(gles.TEXTURE0, 0.75, 0.25, 0, 1) // the white texel
+		fullScreen(ctx)
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		for _, x := range []int{1, 8, 14} {
+			assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, x, 8), "triangle, x %d", x)
+		}
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -7.0 / 16, 1, -7.0 / 16}) // row 4
+		ctx.DrawArrays(gles.LINES, 0, 2)
+		drawn(t, ctx)
+		for _, x := range []int{1, 8, 14} {
+			assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, x, 4), "line, x %d", x)
+		}
+	})
+}

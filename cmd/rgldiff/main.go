@@ -36,8 +36,8 @@ func main() {
 	backend := flag.String("backend", "", "comma-separated backends (default: all)")
 	jobs := flag.Int("j", runtime.NumCPU(), "scenes replayed in parallel")
 	out := flag.String("out", "", "directory for one minimal reproducer trace per failure class (and, with -images, the images)")
-	reduce := flag.Int("reduce", 10, "differing scenes reduced per backend (errors: one per signature); 0: none")
-	budget := flag.Int("budget", 600, "candidate traces tested per reduction")
+	reduce := flag.Int("reduce", 5, "differing scenes reduced per backend (errors: one per signature); 0: none")
+	budget := flag.Int("budget", 250, "candidate traces tested per reduction")
 	images := flag.Bool("images", false, "with -out: write every failing scene's images (Mesa's and the backend's)")
 	verbose := flag.Bool("v", false, "print every scene's verdicts")
 	print := flag.Bool("print", false, "print the trace of -seed and exit")
@@ -60,6 +60,7 @@ func main() {
 	t := difftest.NewTester(names, *jobs)
 	defer t.Close()
 	t.KeepImages = *images && *out != ""
+	t.Log = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "rgldiff: "+format+"\n", args...) }
 	start := time.Now()
 	results := t.RunSeeds(*first, *seeds, *jobs, func(done int) {
 		if done%50 == 0 {

@@ -598,6 +598,25 @@ static void emu_prepare(long long nverts)
 	glBindBuffer(GL_ARRAY_BUFFER, keep);
 }
 
+/* Mesa 22.3 (softpipe and llvmpipe) replaces the texture coordinates of
+ * every primitive, not only of points, while GL_POINT_SPRITE is enabled
+ * with COORD_REPLACE; GL ES 1.1 section 3.3 (OES_point_sprite) and desktop
+ * GL replace them for points only. The replayer switches point sprites off
+ * around every draw of lines or triangles, so that Mesa draws what the
+ * specification says (docs/differential.md lists the deviation). */
+static void draw_non_points(GLenum mode, int elements, GLint first, GLsizei count, GLenum type, const void *idx)
+{
+	int sprite = mode != GL_POINTS && glIsEnabled(GL_POINT_SPRITE);
+	if (sprite)
+		glDisable(GL_POINT_SPRITE);
+	if (elements)
+		glDrawElements(mode, count, type, idx);
+	else
+		glDrawArrays(mode, first, count);
+	if (sprite)
+		glEnable(GL_POINT_SPRITE);
+}
+
 /* draw_points draws count points one by one with their array sizes. */
 static void draw_points(int first, int count, const unsigned *indices)
 {
@@ -709,7 +728,7 @@ static void draw_elements(void)
 	for (int s = 0; s < EMU_MAX; s++)
 		any |= emu[s].on;
 	if (!any || count == 0 || (type != GL_UNSIGNED_SHORT && type != GL_UNSIGNED_BYTE)) {
-		glDrawElements(mode, (GLsizei)count, type, idx);
+		draw_non_points(mode, 1, 0, (GLsizei)count, type, idx);
 		return;
 	}
 	/* The point size array and the emulated arrays need the indices. */
@@ -739,7 +758,7 @@ static void draw_elements(void)
 	if (mode == GL_POINTS && psize.enabled)
 		draw_points(0, (int)count, list);
 	else
-		glDrawElements(mode, (GLsizei)count, type, idx);
+		draw_non_points(mode, 1, 0, (GLsizei)count, type, idx);
 	free(list);
 	free(tmp);
 }
@@ -808,7 +827,7 @@ static void call(const char *name)
 		if (mode == GL_POINTS && psize.enabled)
 			draw_points((int)first, (int)count, NULL);
 		else
-			glDrawArrays(mode, (GLint)first, (GLsizei)count);
+			draw_non_points(mode, 0, (GLint)first, (GLsizei)count, 0, NULL);
 		return;
 	}
 	if (IS("DrawElements")) { draw_elements(); return; }
