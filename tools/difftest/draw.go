@@ -229,7 +229,10 @@ func (g *gen) draw(repeat bool) {
 		}
 		attrs = append(attrs, a)
 		d.colorArr = true
-	} else if g.draws == 0 || g.chance(0.5) {
+	} else if !g.curColor || g.chance(0.5) {
+		// After a draw from a colour array the current colour is
+		// undefined (ES 1.1 section 2.8): it is given again.
+		g.curColor = true
 		c := g.color(0.2)
 		if g.chance(0.3) {
 			g.call("Color4ub", iv(int(c[0]*255)), iv(int(c[1]*255)), iv(int(c[2]*255)), iv(int(c[3]*255)))
@@ -264,7 +267,8 @@ func (g *gen) draw(repeat bool) {
 		}
 		attrs = append(attrs, a)
 		d.normalArr = true
-	} else if g.enabled[gles.LIGHTING] && g.chance(0.6) {
+	} else if !g.curNormal || (g.enabled[gles.LIGHTING] && g.chance(0.6)) {
+		g.curNormal = true
 		n := g.unitVec()
 		n[2] = float32(math.Abs(float64(n[2]))) + 0.5
 		l := float32(math.Sqrt(float64(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])))
@@ -308,7 +312,8 @@ func (g *gen) draw(repeat bool) {
 			}
 			attrs = append(attrs, a)
 			d.texArr[u] = true
-		} else if g.chance(0.7) {
+		} else if !g.curTex[u] || g.chance(0.7) {
+			g.curTex[u] = true
 			g.call("MultiTexCoord4f", ev(gles.TEXTURE0+gles.Enum(u)), fv(round2(g.rng(0, 1))), fv(round2(g.rng(0, 1))), fv(0), fv(1))
 		}
 	}
@@ -324,6 +329,18 @@ func (g *gen) draw(repeat bool) {
 	}
 
 	g.storeArrays(attrs, d)
+	// The arrays this draw reads leave their current values undefined.
+	if d.colorArr {
+		g.curColor = false
+	}
+	if d.normalArr {
+		g.curNormal = false
+	}
+	for u := range d.texArr {
+		if d.texArr[u] {
+			g.curTex[u] = false
+		}
+	}
 
 	// Indices or a first vertex.
 	if g.chance(0.35) {

@@ -226,8 +226,8 @@ func (g *gen) lighting() {
 			g.call("LoadIdentity")
 		}
 		centre := [3]float32{0, 0, 0}
-		if eye && g.persp {
-			centre[2] = -3 * W
+		if eye {
+			centre[2] = g.centre
 		}
 		if g.chance(0.5) { // directional
 			d := g.unitVec()
@@ -351,9 +351,7 @@ func (g *gen) clipPlane() {
 	if eye {
 		g.call("PushMatrix")
 		g.call("LoadIdentity")
-		if g.persp {
-			p[2] -= 3 * W
-		}
+		p[2] += g.centre
 	}
 	d := -(n[0]*p[0] + n[1]*p[1] + n[2]*p[2])
 	g.call("ClipPlanef", ev(gles.CLIP_PLANE0), vv(round2(n[0]), round2(n[1]), round2(n[2]), d))

@@ -710,6 +710,17 @@ static void capability(int enable)
 	GLenum c = a_enum(0);
 	if (c == ES_MATRIX_PALETTE_OES)
 		die("OES_matrix_palette has no desktop GL counterpart");
+	/* Mesa 22.3 leaves the material as it was when COLOR_MATERIAL is
+	 * enabled, until the current colour next changes (a glColor with the
+	 * value it already has does not count); GL ES 1.1 section 2.12.3 has
+	 * the ambient and diffuse material track the current colour while it
+	 * is enabled. The replayer sets the material to the current colour
+	 * just before enabling it. */
+	if (enable && c == GL_COLOR_MATERIAL && !glIsEnabled(GL_COLOR_MATERIAL)) {
+		GLfloat cur[4];
+		glGetFloatv(GL_CURRENT_COLOR, cur);
+		glMaterialfv(GL_FRONT_AND_BACK, GL_AMBIENT_AND_DIFFUSE, cur);
+	}
 	if (enable)
 		glEnable(c);
 	else

@@ -199,3 +199,28 @@ func TestSoftpipeSpriteShift(t *testing.T) {
 	assert.Equal(t, []uint8{32, 96, 159, 223}, row(mesaref.Llvmpipe), "the specification's values")
 	assert.Equal(t, []uint8{24, 88, 151, 215}, row(mesaref.Softpipe), "softpipe's")
 }
+
+// TestColorMaterialOnEnable: enabling COLOR_MATERIAL makes the ambient and
+// diffuse material the current colour (GL ES 1.1 section 2.12.3). Mesa
+// 22.3 keeps the earlier material until the current colour changes; the
+// replayer applies it (see capability), so a white current colour under a
+// white light at N.L = 1 lights the quad white, not with the material
+// given before.
+func TestColorMaterialOnEnable(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := `retrogl-trace 1
+Surface 16 16 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+Enable LIGHTING
+Enable LIGHT0
+Materialfv FRONT_AND_BACK AMBIENT_AND_DIFFUSE {0.5 0.25 0.75 1}
+Enable COLOR_MATERIAL
+EnableClientState VERTEX_ARRAY
+VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=
+DrawArrays TRIANGLE_STRIP 0 4
+`
+	res, err := mesaref.Replay([]byte(tr), mesaref.Softpipe)
+	require.NoError(t, err)
+	assert.Equal(t, []uint8{255, 255, 255, 255}, res.Image.Pix[4*(8*16+8):4*(8*16+8)+4])
+}
