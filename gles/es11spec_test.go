@@ -600,3 +600,56 @@ func TestSpriteCoordinatesOnlyOnPoints(t *testing.T) {
 		}
 	})
 }
+
+// TestProjectiveTextureCoordinates: texture coordinates are divided by q
+// (ES 1.1 section 3.7.7: s/q, t/q). With q = 2 at every vertex, s = 1.4
+// samples at 0.7 (texel 2 of 4). The division belongs to each fragment, after
+// interpolation: a quad whose left edge has (s, q) = (0, 1) and right edge
+// (2, 2) samples s' = 2u/(1+u) at u = (x+1/2)/16. Backends that list
+// projective coordinates as divided per vertex (an approximation, like the
+// interpolation PERSPECTIVE_CORRECTION_HINT allows) give u there instead.
+func TestProjectiveTextureCoordinates(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		perVertex := false
+		for _, e := range ctx.Caps().Emulated {
+			perVertex = perVertex || strings.HasPrefix(e.Feature, "projective texture coordinates") && strings.Contains(e.How, "not per pixel")
+		}
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.PixelStorei(gles.UNPACK_ALIGNMENT, 1)
+		tex := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.LUMINANCE, 4, 1, 0, gles.LUMINANCE, gles.UNSIGNED_BYTE, []byte{0, 85, 170, 255})
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		fullScreen(ctx)
+		ctx.EnableClientState(gles.TEXTURE_COORD_ARRAY)
+		ctx.TexCoordPointer(4, gles.FLOAT, 0, []float32{1.4, 0, 0, 2, 1.4, 0, 0, 2, 1.4, 1, 0, 2, 1.4, 1, 0, 2})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		assertRGB(t, [3]int{170, 170, 170}, pixel(ctx, 8, 8), "s/q = 0.7, texel 2")
+
+		// A two-texel ramp, LINEAR and clamped, across the quad.
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.LUMINANCE, 2, 2, 0, gles.LUMINANCE, gles.UNSIGNED_BYTE, []byte{0, 255, 0, 255})
+		for _, p := range []gles.Enum{gles.TEXTURE_MIN_FILTER, gles.TEXTURE_MAG_FILTER} {
+			ctx.TexParameteri(gles.TEXTURE_2D, p, int(gles.LINEAR))
+		}
+		for _, p := range []gles.Enum{gles.TEXTURE_WRAP_S, gles.TEXTURE_WRAP_T} {
+			ctx.TexParameteri(gles.TEXTURE_2D, p, int(gles.CLAMP_TO_EDGE))
+		}
+		ctx.TexCoordPointer(4, gles.FLOAT, 0, []float32{0, 0, 0, 1, 2, 0, 0, 2, 0, 1, 0, 1, 2, 2, 0, 2})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		for _, x := range []int{2, 8, 13} {
+			u := (float64(x) + 0.5) / 16
+			s := 2 * u / (1 + u)
+			if perVertex {
+				s = u
+			}
+			v := int(math.Round(255 * bilinear1D([]float64{0, 1}, s, false)))
+			assertRGB(t, [3]int{v, v, v}, pixel(ctx, x, 8), "x %d (per vertex: %v)", x, perVertex)
+		}
+	})
+}

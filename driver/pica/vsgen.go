@@ -222,13 +222,19 @@ func makeKey(st *driver.State, dc *driver.DrawCall, units int) ffKey {
 			continue
 		}
 		m := st.Units[u].Matrix
+		// Coordinates with q != 1 (a 4-component array, or a current q
+		// other than 1) are projective even under an affine matrix.
+		projQ := st.CurrentTexCoord[u][3] != 1
+		if dc.Arrays != nil && dc.Arrays.TexCoord[u].Enabled {
+			projQ = dc.Arrays.TexCoord[u].Size == 4
+		}
 		switch {
+		case projQ || m.Row(3) != mgl32.Vec4{0, 0, 0, 1}:
+			k.tex[u] = 3
 		case isIdentity(m):
 			k.tex[u] = 1
-		case m.Row(3) == mgl32.Vec4{0, 0, 0, 1}:
-			k.tex[u] = 2
 		default:
-			k.tex[u] = 3
+			k.tex[u] = 2
 		}
 	}
 	return k
