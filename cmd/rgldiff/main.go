@@ -92,6 +92,8 @@ func main() {
 	}
 	fmt.Printf("# go run ./cmd/rgldiff -first %d -seeds %d (softpipe; %s)\n\n", *first, *seeds, time.Since(start).Round(time.Second))
 	rep.WriteTable(os.Stdout)
+	fmt.Println()
+	rep.WriteSeeds(os.Stdout)
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "rgldiff:", err)

@@ -179,7 +179,7 @@ func (g *gen) draw(repeat bool) {
 				g.call("TexEnvi", ev(gles.POINT_SPRITE_OES), ev(gles.COORD_REPLACE_OES), iv(map[bool]int{true: 1, false: 0}[g.units[u].sprite]))
 			}
 		}
-		if g.chance(0.5) {
+		if g.chance(0.5) && !g.viewport {
 			g.call("PointSize", fv(pick[float32](g, 4, 6, 8, 12, 16, maxPointSize)))
 		}
 	}
@@ -319,7 +319,7 @@ func (g *gen) draw(repeat bool) {
 	}
 
 	// Point sizes.
-	if mode == gles.POINTS && g.chance(0.3) {
+	if mode == gles.POINTS && g.chance(0.3) && !g.viewport {
 		a := &attrib{array: gles.POINT_SIZE_ARRAY_OES, size: 1, typ: pick(g, gles.FIXED, gles.FLOAT)}
 		for range pos {
 			a.data = append(a.data, []float32{float32(1+g.r.IntN(4*(maxPointSize-1))) / 4})

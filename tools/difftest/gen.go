@@ -439,7 +439,18 @@ func rotation(a [3]float32, angle float32) [16]float32 {
 	return m
 }
 
+// setViewport sets a viewport inside the surface. Mesa clips wide points
+// and lines at the viewport's edge, which GL ES 1.1 does not (a point is
+// clipped by its centre, section 2.11; docs/differential.md): a scene
+// with such a viewport draws points and lines one pixel wide from then on.
 func (g *gen) setViewport() {
+	if !g.viewport {
+		g.call("PointSize", fv(1))
+		g.call("PointParameterfv", ev(gles.POINT_DISTANCE_ATTENUATION), vv(1, 0, 0))
+		g.call("PointParameterf", ev(gles.POINT_SIZE_MIN), fv(0))
+		g.call("LineWidth", fv(1))
+		g.lineWidth = 1
+	}
 	x, y := g.r.IntN(g.w/4), g.r.IntN(g.h/4)
 	w, h := g.w/2+g.r.IntN(g.w/2-x+1), g.h/2+g.r.IntN(g.h/2-y+1)
 	g.call("Viewport", iv(x), iv(y), iv(w), iv(h))

@@ -62,10 +62,10 @@ func (g *gen) changeState(first bool) {
 	if g.chance(p * 0.15) {
 		g.enable(gles.DITHER, !g.enabled[gles.DITHER])
 	}
-	if g.chance(p * 0.4) {
+	if g.chance(p*0.4) && !g.viewport {
 		g.points()
 	}
-	if g.chance(p * 0.25) {
+	if g.chance(p*0.25) && !g.viewport {
 		g.lineWidth = pick[float32](g, 1, 1.5, 2, 3, 4, maxLineWidth)
 		g.call("LineWidth", fv(g.lineWidth))
 	}
