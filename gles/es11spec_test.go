@@ -653,3 +653,40 @@ func TestProjectiveTextureCoordinates(t *testing.T) {
 		}
 	})
 }
+
+// TestLightAttenuationWithColorMaterial: a positional light is attenuated
+// by 1/(k0 + k1 d + k2 d^2) (ES 1.1 section 2.12.1) whatever the material
+// source: a white light at the eye, LINEAR_ATTENUATION 1, lights a quad
+// whose corners lie at distance sqrt(3) with N.L = 1/sqrt(3), so each
+// corner, and the quad, gets 1/3 of the current (COLOR_MATERIAL) colour.
+func TestLightAttenuationWithColorMaterial(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		for _, colorMaterial := range []bool{false, true} {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.MatrixMode(gles.PROJECTION)
+			ctx.LoadIdentity()
+			ctx.Orthof(-1, 1, -1, 1, 0, 2)
+			ctx.MatrixMode(gles.MODELVIEW)
+			ctx.Enable(gles.LIGHTING)
+			ctx.Enable(gles.LIGHT0)
+			ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{0, 0, 0, 1})
+			ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 0, 1})
+			ctx.Lightf(gles.LIGHT0, gles.CONSTANT_ATTENUATION, 0)
+			ctx.Lightf(gles.LIGHT0, gles.LINEAR_ATTENUATION, 1)
+			ctx.Materialfv(gles.FRONT_AND_BACK, gles.AMBIENT_AND_DIFFUSE, []float32{1, 1, 1, 1})
+			if colorMaterial {
+				ctx.Enable(gles.COLOR_MATERIAL)
+			} else {
+				ctx.Disable(gles.COLOR_MATERIAL)
+			}
+			ctx.Color4f(1, 1, 1, 1)
+			ctx.Normal3f(0, 0, 1)
+			ctx.EnableClientState(gles.VERTEX_ARRAY)
+			ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, -1, 1, -1, -1, -1, 1, -1, 1, 1, -1})
+			ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+			drawn(t, ctx)
+			assertRGB(t, [3]int{85, 85, 85}, pixel(ctx, 8, 8), "COLOR_MATERIAL %v", colorMaterial)
+		}
+	})
+}

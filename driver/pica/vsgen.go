@@ -369,7 +369,9 @@ func genVS(k ffKey) string {
 
 // genLighting emits GL ES 1.1 per-vertex lighting into oclr. Registers:
 // r0 eye position, r1 normal, r2 colour sum, r3 VP (unit), r4 (attenuation,
-// spot, pow), r5 (N.L, N.H, f), r6 H, r7 light sum, r8 scratch.
+// spot, pow), r5 (N.L, N.H, f), r6 H, r7 light sum, r8 scratch (x: d^2,
+// y: 1/d of a positional light), r9 the diffuse colour under
+// COLOR_MATERIAL.
 func genLighting(w func(string, ...any), k ffKey) {
 	lp := "v0"
 	if k.flatLight {
@@ -425,9 +427,11 @@ func genLighting(w func(string, ...any), k ffKey) {
 		w("    ex2 r5.y, r5.y")
 		w("    mul r5.y, r5.z, r5.y")
 		if k.colorMat {
+			// r9, not r8: r8.xy still hold d^2 and 1/d for the
+			// attenuation below.
 			w("    mul r7, v1, c%d", base+1)
-			w("    mul r8, v1, c%d", base+2)
-			w("    mad r7, r5.xxxx, r8, r7")
+			w("    mul r9, v1, c%d", base+2)
+			w("    mad r7, r5.xxxx, r9, r7")
 		} else {
 			w("    mov r7, c%d", base+1)
 			w("    mad r7, r5.xxxx, c%d, r7", base+2)
