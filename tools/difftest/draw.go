@@ -204,10 +204,17 @@ func (g *gen) draw(repeat bool) {
 		case 2:
 			v = v[:2]
 		case 4:
+			// w != 1 only where no eye distance is used: fog, lighting and
+			// point attenuation may take |z_e| or the distance of the
+			// divided position (GL leaves it to approximation, ES 1.1
+			// sections 2.12.1, 3.3, 3.8), and implementations differ.
 			w := float32(1)
-			if pa.typ == gles.FLOAT || pa.typ == gles.FIXED {
+			eyeDist := g.enabled[gles.FOG] || g.enabled[gles.LIGHTING] || (mode == gles.POINTS && g.pointPar)
+			switch {
+			case eyeDist:
+			case pa.typ == gles.FLOAT || pa.typ == gles.FIXED:
 				w = pick[float32](g, 0.5, 1, 1.5, 2)
-			} else if pa.typ == gles.SHORT && W == 64 {
+			case pa.typ == gles.SHORT && W == 64:
 				w = pick[float32](g, 1, 2, 4)
 			}
 			v = []float32{v[0] * w, v[1] * w, v[2] * w, w}
