@@ -459,6 +459,7 @@ func (ru *run) texture(l Line, f []string) {
 	}
 	ctx.ActiveTexture(gles.TEXTURE0 + gles.Enum(unit))
 	t := ctx.GenTextures(1)[0]
+	ru.textures = append(ru.textures, t)
 	ctx.BindTexture(gles.TEXTURE_2D, t)
 	ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, w, h, 0, gles.RGBA, gles.UNSIGNED_BYTE, img)
 	ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))

@@ -1,11 +1,14 @@
 package conform
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/retrogl/retrogl/gles"
 )
@@ -44,6 +47,26 @@ type Result struct {
 type Runner struct {
 	Backend       string
 	Width, Height int
+	// Workers is passed to every context (gles.Config.Workers).
+	Workers int
+	// Timeout bounds one file in RunFile (0: none). A file that runs
+	// longer fails with a reason naming the limit; its run goes on in
+	// the background (a goroutine cannot be stopped) and its result is
+	// dropped.
+	Timeout time.Duration
+	// exec judges one file (tests replace it); nil: the file's kind.
+	exec func(path string) Result
+
+	// pool holds idle contexts by size, in their initial state. Creating
+	// a context allocates and zeroes the simulated device's memory (96 MiB
+	// on r300), which costs several times more than running a test, so
+	// tests reuse contexts: after each one the runner deletes the objects
+	// it made and sets back every state its commands can change and the
+	// framebuffer's contents (reset). TestContextReuse checks that verdicts
+	// and reasons do not depend on it. A test that times out keeps its
+	// context (see RunFile).
+	mu   sync.Mutex
+	pool map[[2]int][]*gles.Context
 }
 
 // failure aborts a test.
@@ -70,6 +93,145 @@ type run struct {
 	clear  gles.Enum
 	failed []string
 	proj   [16]float32
+	// shaders and textures the test made, deleted when it ends.
+	shaders, textures []uint32
+}
+
+// deleteObjects deletes the program, shaders and textures the test made.
+func (ru *run) deleteObjects() {
+	ru.ctx.UseProgram(0)
+	if ru.prog != 0 {
+		ru.ctx.DeleteProgram(ru.prog)
+	}
+	for _, s := range ru.shaders {
+		ru.ctx.DeleteShader(s)
+	}
+	if len(ru.textures) > 0 {
+		ru.ctx.DeleteTextures(ru.textures...)
+	}
+}
+
+// recoverResult turns a failf/skipf panic (or any other) into *res.
+func recoverResult(res *Result) {
+	if x := recover(); x != nil {
+		f, ok := x.(failure)
+		if !ok {
+			*res = Result{Fail, fmt.Sprintf("panic: %v", x)}
+			return
+		}
+		*res = Result{f.st, f.reason}
+	}
+}
+
+// newContext creates the GL ES 2.0 context a test runs in; a backend
+// without ES 2.0 skips the test.
+func (r *Runner) newContext(w, h int) *gles.Context {
+	ctx, err := gles.NewContext(r.Backend, gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24, StencilBits: 8, Workers: r.Workers})
+	if err != nil {
+		skipf("%v", err)
+	}
+	return ctx
+}
+
+// take returns an idle context of w x h in its initial state.
+func (r *Runner) take(w, h int) *gles.Context {
+	r.mu.Lock()
+	k := [2]int{w, h}
+	if n := len(r.pool[k]); n > 0 {
+		ctx := r.pool[k][n-1]
+		r.pool[k] = r.pool[k][:n-1]
+		r.mu.Unlock()
+		return ctx
+	}
+	r.mu.Unlock()
+	return r.newContext(w, h)
+}
+
+// give resets ctx and keeps it for the next test.
+func (r *Runner) give(ctx *gles.Context, w, h int) {
+	reset(ctx, w, h)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pool == nil {
+		r.pool = map[[2]int][]*gles.Context{}
+	}
+	k := [2]int{w, h}
+	r.pool[k] = append(r.pool[k], ctx)
+}
+
+// Close closes the idle contexts.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, list := range r.pool {
+		for _, ctx := range list {
+			ctx.Close()
+		}
+		delete(r.pool, k)
+	}
+}
+
+// compileContext lends a context for a compile-only test (a
+// glslparsertest or built-in-constants file); give it back with release.
+func (r *Runner) compileContext() *gles.Context { return r.take(r.size()) }
+
+// release returns a context lent by compileContext.
+func (r *Runner) release(ctx *gles.Context) {
+	w, h := r.size()
+	r.give(ctx, w, h)
+}
+
+// size is the window size of the runner's contexts.
+func (r *Runner) size() (int, int) {
+	if r.Width == 0 {
+		return 250, 250
+	}
+	return r.Width, r.Height
+}
+
+// Initial values the runner's commands can change, for reset.
+var (
+	resetCaps = []gles.Enum{gles.BLEND, gles.DEPTH_TEST, gles.CULL_FACE, gles.SCISSOR_TEST, gles.STENCIL_TEST}
+)
+
+// reset brings a context back to the state of a new one as far as a test
+// can tell: no program bound, no texture bound on any unit (the test's
+// objects are already deleted), generic attributes disabled and (0, 0, 0,
+// 1), the capabilities, blend, depth and clear state the runner's commands
+// set at their initial values, the viewport covering the window, and the
+// framebuffer zeroed as new device memory is (colour 0, depth 0, stencil
+// 0).
+func reset(ctx *gles.Context, w, h int) {
+	ctx.UseProgram(0)
+	units := 8
+	if v := ctx.GetIntegerv(gles.MAX_COMBINED_TEXTURE_IMAGE_UNITS); len(v) == 1 {
+		units = v[0]
+	}
+	for u := units - 1; u >= 0; u-- {
+		ctx.ActiveTexture(gles.TEXTURE0 + gles.Enum(u))
+		ctx.BindTexture(gles.TEXTURE_2D, 0)
+	}
+	attribs := 16
+	if v := ctx.GetIntegerv(gles.MAX_VERTEX_ATTRIBS); len(v) == 1 {
+		attribs = v[0]
+	}
+	for i := 0; i < attribs; i++ {
+		ctx.DisableVertexAttribArray(i)
+		ctx.VertexAttrib4f(i, 0, 0, 0, 1)
+	}
+	for _, c := range resetCaps {
+		ctx.Disable(c)
+	}
+	ctx.Enable(gles.DITHER)
+	ctx.BlendFunc(gles.ONE, gles.ZERO)
+	ctx.DepthFunc(gles.LESS)
+	ctx.Viewport(0, 0, w, h)
+	ctx.ClearColor(0, 0, 0, 0)
+	ctx.ClearDepthf(0)
+	ctx.ClearStencil(0)
+	ctx.Clear(gles.COLOR_BUFFER_BIT | gles.DEPTH_BUFFER_BIT | gles.STENCIL_BUFFER_BIT)
+	ctx.ClearDepthf(1)
+	_ = ctx.Err() // a test's GL errors are its own
 }
 
 // Run runs one parsed test.
@@ -80,23 +242,14 @@ func (r *Runner) Run(t *Test) (res Result) {
 	}
 	ru := &run{t: t, w: w, h: h}
 	defer func() {
-		if x := recover(); x != nil {
-			f, ok := x.(failure)
-			if !ok {
-				res = Result{Fail, fmt.Sprintf("panic: %v", x)}
-				return
-			}
-			res = Result{f.st, f.reason}
-		}
 		if ru.ctx != nil {
-			ru.ctx.Close()
+			ru.deleteObjects()
+			r.give(ru.ctx, w, h)
 		}
 	}()
+	defer recoverResult(&res)
 	ru.require()
-	ctx, err := gles.NewContext(r.Backend, gles.Config{Width: w, Height: h, ES2: true, DepthBits: 24, StencilBits: 8})
-	if err != nil {
-		skipf("%v", err)
-	}
+	ctx := r.take(w, h)
 	ru.ctx = ctx
 	ctx.Viewport(0, 0, w, h)
 	ru.proj = ident()
@@ -172,9 +325,10 @@ func (ru *run) source(src string) string {
 	return fmt.Sprintf("#version %d\n#line 0\n%s", v, src)
 }
 
-func (ru *run) link(expectError bool) bool {
-	ctx := ru.ctx
-	vs, fs := ru.t.VertexShader, ru.t.FragmentShader
+// sources returns the vertex and fragment shader sources to compile
+// (compatibility mode included; see Runner).
+func (ru *run) sources() (vs, fs string) {
+	vs, fs = ru.t.VertexShader, ru.t.FragmentShader
 	if ru.t.PassthroughVS || strings.TrimSpace(vs) == "" {
 		if ru.desk {
 			vs = "#version 110\nvoid main() { gl_Position = gl_Vertex; gl_FrontColor = gl_Color; }\n"
@@ -192,8 +346,26 @@ func (ru *run) link(expectError bool) bool {
 	} else {
 		fs = ru.source(fs)
 	}
+	return vs, fs
+}
+
+// Sources returns the vertex and fragment shader sources the runner
+// compiles for t, compatibility mode included, or a Skip result when the
+// runner would skip t (its [require] section).
+func Sources(t *Test) (vs, fs string, res Result) {
+	defer recoverResult(&res)
+	ru := &run{t: t}
+	ru.require()
+	vs, fs = ru.sources()
+	return vs, fs, Result{Status: Pass}
+}
+
+func (ru *run) link(expectError bool) bool {
+	ctx := ru.ctx
+	vs, fs := ru.sources()
 	compile := func(typ gles.Enum, src string, what string) (uint32, bool) {
 		s := ctx.CreateShader(typ)
+		ru.shaders = append(ru.shaders, s)
 		ctx.ShaderSource(s, src)
 		ctx.CompileShader(s)
 		if ctx.GetShaderiv(s, gles.COMPILE_STATUS) == 0 {
@@ -213,6 +385,7 @@ func (ru *run) link(expectError bool) bool {
 		return false
 	}
 	p := ctx.CreateProgram()
+	ru.prog = p
 	ctx.AttachShader(p, v)
 	ctx.AttachShader(p, f)
 	ctx.LinkProgram(p)
@@ -226,7 +399,6 @@ func (ru *run) link(expectError bool) bool {
 		failf("the program links; the test expects a link error")
 	}
 	ctx.UseProgram(p)
-	ru.prog = p
 	ru.defaults()
 	return true
 }
@@ -278,6 +450,22 @@ func (ru *run) mat4(name string, m [16]float32) {
 func (ru *run) matrices() {
 	ru.mat4("gl_ProjectionMatrix", ru.proj)
 	ru.mat4("gl_ModelViewProjectionMatrix", ru.proj)
+}
+
+// Numbers parses the numbers of a [test] line as the runner does:
+// parentheses, commas and semicolons separate, and a hexadecimal word is the
+// raw bits of a float32 (piglit's notation for exact float uniforms).
+func Numbers(ws []string) (out []float64, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			f, ok := x.(failure)
+			if !ok {
+				panic(x)
+			}
+			err = errors.New(f.reason)
+		}
+	}()
+	return floats(ws), nil
 }
 
 // floats parses numbers, ignoring parentheses and commas.

@@ -8,7 +8,7 @@
 //
 //	r300fp [-stats] [-noopt] [-dump pass] file.ir...
 //	r300fp < file.ir
-//	r300fp -shader-tests DIR -mesa mesa-r300-fs-builtins.txt [-v] [-run regexp] [-dump pass]
+//	r300fp -shader-tests DIR -mesa testdata/conformance/mesa-r300-fs-builtins.txt [-v] [-run regexp] [-dump pass]
 //
 // The last form compiles the fragment shader of every fs-*.shader_test in
 // DIR (piglit's generated built-in tests) as the r300 driver does, with
@@ -39,7 +39,7 @@ func main() {
 	tests := flag.String("shader-tests", "", "compile every fs-*.shader_test in this directory and compare with -mesa")
 	verbose := flag.Bool("v", false, "with -shader-tests: one line per test (ALU, temps, consts against Mesa's)")
 	run := flag.String("run", "", "with -shader-tests: only the tests whose names match this regular expression")
-	mesa := flag.String("mesa", "", "Mesa r300 statistics file (shared/reference/mesa-r300-fs-builtins.txt) for -shader-tests")
+	mesa := flag.String("mesa", "", "Mesa r300 statistics file (testdata/conformance/mesa-r300-fs-builtins.txt) for -shader-tests")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: r300fp [-stats] [-noopt] [-dump pass] [file.ir...]")
 		flag.PrintDefaults()

@@ -17,7 +17,7 @@ import (
 	"github.com/retrogl/retrogl/conform"
 )
 
-// mesaStats reads shared/reference/mesa-r300-fs-builtins.txt: per test
+// mesaStats reads testdata/conformance/mesa-r300-fs-builtins.txt: per test
 // "name OK alu=N tex=N temps=N ... consts=N ...".
 func mesaStats(path string) (map[string]map[string]int, error) {
 	f, err := os.Open(path)

@@ -711,8 +711,13 @@ func (c *checker) function(fd *funcDecl) {
 	if q.prec != PrecNone {
 		c.checkPrecisionFor(q.prec, ret, q.precPos)
 	}
-	if ret.IsArray() && c.version < 120 {
+	switch {
+	case ret.IsArray() && c.version < 120:
 		c.d.errorf(fd.pos, "functions cannot return arrays in GLSL %s", versionName(c.version))
+	case c.es && ret.ContainsArray():
+		// Section 6.1: "The return type can also be a structure if the
+		// structure does not contain an array" (ES 1.00 only, as Mesa).
+		c.d.errorf(fd.pos, "function '%s' cannot return a structure that contains an array", fd.name)
 	}
 	if ret.ContainsSampler() {
 		c.d.errorf(fd.pos, "functions cannot return samplers")

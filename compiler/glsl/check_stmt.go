@@ -19,12 +19,15 @@ func (c *checker) block(b *compoundStmt) []Stmt {
 	return out
 }
 
-// loopBody checks a loop's body. A compound body opens its own scope; a
-// simple statement shares the loop's scope with a variable declared in
-// the condition (section 6.3: "while (bool i = ...) float i;" redeclares).
+// loopBody checks the body of a for or while loop in the loop's own scope:
+// "For both for and while loops, the sub-statement does not introduce a
+// new scope for variable names" (section 6.3), so "for (int i = 0; ...)
+// { int i; }" and "while (bool b = ...) { bool b; }" redeclare (Mesa's
+// grammar reads these bodies as statement_no_new_scope in every version).
+// A do-while body is an ordinary statement with a scope of its own.
 func (c *checker) loopBody(s astStmt) Stmt {
-	if _, ok := s.(*compoundStmt); ok {
-		return c.scoped(s)
+	if b, ok := s.(*compoundStmt); ok {
+		return &Block{P: b.pos, Stmts: c.block(b)}
 	}
 	out := c.stmt(s)
 	if len(out) == 1 {

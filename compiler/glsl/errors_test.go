@@ -136,3 +136,42 @@ func TestErrorsAreBounded(t *testing.T) {
 	require.ErrorAs(t, err, &list)
 	assert.Len(t, list, maxDiagnostics)
 }
+
+// TestStatementScopeAndReturnRules pins two rules of chapter 6 the front
+// end once missed, with their limits.
+func TestStatementScopeAndReturnRules(t *testing.T) {
+	vs110 := Options{Stage: StageVertex, Version: 110}
+	tests := []struct {
+		name string
+		opts Options
+		src  string
+		want []string
+	}{
+		// Section 6.1: no structure that contains an array as a return type.
+		{"return a structure that contains an array", vsES, "struct S { float a[2]; };\nS f() { S s; return s; }",
+			[]string{"0:2(1): error: function 'f' cannot return a structure that contains an array"}},
+		{"prototype returning a structure with an array", vsES, "struct S { float a[2]; };\nS f();",
+			[]string{"0:2(1): error: function 'f' cannot return a structure that contains an array"}},
+		{"array in a nested structure", vsES, "struct T { float a[2]; };\nstruct S { T t; };\nS f() { S s; return s; }",
+			[]string{"0:3(1): error: function 'f' cannot return a structure that contains an array"}},
+		{"structure without an array", vsES, "struct S { float a; };\nS f() { S s; return s; }", nil},
+		{"desktop GLSL allows it", vs110, "struct S { float a[2]; };\nS f() { S s; return s; }", nil},
+		// Section 6.3: the body of a for or while loop opens no scope.
+		{"redeclare the for-loop variable in the body", vsES, "void main() {\n  for (int i = 0; i < 2; i++) {\n    int i = 1;\n  }\n}",
+			[]string{"0:3(9): error: redeclaration of 'i' (already declared as a variable)"}},
+		{"redeclare in a simple body", vsES, "void main() {\n  for (int i = 0; i < 2; i++)\n    int i = 1;\n}",
+			[]string{"0:3(9): error: redeclaration of 'i' (already declared as a variable)"}},
+		{"redeclare the while condition variable", vsES, "void main() {\n  while (bool b = false) {\n    float b = 1.0;\n  }\n}",
+			[]string{"0:3(11): error: redeclaration of 'b' (already declared as a variable)"}},
+		{"desktop GLSL too", vs110, "void main() {\n  for (int i = 0; i < 2; i++) {\n    int i = 1;\n  }\n}",
+			[]string{"0:3(9): error: redeclaration of 'i' (already declared as a variable)"}},
+		{"a nested block opens a scope", vsES, "void main() {\n  for (int i = 0; i < 2; i++) {\n    { int i = 1; }\n  }\n}", nil},
+		{"a do-while body opens a scope", vsES, "void main() {\n  int i = 0;\n  do {\n    float i = 1.0;\n  } while (false);\n}", nil},
+		{"a while body may hide an outer variable", vsES, "void main() {\n  bool b = false;\n  while (b) {\n    float b = 1.0;\n  }\n}", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, diagnostics(t, tc.src, tc.opts))
+		})
+	}
+}

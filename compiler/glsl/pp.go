@@ -84,6 +84,7 @@ type preprocessor struct {
 	res        ppResult
 	conds      []condGroup
 	sawContent bool // anything but #version was seen: #version is too late
+	sawTokens  bool // a live non-directive token was seen: #extension is too late
 	lineDelta  int
 	file       int
 	budget     int
@@ -122,7 +123,7 @@ func preprocess(src string, opts *Options, d *diags) *ppResult {
 			continue
 		}
 		if p.live() {
-			p.sawContent = true
+			p.sawContent, p.sawTokens = true, true
 			pending = append(pending, ln.toks...)
 		}
 	}
@@ -207,8 +208,11 @@ func (p *preprocessor) directive(ln ppLine) {
 			p.d.errorf(name.pos, "#endif without #if")
 			return
 		}
-		if len(args) > 0 && p.live() {
-			p.d.warnf(args[0].pos, "extra tokens after #endif")
+		// Section 3.4 lets nothing but white space and comments follow
+		// #else and #endif (as in C++, where they are errors); the check
+		// runs where the directive is processed, in a live enclosing group.
+		if g := p.conds[len(p.conds)-1]; len(args) > 0 && g.parent {
+			p.d.errorf(args[0].pos, "unexpected '%s' after #endif", args[0].text)
 		}
 		p.conds = p.conds[:len(p.conds)-1]
 		return
@@ -267,7 +271,7 @@ func (p *preprocessor) openIf(name ppTok, args []ppTok) {
 				break
 			}
 			if len(args) > 1 {
-				p.d.warnf(args[1].pos, "extra tokens after #%s", name.text)
+				p.d.errorf(args[1].pos, "unexpected '%s' after #%s %s", args[1].text, name.text, args[0].text)
 			}
 			_, def := p.macros[args[0].text]
 			g.live = def == (name.text == "ifdef")
@@ -307,7 +311,7 @@ func (p *preprocessor) elseDirective(name ppTok, args []ppTok) {
 	g.live = g.parent && !g.taken
 	g.taken = true
 	if len(args) > 0 && g.parent {
-		p.d.warnf(args[0].pos, "extra tokens after #else")
+		p.d.errorf(args[0].pos, "unexpected '%s' after #else", args[0].text)
 	}
 }
 
@@ -421,6 +425,10 @@ func (p *preprocessor) undef(name ppTok, args []ppTok) {
 		p.d.errorf(name.pos, "#undef requires a macro name")
 		return
 	}
+	if len(args) > 1 {
+		p.d.errorf(args[1].pos, "unexpected '%s' after #undef %s", args[1].text, args[0].text)
+		return
+	}
 	if !p.checkMacroName(args[0], "undefine") {
 		return
 	}
@@ -428,13 +436,30 @@ func (p *preprocessor) undef(name ppTok, args []ppTok) {
 }
 
 func (p *preprocessor) pragma(args []ppTok) {
-	if len(args) > 0 && (args[0].text == "optimize" || args[0].text == "debug") && p.braces > 0 {
-		// Section 3.4: these "can only be used outside function
-		// definitions".
-		p.d.errorf(args[0].pos, "#pragma %s is allowed only outside function definitions", args[0].text)
+	// Section 3.4: the tokens after #pragma are not macro-expanded, and a
+	// pragma the implementation does not recognise is ignored. Tokens
+	// must still be tokens of the language, and the two pragmas the
+	// section defines must have its form: "optimize(on)", "debug(off)"
+	// (the Khronos ES 2.0 conformance tests reject "debug(1.23)" and
+	// characters outside the character set, as glslang does).
+	for _, a := range args {
+		if a.kind == ppOther {
+			p.d.errorf(a.pos, "invalid character '%s' in #pragma", a.text)
+			return
+		}
 	}
-	// #pragma STDGL invariant(all) is the only pragma with an effect here;
-	// optimize and debug are accepted, unknown pragmas ignored (spec 3.4).
+	if len(args) > 0 && (args[0].text == "optimize" || args[0].text == "debug") {
+		if len(args) != 4 || args[1].text != "(" || args[2].text != "on" && args[2].text != "off" || args[3].text != ")" {
+			p.d.errorf(args[0].pos, "#pragma %s expects (on) or (off)", args[0].text)
+			return
+		}
+		if p.braces > 0 {
+			// Section 3.4: these "can only be used outside function
+			// definitions".
+			p.d.errorf(args[0].pos, "#pragma %s is allowed only outside function definitions", args[0].text)
+		}
+	}
+	// #pragma STDGL invariant(all) is the only pragma with an effect here.
 	if len(args) >= 5 && args[0].text == "STDGL" && args[1].text == "invariant" &&
 		args[2].text == "(" && args[3].text == "all" && args[4].text == ")" {
 		p.res.invariantAll = true
@@ -442,6 +467,13 @@ func (p *preprocessor) pragma(args []ppTok) {
 }
 
 func (p *preprocessor) extension(name ppTok, args []ppTok) {
+	// Section 3.4: without a scope of its own stated by the extension,
+	// "the extension directives must occur before any non-preprocessor
+	// tokens" (Mesa rejects a later one in every GLSL version).
+	if p.sawTokens {
+		p.d.errorf(name.pos, "#extension must occur before any non-preprocessor tokens")
+		return
+	}
 	if len(args) != 3 || args[0].kind != ppIdent || args[1].text != ":" || args[2].kind != ppIdent {
 		p.d.errorf(name.pos, "#extension expects 'name : behavior'")
 		return
@@ -512,24 +544,44 @@ func versionName(v int) string {
 }
 
 func (p *preprocessor) line(name ppTok, ln ppLine, args []ppTok) {
+	// Section 3.4: after macro substitution, "#line line" or "#line line
+	// source-string-number", each a constant integer expression
+	// ("#line (233 + 10) (+10)"); each expression is read as far as it
+	// goes, so "#line 10 -5" is the line 5.
 	toks := p.expand(args, false)
+	if len(toks) == 0 {
+		p.d.errorf(name.pos, "#line expects a line number and an optional source string number")
+		return
+	}
+	e := &ppExpr{p: p, toks: toks, at: name.pos}
 	var nums []int64
-	for _, t := range toks {
-		v, ok := parsePPInt(t.text)
-		if t.kind != ppNumber || !ok {
-			p.d.errorf(t.pos, "#line expects integer line and source string numbers")
+	for e.i < len(e.toks) && !e.failed {
+		if len(nums) == 2 {
+			p.d.errorf(e.toks[e.i].pos, "unexpected '%s' after the source string number of #line", e.toks[e.i].text)
+			return
+		}
+		at := e.toks[e.i].pos
+		v := e.binary(0, true)
+		if !e.failed && (v < 0 || v > 1<<31-1) {
+			p.d.errorf(at, "#line number %d is out of range", v)
 			return
 		}
 		nums = append(nums, v)
 	}
-	if len(nums) < 1 || len(nums) > 2 {
-		p.d.errorf(name.pos, "#line expects a line number and an optional source string number")
+	if e.failed {
 		return
 	}
-	// GLSL ES 1.00 and GLSL 1.10/1.20 section 3.4: after "#line line", the
-	// next line is numbered line+1 (GLSL 3.30 changed this to "line").
-	phys := ln.last + 1
-	p.lineDelta = int(nums[0]) + 1 - phys
+	// After "#line N" (and its new-line) the next line is N in GLSL ES,
+	// N+1 in desktop GLSL before 3.30. [OUT] Mesa's GLSL lexer does so
+	// for every GLSL ES version ("From GLSL 3.30 and GLSL ES on ... It
+	// was line number + 1 in older specifications"), and the Khronos ES
+	// 2.0 conformance tests expect __LINE__ on the line after "#line 1"
+	// to be 1.
+	next := int(nums[0])
+	if !p.isES() {
+		next++
+	}
+	p.lineDelta = next - (ln.last + 1)
 	if len(nums) == 2 {
 		p.file = int(nums[1])
 	}
@@ -599,7 +651,7 @@ func (p *preprocessor) expand(toks []ppTok, inIf bool) []ppTok {
 			v := 0
 			switch m.name {
 			case "__LINE__":
-				v = t.pos.Line
+				v = t.lineNo()
 			case "__FILE__":
 				v = t.pos.File
 			case "__VERSION__":
@@ -611,20 +663,25 @@ func (p *preprocessor) expand(toks []ppTok, inIf bool) []ppTok {
 		hide := t.hide.add(m.name)
 		var body []ppTok
 		if !m.funcLike {
-			body = p.instantiate(m, nil, t, hide)
+			body = p.instantiate(m, nil, t, t.lineNo(), hide)
 		} else {
 			if len(in) == 0 || in[len(in)-1].text != "(" {
 				out = append(out, t)
 				continue
 			}
-			args, ok := p.collectArgs(t, m, &in)
+			args, end, ok := p.collectArgs(t, m, &in)
 			if !ok {
 				return out
 			}
 			for i := range args {
 				args[i] = p.expand(args[i], inIf)
 			}
-			body = p.instantiate(m, args, t, hide)
+			// An invocation may span lines. Its arguments were expanded
+			// where they stand; its replacement list is rescanned where
+			// the invocation ends, so __LINE__ in the body gives the line
+			// of the closing parenthesis (the Khronos ES 2.0 conformance
+			// tests expect this; C leaves it unspecified).
+			body = p.instantiate(m, args, t, end.lineNo(), hide)
 		}
 		p.budget -= len(body)
 		if p.budget < 0 {
@@ -674,18 +731,17 @@ func (p *preprocessor) defined(t ppTok, in *[]ppTok) ppTok {
 }
 
 // collectArgs reads the parenthesised argument list of a function-like macro
-// invocation from the input stack.
-func (p *preprocessor) collectArgs(t ppTok, m *macro, in *[]ppTok) ([][]ppTok, bool) {
+// invocation from the input stack; end is the closing parenthesis.
+func (p *preprocessor) collectArgs(t ppTok, m *macro, in *[]ppTok) (args [][]ppTok, end ppTok, ok bool) {
 	s := *in
 	s = s[:len(s)-1] // the '('
-	var args [][]ppTok
 	var cur []ppTok
 	depth := 0
 	for {
 		if len(s) == 0 {
 			p.d.errorf(t.pos, "unterminated argument list invoking macro %s", m.name)
 			*in = s
-			return nil, false
+			return nil, end, false
 		}
 		x := s[len(s)-1]
 		s = s[:len(s)-1]
@@ -698,13 +754,13 @@ func (p *preprocessor) collectArgs(t ppTok, m *macro, in *[]ppTok) ([][]ppTok, b
 					args = append(args, cur)
 					*in = s
 					if len(m.params) == 0 && len(args) == 1 && len(args[0]) == 0 {
-						return nil, true
+						return nil, x, true
 					}
 					if len(args) != len(m.params) {
 						p.d.errorf(t.pos, "macro %s expects %d arguments, given %d", m.name, len(m.params), len(args))
-						return nil, false
+						return nil, x, false
 					}
-					return args, true
+					return args, x, true
 				}
 				depth--
 			case ",":
@@ -721,8 +777,9 @@ func (p *preprocessor) collectArgs(t ppTok, m *macro, in *[]ppTok) ([][]ppTok, b
 
 // instantiate copies a macro body for one use, substituting the (already
 // expanded) arguments. Body tokens take the position of the invocation so
-// diagnostics point at the source the user wrote.
-func (p *preprocessor) instantiate(m *macro, args [][]ppTok, at ppTok, hide *hideSet) []ppTok {
+// diagnostics point at the source the user wrote, and line, the line
+// __LINE__ gives there.
+func (p *preprocessor) instantiate(m *macro, args [][]ppTok, at ppTok, line int, hide *hideSet) []ppTok {
 	var out []ppTok
 	for i, b := range m.body {
 		if b.kind == ppIdent && args != nil {
@@ -735,6 +792,7 @@ func (p *preprocessor) instantiate(m *macro, args [][]ppTok, at ppTok, hide *hid
 			}
 		}
 		b.pos = at.pos
+		b.line = line
 		b.hide = hide
 		if i == 0 {
 			b.space = at.space
@@ -902,7 +960,13 @@ func (e *ppExpr) unary(eval bool) int64 {
 		}
 		return v
 	case t.kind == ppIdent:
-		e.fail(t.pos, "undefined macro '%s' in preprocessor expression", t.text)
+		// Section 3.4: an identifier left after macro expansion (not
+		// consumed by 'defined') is an error, but only when its operand is
+		// evaluated: C's short-circuit makes "1 || X" and "0 && X" valid,
+		// as the Khronos ES 2.0 conformance tests and Mesa expect.
+		if eval {
+			e.fail(t.pos, "undefined macro '%s' in preprocessor expression", t.text)
+		}
 		return 0
 	case t.text == "(":
 		v := e.binary(0, eval)

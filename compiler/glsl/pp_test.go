@@ -108,15 +108,25 @@ func TestPreprocessorErrors(t *testing.T) {
 }
 
 func TestPreprocessorLineNumbers(t *testing.T) {
-	// After "#line N" the next line is N+1 (GLSL ES 1.00 section 3.4).
-	d := &diags{}
-	res := preprocess("a\n#line 20\nb\n/* two\nlines */ c\n#line 5 2\nd", &Options{}, d)
-	require.Empty(t, d.list)
-	var got []Pos
-	for _, tk := range res.toks {
-		got = append(got, tk.pos)
+	// After "#line N" the next line is N in GLSL ES (Mesa, the Khronos ES
+	// 2.0 conformance tests) and N+1 in desktop GLSL 1.10 and 1.20.
+	src := "a\n#line 20\nb\n/* two\nlines */ c\n#line 5 2\nd"
+	for _, tc := range []struct {
+		version int
+		want    []Pos
+	}{
+		{100, []Pos{{0, 1, 1}, {0, 20, 1}, {0, 22, 10}, {2, 5, 1}}},
+		{110, []Pos{{0, 1, 1}, {0, 21, 1}, {0, 23, 10}, {2, 6, 1}}},
+	} {
+		d := &diags{}
+		res := preprocess(src, &Options{Version: tc.version}, d)
+		require.Empty(t, d.list)
+		var got []Pos
+		for _, tk := range res.toks {
+			got = append(got, tk.pos)
+		}
+		assert.Equal(t, tc.want, got, "version %d", tc.version)
 	}
-	assert.Equal(t, []Pos{{0, 1, 1}, {0, 21, 1}, {0, 23, 10}, {2, 6, 1}}, got)
 }
 
 func TestPreprocessorFragmentHighp(t *testing.T) {
@@ -147,4 +157,66 @@ func TestPreprocessorBounds(t *testing.T) {
 	_, msgs = ppText("#if "+strings.Repeat("- ", 5000)+"1\n#endif", Options{})
 	require.NotEmpty(t, msgs)
 	assert.Contains(t, msgs[0], "nested too deeply")
+}
+
+// TestSection34Rules pins the rules of GLSL ES 1.00 section 3.4 that the
+// front end once missed, one subtest each: the preprocessed text (tokens
+// joined by spaces) and every diagnostic.
+func TestSection34Rules(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+		msgs            []string
+	}{
+		// Nothing but white space and comments may follow these directives.
+		{"tokens after #else", "#if 1\n#else foo\n#endif", "", []string{"0:2(7): error: unexpected 'foo' after #else"}},
+		{"tokens after #endif", "#if 0\n#endif foo", "", []string{"0:2(8): error: unexpected 'foo' after #endif"}},
+		{"tokens after #ifdef NAME", "#ifdef A foo\n#endif", "", []string{"0:1(10): error: unexpected 'foo' after #ifdef A"}},
+		{"tokens after #ifndef NAME", "#ifndef A , +\n#endif", "", []string{"0:1(11): error: unexpected ',' after #ifndef A"}},
+		{"tokens after #undef NAME", "#define A 1\n#undef A junk\nA", "1", []string{"0:2(10): error: unexpected 'junk' after #undef A"}},
+		{"#undef of a member-like name", "#undef foo.bar", "", []string{"0:1(11): error: unexpected '.' after #undef foo"}},
+		{"comments after #else and #endif", "#if 0\n#else // x\nok\n#endif /* y */", "ok", nil},
+		{"tokens after directives of a skipped group", "#if 0\n#if 1\n#else junk\n#endif junk\n#ifdef A junk\n#endif\n#endif", "", nil},
+		// An identifier in #if is an error only where it is evaluated.
+		{"|| short-circuits an undefined name", "#if 1 || AAA\nok\n#endif", "ok", nil},
+		{"&& short-circuits an undefined name", "#if 0 && AAA\n#else\nok\n#endif", "ok", nil},
+		{"nested short circuit", "#if 0 && (AAA || BBB) || 1\nok\n#endif", "ok", nil},
+		{"evaluated undefined name before ||", "#if AAA || 1\n#endif", "", []string{"0:1(5): error: undefined macro 'AAA' in preprocessor expression"}},
+		{"evaluated undefined name after &&", "#define A 1\n#if A && B\n#endif", "", []string{"0:2(10): error: undefined macro 'B' in preprocessor expression"}},
+		{"the first evaluated undefined name", "#if 1 - CCC + (-AAA || BBB)\n#endif", "", []string{"0:1(9): error: undefined macro 'CCC' in preprocessor expression"}},
+		{"syntax is checked in a short-circuited operand", "#if 1 || (\n#endif", "", []string{"0:1(2): error: syntax error in preprocessor expression: unexpected end"}},
+		// __LINE__: arguments expand where they stand, the replacement
+		// list where the invocation ends.
+		{"__LINE__ in a macro invocation that spans lines",
+			"#define BBB __LINE__, /*\n*/ __LINE__\n#define AAA(a,b) BBB, a, b\nAAA(__LINE__,\n__LINE__\n)", "6 , 6 , 4 , 5", nil},
+		{"__LINE__ in an object-like macro", "#define L __LINE__\n\nL", "3", nil},
+		{"__LINE__ as a macro parameter", "#define F(__LINE__, b) __LINE__+b\nF(1, 2)", "1 + 2", nil},
+		// #extension before any non-preprocessor token.
+		{"#extension after non-preprocessor tokens", "float x;\n#extension all : warn", "float x ;",
+			[]string{"0:2(2): error: #extension must occur before any non-preprocessor tokens"}},
+		{"#extension after directives", "#define A 1\n#if A\n#endif\n#extension all : warn\nfloat x;", "float x ;", nil},
+		{"#extension after a skipped group", "#if 0\nfloat y;\n#endif\n#extension all : warn", "", nil},
+		{"#extension is not macro-expanded", "#define warn enable\n#extension all : warn", "", nil},
+		// #line: constant integer expressions; in GLSL ES the next line is N.
+		{"#line N numbers the next line N", "#line 1\n__LINE__", "1", nil},
+		{"#line expressions", "#line (233 +10) (+10)\n__LINE__ __FILE__", "243 10", nil},
+		{"#line with a macro", "#define A 10\n#line 234 A\n__LINE__ __FILE__", "234 10", nil},
+		{"#line with three numbers", "#line 233 10 2", "", []string{"0:1(14): error: unexpected '2' after the source string number of #line"}},
+		{"#line with a float", "#line 22 1.234", "", []string{"0:1(10): error: invalid integer '1.234' in preprocessor expression"}},
+		{"#line with a name", "#line foobar", "", []string{"0:1(7): error: undefined macro 'foobar' in preprocessor expression"}},
+		{"#line without a number", "#line", "", []string{"0:1(2): error: #line expects a line number and an optional source string number"}},
+		{"#line negative", "#line -1", "", []string{"0:1(7): error: #line number -1 is out of range"}},
+		// #pragma: no expansion; optimize and debug take (on) or (off).
+		{"pragmas of section 3.4", "#pragma\n#pragma STDGL invariant(all)\n#pragma debug(off)\n#pragma optimize(on)\n#pragma vendor thing(1.5)", "", nil},
+		{"#pragma is not macro-expanded", "#define off INVALID\n#pragma debug(off)", "", nil},
+		{"#pragma debug with a number", "#pragma debug(1.23)", "", []string{"0:1(9): error: #pragma debug expects (on) or (off)"}},
+		{"#pragma optimize without parentheses", "#pragma optimize on", "", []string{"0:1(9): error: #pragma optimize expects (on) or (off)"}},
+		{"#pragma with a character outside the set", "#pragma $", "", []string{"0:1(9): error: invalid character '$' in #pragma"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, msgs := ppText(tc.src, Options{})
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.msgs, msgs)
+		})
+	}
 }

@@ -20,6 +20,17 @@ type ppTok struct {
 	kind  ppKind
 	space bool // preceded by white space (for #define's "NAME(" test)
 	blue  bool // painted: names a macro that was disabled when it was met
+	// line is the line __LINE__ gives for a token of a macro body: the
+	// line where the invocation that produced it ends (0: pos.Line).
+	line int
+}
+
+// lineNo is the line __LINE__ stands for at t.
+func (t ppTok) lineNo() int {
+	if t.line != 0 {
+		return t.line
+	}
+	return t.pos.Line
 }
 
 // ppLine is one logical line: line continuations and comments spanning lines

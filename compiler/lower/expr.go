@@ -242,7 +242,11 @@ func (l *lowerer) selectExpr(e glsl.Expr) val {
 			regs[i] = s.Reg
 			continue
 		}
-		regs[i] = l.vop(ir.MOV, 4, s).Reg
+		// A plain four-component copy: vop would compute a replicated
+		// value once, in x, and the selection reads other components.
+		r := l.temp()
+		l.emit(ir.Inst{Op: ir.MOV, Dst: ir.Dst{Reg: r, Mask: ir.MaskXYZW}, Src: [3]ir.Src{s}})
+		regs[i] = r
 	}
 	l.vars[tmp] = regs
 	var re glsl.Expr
@@ -382,9 +386,9 @@ func (l *lowerer) arith(op glsl.BinaryOp, x, y val, t glsl.Type, pos glsl.Pos) v
 			if t.Base == glsl.Int {
 				out.s[i] = l.intDiv(rows, a, b)
 			} else if y.t.IsScalar() {
-				out.s[i] = l.vop(ir.MUL, rows, a, splatX(l.sop(ir.RCP, 1, b)))
+				out.s[i] = l.quotient(rows, a, b, splatX(l.sop(ir.RCP, 1, b)))
 			} else {
-				out.s[i] = l.vop(ir.MUL, rows, a, l.sop(ir.RCP, rows, b))
+				out.s[i] = l.quotient(rows, a, b, l.sop(ir.RCP, rows, b))
 			}
 		default:
 			l.failf(pos, "unsupported operator %s", op)

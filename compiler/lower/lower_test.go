@@ -118,6 +118,24 @@ void main() {
 	assert.Equal(t, [4]float32{4.25, 2, 3, 1}, got)
 }
 
+// TestSelectFromReplicated selects components of a value that is one
+// scalar replicated (exp2 of a broadcast, as piglit's
+// dependency-hints/exp2 does): every component must hold it, not only x.
+func TestSelectFromReplicated(t *testing.T) {
+	fs := `uniform vec3 e;
+void main() {
+	vec4 c;
+	c.x = exp2(e.xxxx).x;
+	c.y = exp2(e.yyyy + 0.00000001).y;
+	c.z = exp2(e.zzzz).w;
+	c.w = (e.yyyy * 2.0).z;
+	gl_FragColor = c;
+}
+`
+	got := runFS(t, fs, map[string][]float32{"e": {1, 2, 3}}, nil)
+	assert.Equal(t, [4]float32{2, 4, 8, 4}, got)
+}
+
 // TestApproximations checks the documented error bounds of the
 // polynomial expansions in float32 over their domains.
 func TestApproximations(t *testing.T) {

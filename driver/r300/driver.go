@@ -143,6 +143,7 @@ func newCaps() *driver.Caps {
 			{Feature: "OES_draw_texture", How: "a screen-aligned rectangle through the fragment program"},
 			{Feature: "DrawElements", How: "indices resolved by swtnl; primitives reach the chip as lists"},
 			{Feature: "GL ES 2.0 vertex shaders", How: "lowered to compiler/ir and run on the CPU by ir.Run with float32 rounding; clipped on the CPU; the VAP runs in PVS bypass"},
+			{Feature: "GLSL fragment arithmetic on uniforms only (the preshader)", How: "computed once per draw on the CPU by ir.Run in float32; the fragment unit reads the results as constants (RETROGL_R300_NO_PRESHADER=1 leaves everything to the unit)"},
 			{Feature: "STENCIL_INDEX8 renderbuffers", How: "Z24S8 surfaces (the ZB has stencil only in Z24S8); with a DEPTH_COMPONENT16 renderbuffer attached too, the depth values are copied into the stencil surface's Z24 bits by the CPU while the two are used together"},
 			{Feature: "rendering into RGBA8888, RGB888 and RGBA4444 textures", How: "the texture moves to the colour buffer's ARGB8888/ARGB4444 layout on first attachment (TX channel selects follow); ReadTexture converts back"},
 			{Feature: "GLSL control flow", How: "loops with constant trip counts unrolled, branches turned into selects, functions inlined (compiler/lower)"},

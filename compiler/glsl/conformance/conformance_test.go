@@ -1,28 +1,21 @@
 package conformance
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/internal/piglit"
+	"github.com/retrogl/retrogl/internal/testenv"
 )
 
 const (
 	ownSuite  = "../../../testdata/glsl"
 	failsFile = "../../../testdata/conformance/glsl-fails.txt"
 )
-
-// piglitRoot is where the Debian package installs piglit's tests; the
-// PIGLIT_DIR environment variable overrides it.
-func piglitRoot() string {
-	if d := os.Getenv("PIGLIT_DIR"); d != "" {
-		return d
-	}
-	return "/usr/lib/x86_64-linux-gnu/piglit"
-}
 
 func TestParseConfig(t *testing.T) {
 	cfg, err := ParseConfig("/* [config]\n * expect_result: pass\n * glsl_version: 1.20\n * check_link: true\n" +
@@ -75,10 +68,9 @@ func TestOwnSuite(t *testing.T) {
 // testdata/conformance/glsl-fails.txt. The generated built-in function
 // tests (about 2,400 files) run unless -short.
 func TestPiglit(t *testing.T) {
-	root := piglitRoot()
-	if _, err := os.Stat(filepath.Join(root, "tests/spec/glsl-es-1.00/compiler")); err != nil {
-		t.Skipf("piglit not installed at %s (apt-get install piglit, or set PIGLIT_DIR)", root)
-	}
+	_, err := piglit.Path("tests/spec/glsl-es-1.00/compiler")
+	testenv.Need(t, piglit.Package, err)
+	root := piglit.Dir()
 	known, err := ReadExpectations(failsFile)
 	require.NoError(t, err)
 	suites := []struct {
