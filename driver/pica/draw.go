@@ -76,10 +76,11 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return nil
 	}
 	units := c.drv.caps.Limits.MaxTextureUnits
+	key := makeKey(st, dc, units)
 	cfg := uint32(1 << 12)
 	for u := 0; u < units; u++ {
 		if t := st.Units[u].Texture; t != nil {
-			if err := c.bindTexture(u, t); err != nil {
+			if err := c.bindTexture(u, t, u == 0 && c.custom == nil && key.proj0()); err != nil {
 				return err
 			}
 			cfg |= 1 << uint(u)
@@ -92,7 +93,6 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return err
 	}
 
-	key := makeKey(st, dc, units)
 	c.scaleKey(&key)
 	if twoSide && c.custom == nil {
 		// The PICA's rasteriser has one colour and no facing input: the

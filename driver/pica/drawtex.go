@@ -61,7 +61,7 @@ func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
 		if t == nil {
 			continue
 		}
-		if err := c.bindTexture(u, t); err != nil {
+		if err := c.bindTexture(u, t, false); err != nil {
 			return err
 		}
 		cfg |= 1 << uint(u)

@@ -104,7 +104,7 @@ func newCaps() *driver.Caps {
 			{Feature: "textures with a side under 8 texels", How: "laid out 8 texels wide on the CPU as the wrap mode reads beyond the image (repeated, mirrored or edge texels), texture coordinates scaled by size/8 in the generated shader: filtering and mipmap levels as GL specifies"},
 			{Feature: "vertex arrays of any type", How: "repacked on the CPU into one float attribute buffer (the PICA has no normalised or fixed-point attributes)"},
 			{Feature: "fog", How: "per-fragment 128-entry fog LUT over window depth, filled from the fog equation with eye distance reconstructed from the projection"},
-			{Feature: "projective texture coordinates", How: "divided by q per vertex in the generated shader, not per pixel (the PICA's projective texture type is unit 0 only and not simulated)"},
+			{Feature: "projective texture coordinates", How: "unit 0 divides by q per pixel (the PICA's projection texture type, q output as texcoord0.w); units 1 and 2 have no such type: their generated shader divides per vertex, exact only where q is equal at every vertex of a primitive"},
 			{Feature: "glCopyTexImage2D, GL_GENERATE_MIPMAP", How: "by the state tracker on the CPU (ReadPixels and box filtering), then uploaded like any texture"},
 			{Feature: "polygon offset", How: "constant units only, added to DEPTHMAP_OFFSET; the slope factor is ignored"},
 			{Feature: "points", How: "two triangles per point, corners placed by the generated vertex shader (size, distance attenuation, size arrays, sprite coordinates); smooth points are aliased"},

@@ -141,8 +141,10 @@ var texRegs = [3]struct{ border, dim, param, lod, addr, typ p.Reg }{
 
 var wrapOf = [...]uint32{driver.WrapRepeat: 2, driver.WrapClampToEdge: 0, driver.WrapMirroredRepeat: 3}
 
-// bindTexture uploads t if needed and emits unit u's registers.
-func (c *Context) bindTexture(u int, t *driver.Texture) error {
+// bindTexture uploads t if needed and emits unit u's registers; proj
+// sets unit 0 to the projection type (coordinates divided by texcoord0.w
+// per pixel).
+func (c *Context) bindTexture(u int, t *driver.Texture, proj bool) error {
 	e, ok := c.textures[t.ID]
 	wraps := smallWraps(t)
 	if !ok || e.gen != t.Gen || e.wrap != wraps {
@@ -189,6 +191,9 @@ func (c *Context) bindTexture(u int, t *driver.Texture) error {
 		maxLevel = uint32(e.levels - 1)
 	}
 	param := mag<<1 | minF<<2 | wrapOf[s.WrapT]<<8 | wrapOf[s.WrapS]<<12 | mip<<24
+	if proj {
+		param |= 3 << 28
+	}
 	c.set(r.dim, uint32(e.h)|uint32(e.w)<<16)
 	c.set(r.param, param)
 	c.set(r.lod, maxLevel<<16)

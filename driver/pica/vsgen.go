@@ -149,6 +149,15 @@ type ffKey struct {
 	spriteScale [3]bool
 }
 
+// proj0 says whether unit 0's coordinates are projective and not sprite
+// coordinates: the generated shader then outputs q as texcoord0.w and the
+// unit, set to the projection type, divides s and t by it per pixel, as
+// GL ES 1.1 (3.8.7) divides the interpolated coordinates. Units 1 and 2
+// have no projection type: their shader divides per vertex, exact only
+// where q is the same at every vertex of a primitive (listed among the
+// emulations).
+func (k ffKey) proj0() bool { return k.tex[0] == 3 && !k.sprite[0] }
+
 // scaleKey adapts a key to the texture coordinate scales of small
 // textures (see smallAxis): an identity texture matrix becomes an affine
 // one (ffUniforms folds the scale into it), and sprite coordinates get
@@ -314,6 +323,9 @@ func genVS(k ffKey) string {
 			w(".out otc%d texcoord%d.xy", u, u)
 		}
 	}
+	if k.proj0() {
+		w(".out otc0w texcoord0w")
+	}
 	if k.prim == primPoint && k.sprite != [3]bool{} {
 		w(".constf c%d(0.5, -0.5, 0.5, 0.5)", uSprite)
 	}
@@ -355,6 +367,14 @@ func genVS(k ffKey) string {
 			w("    dp4 otc%d.x, c%d, %s", u, m, in)
 			w("    dp4 otc%d.y, c%d, %s", u, m+1, in)
 		case 3:
+			if u == 0 && k.proj0() {
+				// Unit 0 divides per pixel (projection type, see
+				// projective).
+				w("    dp4 otc0.x, c%d, %s", m, in)
+				w("    dp4 otc0.y, c%d, %s", m+1, in)
+				w("    dp4 otc0w.x, c%d, %s", m+3, in)
+				continue
+			}
 			w("    dp4 r12.x, c%d, %s", m, in)
 			w("    dp4 r12.y, c%d, %s", m+1, in)
 			w("    dp4 r12.w, c%d, %s", m+3, in)

@@ -18,6 +18,7 @@ type fragment struct {
 	depth float64
 	tc    [3][2]float64
 	q     float64 // interpolated 1/w, for the LOD
+	tc0w  float64 // interpolated texcoord0.w (projection textures only)
 }
 
 // texUnit is a texture unit's state for one draw.
@@ -38,8 +39,16 @@ type texUnit struct {
 	maxLevel int
 	bias     float64
 	// Screen-space gradients of s/w, t/w (in texels) and 1/w for the
-	// current triangle, for the per-pixel LOD.
+	// current triangle, for the per-pixel LOD (q/w, with q the
+	// interpolated texcoord0.w, for a projection texture).
 	gsw, gtw, gq [2]float64
+	// proj: unit 0 has type 3, projection: s and t are divided by the
+	// interpolated texcoord0.w per pixel. The seed names the type only;
+	// the division is [OUT] Citra's software rasteriser (Projection2D:
+	// u /= tc0_w, v /= tc0_w with tc0_w interpolated like the
+	// coordinates). Citra leaves the LOD of a projection texture open;
+	// the LOD here is GL's, of the divided coordinates.
+	proj bool
 }
 
 // pixelState is everything the pixel pipeline needs, decoded once per
@@ -211,8 +220,9 @@ func (g *GPU) texUnitState(u int, t *texUnit) error {
 	t.wrapT, t.wrapS = param>>8&7, param>>12&7
 	t.border = rgba(r[texBorderReg[u]])
 	t.format = p.TexFormat(r[texTypeReg[u]] & 0xF)
-	if u == 0 && param>>28&7 != 0 {
-		return fmt.Errorf("texture unit 0 type %d (cube, shadow, projection) is not simulated", param>>28&7)
+	t.proj = u == 0 && param>>28&7 == 3
+	if u == 0 && param>>28&7 != 0 && !t.proj {
+		return fmt.Errorf("texture unit 0 type %d (cube, shadow) is not simulated", param>>28&7)
 	}
 	bits := t.format.BitsPerTexel()
 	if bits == 0 {
@@ -258,7 +268,11 @@ func (g *GPU) fragment(ps *pixelState, f *fragment, x, row int) {
 			if u == 2 && g.regs[p.TEXUNIT_CONFIG]>>13&1 != 0 {
 				tc = f.tc[1]
 			}
-			texel[u] = ps.tex[u].sample(tc[0], tc[1], f.q)
+			q := f.q
+			if u == 0 && ps.tex[0].proj {
+				q *= f.tc0w
+			}
+			texel[u] = ps.tex[u].sample(tc[0], tc[1], q)
 		}
 	}
 	c := f.color

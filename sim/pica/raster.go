@@ -219,6 +219,9 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 			sw[i] = float64(c[0]) * float64(t.width) * wv.invW
 			tw[i] = float64(c[1]) * float64(t.height) * wv.invW
 			q[i] = wv.invW
+			if u == 0 && t.proj {
+				q[i] *= float64(wv.v.tc0w)
+			}
 		}
 		t.gsw, t.gtw, t.gq = gradient(vs, sw), gradient(vs, tw), gradient(vs, q)
 	}
@@ -298,6 +301,11 @@ func (g *GPU) shadePixel(ps *pixelState, vs [3]*winVert, e [3]int64, area float6
 	}
 	if ps.texEnabled != 0 {
 		f.tc[0] = [2]float64{in(a.tc0[0], b.tc0[0], c.tc0[0]), in(a.tc0[1], b.tc0[1], c.tc0[1])}
+		if ps.tex[0].proj {
+			f.tc0w = in(a.tc0w, b.tc0w, c.tc0w)
+			f.tc[0][0] /= f.tc0w
+			f.tc[0][1] /= f.tc0w
+		}
 		f.tc[1] = [2]float64{in(a.tc1[0], b.tc1[0], c.tc1[0]), in(a.tc1[1], b.tc1[1], c.tc1[1])}
 		f.tc[2] = [2]float64{in(a.tc2[0], b.tc2[0], c.tc2[0]), in(a.tc2[1], b.tc2[1], c.tc2[1])}
 	}
