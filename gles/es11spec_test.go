@@ -690,3 +690,34 @@ func TestLightAttenuationWithColorMaterial(t *testing.T) {
 		}
 	})
 }
+
+// TestPointClippedByCentre: a user clip plane keeps or drops a point whole
+// by its vertex (ES 1.1 section 2.11: a point is clipped by its centre,
+// then rasterised as a square). Plane x >= 0 on a 16x16 surface: a size-6
+// point centred at window x 9 covers pixels 6-11, left of the plane too;
+// one centred at window x 7 is dropped, also its pixels right of the plane.
+func TestPointClippedByCentre(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClipPlanef(gles.CLIP_PLANE0, []float32{1, 0, 0, 0})
+		ctx.Enable(gles.CLIP_PLANE0)
+		ctx.PointSize(6)
+		ctx.Color4f(1, 1, 1, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		for _, tc := range []struct {
+			x      float32
+			pixels map[int]int // pixel x (row 8) -> grey
+		}{
+			{0.125, map[int]int{5: 0, 6: 255, 7: 255, 9: 255, 11: 255, 12: 0}},
+			{-0.125, map[int]int{4: 0, 6: 0, 8: 0, 9: 0, 10: 0}},
+		} {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.VertexPointer(2, gles.FLOAT, 0, []float32{tc.x, 0})
+			ctx.DrawArrays(gles.POINTS, 0, 1)
+			drawn(t, ctx)
+			for x, v := range tc.pixels {
+				assertRGB(t, [3]int{v, v, v}, pixel(ctx, x, 8), "centre %v, pixel x %d", tc.x, x)
+			}
+		}
+	})
+}

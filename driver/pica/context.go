@@ -40,6 +40,10 @@ type Context struct {
 	// does not fit VIEWPORT_XY; vpPica is the viewport the PICA uses.
 	vpFold mgl32.Mat4
 	vpPica driver.Rect
+	// clipQ is user clip plane 0 in the PICA's clip space (FRAGOP_CLIP_DATA)
+	// of the current draw, clipOn whether it is enabled.
+	clipQ  mgl32.Vec4
+	clipOn bool
 
 	textures map[uint32]*texEntry
 	// texScale is each unit's texture coordinate scale for the texture

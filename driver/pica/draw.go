@@ -72,7 +72,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return nil
 	}
 	c.surface()
-	if !c.raster(st, polygons) {
+	if !c.raster(st, polygons, dc.Prim == driver.PrimPoints) {
 		return nil
 	}
 	units := c.drv.caps.Limits.MaxTextureUnits
@@ -94,6 +94,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 
 	c.scaleKey(&key)
+	key.pointClip = key.prim == primPoint && c.clipOn
 	if twoSide && c.custom == nil {
 		// The PICA's rasteriser has one colour and no facing input: the
 		// facing of each triangle is found on the CPU and rides in an
@@ -161,7 +162,7 @@ func (c *Context) markFacing(st *driver.State, dc *driver.DrawCall, outs []outVe
 // it returns false when the scissor box is empty. Culling and polygon
 // offset apply to polygons only (ES 1.1 sections 3.5.1, 3.5.5): points and
 // lines, which reach the PICA as triangles, take neither.
-func (c *Context) raster(st *driver.State, polygons bool) bool {
+func (c *Context) raster(st *driver.State, polygons, points bool) bool {
 	v := st.Viewport
 	c.vpFold = mgl32.Ident4()
 	if v.X < -512 || v.X > 511 || v.Y < -512 || v.Y > 511 {
@@ -211,16 +212,23 @@ func (c *Context) raster(st *driver.State, polygons bool) bool {
 		c.set(p.SCISSORTEST_MODE, 0)
 	}
 	clip := uint32(0)
+	c.clipOn = false
 	for _, pl := range st.ClipPlanes[:1] {
 		if !pl.Enabled {
 			continue
 		}
-		clip = 1
 		m := c.vpFold.Mul4(depthFold).Mul4(st.Projection)
 		inv := m.Inv().Transpose()
-		q := inv.Mul4x1(mgl32.Vec4(pl.Eq))
+		c.clipQ, c.clipOn = inv.Mul4x1(mgl32.Vec4(pl.Eq)), true
+		if points && c.custom == nil {
+			// A point is clipped by its centre (ES 1.1 2.11): the
+			// generated shader tests the centre (see genPoint); the
+			// chip's plane would cut the point's two triangles.
+			continue
+		}
+		clip = 1
 		for i := 0; i < 4; i++ {
-			c.set(p.FRAGOP_CLIP_DATA0+p.Reg(i), p.ToF24(q[i]))
+			c.set(p.FRAGOP_CLIP_DATA0+p.Reg(i), p.ToF24(c.clipQ[i]))
 		}
 	}
 	c.set(p.FRAGOP_CLIP, clip)

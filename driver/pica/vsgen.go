@@ -58,6 +58,9 @@ const (
 	// under 8 texels (see smallAxis), for sprite coordinates; other
 	// coordinates take the scale in the texture matrix.
 	uTexScale = 79
+	// c82: user clip plane 0 in the PICA's clip space, for points (their
+	// centre is tested in the shader).
+	uClip = 82
 )
 
 // genPoint computes the clip position of one corner of a point's square:
@@ -93,8 +96,21 @@ func genPoint(w func(string, ...any), k ffKey) {
 	w("    min r11.x, c%d.z, r11.x", uSize)
 	w("    mul r11.xy, c%d, r11.xxxx", uView)
 	w("    mul r11.xy, v6, r11")
-	w("    mad opos.xy, r11, r10.w, r10")
-	w("    mov opos.zw, r10")
+	if !k.pointClip {
+		w("    mad opos.xy, r11, r10.w, r10")
+		w("    mov opos.zw, r10")
+		return
+	}
+	// GL ES 1.1 2.11: a point is kept or dropped whole by its centre's
+	// plane value. r15.y = 1 if the centre is inside, else every corner
+	// moves to (0, 0, 1, 1), beyond the chip's z <= 0 plane, so the
+	// clipper drops both triangles.
+	w("    mad r14.xy, r11, r10.w, r10")
+	w("    mov r14.zw, r10")
+	w("    dp4 r15.x, c%d, r10", uClip)
+	w("    sge r15.y, r15.xxxx, c%d.xxxx", uConst)
+	w("    add r14, -c%d.xxyy, r14", uConst)
+	w("    mad opos, r14, r15.yyyy, c%d.xxyy", uConst)
 }
 
 // genLine computes the clip position of one corner of a line segment's
@@ -147,6 +163,7 @@ type ffKey struct {
 	// spriteScale: the sprite coordinates are scaled by c79+u (a texture
 	// under 8 texels).
 	spriteScale [3]bool
+	pointClip   bool // points under user clip plane 0: the centre is tested (c82)
 }
 
 // proj0 says whether unit 0's coordinates are projective and not sprite
@@ -294,6 +311,9 @@ func (k ffKey) String() string {
 		}
 		if k.sizeArray {
 			b.WriteString("s")
+		}
+		if k.pointClip {
+			b.WriteString("c")
 		}
 	case primLine:
 		b.WriteString("-line")
@@ -544,6 +564,9 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 			c.uniform(uSize, [4]float32{st.Point.Size, lo, hi, 0})
 			if k.pointAtten {
 				c.uniform(uAtten, [4]float32{st.Point.DistAtten[0], st.Point.DistAtten[1], st.Point.DistAtten[2], 0})
+			}
+			if k.pointClip {
+				c.uniform(uClip, [4]float32(c.clipQ))
 			}
 		} else {
 			lw := max(1, min(maxLineWidth, st.LineWidth))
