@@ -59,8 +59,10 @@ const (
 	// coordinates take the scale in the texture matrix.
 	uTexScale = 79
 	// c82: user clip plane 0 in the PICA's clip space, for points (their
-	// centre is tested in the shader).
-	uClip = 82
+	// centre is tested in the shader); c83-c86: the view volume's x and y
+	// planes (GL's -w <= x, y <= w) in the PICA's clip space.
+	uClip   = 82
+	uVolume = 83
 )
 
 // genPoint computes the clip position of one corner of a point's square:
@@ -96,18 +98,24 @@ func genPoint(w func(string, ...any), k ffKey) {
 	w("    min r11.x, c%d.z, r11.x", uSize)
 	w("    mul r11.xy, c%d, r11.xxxx", uView)
 	w("    mul r11.xy, v6, r11")
-	if !k.pointClip {
-		w("    mad opos.xy, r11, r10.w, r10")
-		w("    mov opos.zw, r10")
-		return
-	}
-	// GL ES 1.1 2.11: a point is kept or dropped whole by its centre's
-	// plane value. r15.y = 1 if the centre is inside, else every corner
-	// moves to (0, 0, 1, 1), beyond the chip's z <= 0 plane, so the
-	// clipper drops both triangles.
+	// GL ES 1.1 2.11: a point is kept or dropped whole by its centre: the
+	// least of its values for the view volume's x and y planes (z needs
+	// no test: the corners share the centre's z and w) and the user clip
+	// plane. r15.y = 1 if the centre is inside, else every corner moves
+	// to (0, 0, 1, 1), beyond the chip's z <= 0 plane, so the clipper
+	// drops both triangles; the chip's clipper would cut the square.
 	w("    mad r14.xy, r11, r10.w, r10")
 	w("    mov r14.zw, r10")
-	w("    dp4 r15.x, c%d, r10", uClip)
+	w("    dp4 r15.x, c%d, r10", uVolume)
+	w("    dp4 r15.y, c%d, r10", uVolume+1)
+	w("    dp4 r15.z, c%d, r10", uVolume+2)
+	w("    dp4 r15.w, c%d, r10", uVolume+3)
+	w("    min r15.xy, r15.xyyy, r15.zwww")
+	w("    min r15.x, r15.xxxx, r15.yyyy")
+	if k.pointClip {
+		w("    dp4 r15.y, c%d, r10", uClip)
+		w("    min r15.x, r15.xxxx, r15.yyyy")
+	}
 	w("    sge r15.y, r15.xxxx, c%d.xxxx", uConst)
 	w("    add r14, -c%d.xxyy, r14", uConst)
 	w("    mad opos, r14, r15.yyyy, c%d.xxyy", uConst)
@@ -567,6 +575,10 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 			}
 			if k.pointClip {
 				c.uniform(uClip, [4]float32(c.clipQ))
+			}
+			inv := c.vpFold.Inv().Transpose()
+			for i, pl := range [4]mgl32.Vec4{{1, 0, 0, 1}, {-1, 0, 0, 1}, {0, 1, 0, 1}, {0, -1, 0, 1}} {
+				c.uniform(uVolume+i, [4]float32(inv.Mul4x1(pl)))
 			}
 		} else {
 			lw := max(1, min(maxLineWidth, st.LineWidth))
