@@ -696,6 +696,7 @@ func TestLightAttenuationWithColorMaterial(t *testing.T) {
 // then rasterised as a square). Plane x >= 0 on a 16x16 surface: a size-6
 // point centred at window x 9 covers pixels 6-11, left of the plane too;
 // one centred at window x 7 is dropped, also its pixels right of the plane.
+// The view volume clips points by their centre too.
 func TestPointClippedByCentre(t *testing.T) {
 	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
 		ctx.ClipPlanef(gles.CLIP_PLANE0, []float32{1, 0, 0, 0})
@@ -718,6 +719,16 @@ func TestPointClippedByCentre(t *testing.T) {
 			for x, v := range tc.pixels {
 				assertRGB(t, [3]int{v, v, v}, pixel(ctx, x, 8), "centre %v, pixel x %d", tc.x, x)
 			}
+		}
+		// Without the plane, a point centred left of the view volume
+		// (window x -0.4) is dropped, also the pixels it would cover.
+		ctx.Disable(gles.CLIP_PLANE0)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1.05, 0})
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		drawn(t, ctx)
+		for _, x := range []int{0, 1, 2} {
+			assertRGB(t, [3]int{0, 0, 0}, pixel(ctx, x, 8), "centre outside the volume, pixel x %d", x)
 		}
 	})
 }
