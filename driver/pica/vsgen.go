@@ -101,24 +101,25 @@ func genPoint(w func(string, ...any), k ffKey) {
 	// GL ES 1.1 2.11: a point is kept or dropped whole by its centre: the
 	// least of its values for the view volume's x and y planes (z needs
 	// no test: the corners share the centre's z and w) and the user clip
-	// plane. r15.y = 1 if the centre is inside, else every corner moves
+	// plane. r15.x = 1 if the centre is inside, else every corner moves
 	// to (0, 0, 1, 1), beyond the chip's z <= 0 plane, so the clipper
 	// drops both triangles; the chip's clipper would cut the square.
+	// Few distinct operand descriptors (the table has 128 entries and the
+	// lighting code uses many): every scalar step is x = op(x, x).
+	w("    dp4 r15.x, c%d, r10", uVolume)
+	planes := []int{uVolume + 1, uVolume + 2, uVolume + 3}
+	if k.pointClip {
+		planes = append(planes, uClip)
+	}
+	for _, c := range planes {
+		w("    dp4 r14.x, c%d, r10", c)
+		w("    min r15.x, r14.x, r15.x")
+	}
+	w("    sge r15.x, r15.x, c%d.x", uConst)
 	w("    mad r14.xy, r11, r10.w, r10")
 	w("    mov r14.zw, r10")
-	w("    dp4 r15.x, c%d, r10", uVolume)
-	w("    dp4 r15.y, c%d, r10", uVolume+1)
-	w("    dp4 r15.z, c%d, r10", uVolume+2)
-	w("    dp4 r15.w, c%d, r10", uVolume+3)
-	w("    min r15.xy, r15.xyyy, r15.zwww")
-	w("    min r15.x, r15.xxxx, r15.yyyy")
-	if k.pointClip {
-		w("    dp4 r15.y, c%d, r10", uClip)
-		w("    min r15.x, r15.xxxx, r15.yyyy")
-	}
-	w("    sge r15.y, r15.xxxx, c%d.xxxx", uConst)
 	w("    add r14, -c%d.xxyy, r14", uConst)
-	w("    mad opos, r14, r15.yyyy, c%d.xxyy", uConst)
+	w("    mad opos, r14, r15.xxxx, c%d.xxyy", uConst)
 }
 
 // genLine computes the clip position of one corner of a line segment's
