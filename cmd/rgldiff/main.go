@@ -8,6 +8,8 @@
 //	go run ./cmd/rgldiff -seeds 1000 -out out/rgldiff
 //	go run ./cmd/rgldiff -seed 36 -backend pica200 -v   # one scene
 //	go run ./cmd/rgldiff -seed 36 -print > s36.trace    # its trace
+//	go run ./cmd/rgldiff -trace s36.trace -out img      # judge a trace file, write its images
+//	go run ./cmd/rgldiff -trace s36.trace -reduce 1     # and reduce it
 //
 // Results depend only on the seeds (any -j gives the same table); it needs
 // Debian's libosmesa6-dev, gcc and pkg-config.
@@ -36,11 +38,12 @@ func main() {
 	backend := flag.String("backend", "", "comma-separated backends (default: all)")
 	jobs := flag.Int("j", runtime.NumCPU(), "scenes replayed in parallel")
 	out := flag.String("out", "", "directory for one minimal reproducer trace per failure class (and, with -images, the images)")
-	reduce := flag.Int("reduce", 10, "differing scenes reduced per backend (errors: one per signature); 0: none")
-	budget := flag.Int("budget", 600, "candidate traces tested per reduction")
+	reduce := flag.Int("reduce", 5, "differing scenes reduced per backend (errors: one per signature); 0: none")
+	budget := flag.Int("budget", 250, "candidate traces tested per reduction")
 	images := flag.Bool("images", false, "with -out: write every failing scene's images (Mesa's and the backend's)")
 	verbose := flag.Bool("v", false, "print every scene's verdicts")
 	print := flag.Bool("print", false, "print the trace of -seed and exit")
+	traceFile := flag.String("trace", "", "judge this trace file (a reproducer) instead of generated scenes; -out DIR writes its images")
 	flag.Parse()
 	if *seed != 0 {
 		*first, *seeds = *seed, 1
@@ -59,7 +62,18 @@ func main() {
 	}
 	t := difftest.NewTester(names, *jobs)
 	defer t.Close()
+	if *traceFile != "" {
+		// A trace is reduced only when -reduce is given.
+		n := 0
+		flag.Visit(func(f *flag.Flag) {
+			if f.Name == "reduce" {
+				n = *reduce
+			}
+		})
+		os.Exit(judgeFile(t, *traceFile, *out, n, *budget))
+	}
 	t.KeepImages = *images && *out != ""
+	t.Log = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "rgldiff: "+format+"\n", args...) }
 	start := time.Now()
 	results := t.RunSeeds(*first, *seeds, *jobs, func(done int) {
 		if done%50 == 0 {
@@ -78,6 +92,8 @@ func main() {
 	}
 	fmt.Printf("# go run ./cmd/rgldiff -first %d -seeds %d (softpipe; %s)\n\n", *first, *seeds, time.Since(start).Round(time.Second))
 	rep.WriteTable(os.Stdout)
+	fmt.Println()
+	rep.WriteSeeds(os.Stdout)
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "rgldiff:", err)
@@ -94,7 +110,16 @@ func main() {
 	if len(classes) == 0 {
 		return
 	}
-	fmt.Printf("\nFailure classes (minimal reproducers%s):\n\n", map[bool]string{true: " in " + *out, false: ""}[*out != ""])
+	writeClasses(classes, *out)
+}
+
+// writeClasses prints the failure classes and writes their reproducers to
+// dir (when set).
+func writeClasses(classes []*difftest.Class, dir string) {
+	if len(classes) == 0 {
+		return
+	}
+	fmt.Printf("\nFailure classes (minimal reproducers%s):\n\n", map[bool]string{true: " in " + dir, false: ""}[dir != ""])
 	count := map[string]int{}
 	for _, c := range classes {
 		count[c.Failure.Backend]++
@@ -104,8 +129,8 @@ func main() {
 			fmt.Printf(": %s", c.Failure.Signature)
 		}
 		fmt.Printf(" [%s]", c.Families)
-		if *out != "" {
-			path := filepath.Join(*out, name)
+		if dir != "" {
+			path := filepath.Join(dir, name)
 			if err := os.WriteFile(path, c.Text(), 0o644); err != nil {
 				fmt.Fprintln(os.Stderr, "rgldiff:", err)
 				os.Exit(1)
@@ -174,4 +199,49 @@ func writePNG(path string, img image.Image) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rgldiff:", err)
 	}
+}
+
+// judgeFile judges one trace file on every backend, printing the verdicts
+// and writing the images to dir (when set): exit status 1 when a backend
+// fails.
+func judgeFile(t *difftest.Tester, path, dir string, reduce, budget int) int {
+	text, err := os.ReadFile(path)
+	if err == nil {
+		var s *difftest.Scene
+		if s, err = difftest.SceneOf(text); err == nil {
+			t.KeepImages = dir != ""
+			res := t.Run(s)
+			if res.MesaErr != nil {
+				err = fmt.Errorf("mesa: %w", res.MesaErr)
+			} else {
+				printResult(res)
+				if dir != "" {
+					if err = os.MkdirAll(dir, 0o755); err == nil {
+						base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+						writePNG(filepath.Join(dir, base+"-mesa.png"), res.Mesa)
+						for _, br := range res.Backends {
+							if br.Image != nil {
+								writePNG(filepath.Join(dir, base+"-"+br.Backend+".png"), br.Image)
+							}
+						}
+					}
+				}
+				failed := false
+				for _, br := range res.Backends {
+					failed = failed || br.Verdict == difftest.Differs || br.Verdict == difftest.Failed
+				}
+				if failed && reduce > 0 {
+					writeClasses(t.Classify([]*difftest.Result{res}, reduce, budget, 1), dir)
+				}
+				if failed {
+					return 1
+				}
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rgldiff:", err)
+		return 1
+	}
+	return 0
 }

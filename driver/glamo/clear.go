@@ -26,9 +26,17 @@ func (c *Context) quad(x0, y0, x1, y1 float32, z float32, argb uint32, tex [2][4
 }
 
 // screenState emits the state every immediate rectangle shares: no G/L
-// engine, flat shading from the last vertex, no culling, solid fill.
+// engine, flat shading from the last vertex, no culling, solid fill. The
+// setup stage's two-sided cull (2608h D5, which drops every triangle) and
+// the user clip plane belong to the draws: a clear or a draw-texture
+// rectangle ignores them, so they are switched off here (the next draw's
+// transform sets them again).
 func (c *Context) screenState(st *driver.State) {
 	m := &c.em
+	drawOnly := hg.Pack("RGXClip", "TWOSIDECULL", true, "USERCLIP", true)
+	if v, ok := m.shadow("RGXClip"); ok && v&drawOnly != 0 {
+		m.set("RGXClip", v&^drawOnly)
+	}
 	m.set("RGXFront", hg.Pack("RGXFront", "SCRCOOR", true))
 	m.set("RGXLight", 0)
 	m.set("RGPSetup", hg.Pack("RGPSetup", "SHADE", "FLAT_C"))

@@ -53,6 +53,12 @@ type emitter struct {
 // set writes register name unless it already holds v.
 func (m *emitter) set(name string, v uint32) { m.setR(hg.ByName(name), v) }
 
+// shadow returns the value last written to register name, if any.
+func (m *emitter) shadow(name string) (uint32, bool) {
+	i := (hg.ByName(name).Addr - hg.BlockStart) / 2
+	return m.sh[i], m.ok[i]
+}
+
 func (m *emitter) setR(r *hg.Register, v uint32) {
 	i := (r.Addr - hg.BlockStart) / 2
 	if !r.Wide {

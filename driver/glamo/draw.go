@@ -88,7 +88,12 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if dc.DrawTexture != nil {
 		return c.drawTex(st, dc.DrawTexture)
 	}
-	if st.MatrixPalette.Enabled {
+	// Flat shading on the chip copies the provoking vertex's specular
+	// colour, and with it the vertex fog factor in its alpha (the F plane,
+	// L1767), to the whole triangle; GL flattens the colour only and fogs
+	// each fragment by its own distance. swtnl flattens the colours and
+	// computes fog per vertex, and the chip then shades Gouraud.
+	if st.MatrixPalette.Enabled || (st.Shade == driver.ShadeFlat && st.Fog.Enabled) {
 		return c.drawSoftware(st, dc)
 	}
 	x0, y0, x1, y1, ok := c.scissor(st)
@@ -329,7 +334,8 @@ func (c *Context) bindTextures(st *driver.State, units []int, en1 uint32) (uint3
 		return en1, nil
 	}
 	stages := uint32(0)
-	if len(units) == 2 {
+	dot3Alpha := len(units) == 1 && needsDot3AlphaStage(&st.Units[units[0]].Env)
+	if len(units) == 2 || dot3Alpha {
 		stages = hg.Pack("EGTX0Cfg", "STAGES", "TWO")
 	}
 	var words [][4]uint32
@@ -343,6 +349,10 @@ func (c *Context) bindTextures(st *driver.State, units []int, en1 uint32) (uint3
 		en1 |= c.bindUnit(k, o, tu.Texture.Sampler, stages)
 		words = append(words, stageWords(&tu.Env, o.base, k, k))
 		colors = append(colors, tu.Env.Color)
+	}
+	if dot3Alpha {
+		words = append(words, dot3AlphaStage())
+		colors = append(colors, [4]float32{})
 	}
 	c.emitStages(words, colors)
 	return en1, nil

@@ -140,6 +140,7 @@ func newCaps() *driver.Caps {
 			{Feature: "smooth points and lines", How: "the chip's AA path: a coverage texture the driver creates in the first free texture unit"},
 			{Feature: "OES_draw_texture", How: "a screen-space textured rectangle through the immediate vertex port"},
 			{Feature: "OES_matrix_palette", How: "driver/swtnl on the CPU (GL float arithmetic, not the chip's s[7].16); window-space vertices then go through the streams with RGXScrCoor"},
+			{Feature: "flat shading with fog", How: "driver/swtnl on the CPU, as for OES_matrix_palette: the chip's flat shading would flatten the vertex fog factor with the specular colour"},
 			{Feature: "projective texture coordinates", How: "the G/L engine divides s and t by q per vertex (the RGX ports hold U and V only), not per pixel"},
 		},
 	}

@@ -179,8 +179,9 @@ func (c *Context) lighting(st *driver.State, dc *driver.DrawCall, vfog bool) (lt
 		lt |= hg.Pack("RGXLight", "LIGHTING", true)
 		// Two-sided lighting: GL back faces get the negated normal. The
 		// y flip keeps windings (cullSetup), so with GL's CCW front face
-		// the back face is CW (NEGCW = 1).
-		if l.TwoSide {
+		// the back face is CW (NEGCW = 1). Points and lines have no face:
+		// GL lights them as front faces, so they get no negation.
+		if l.TwoSide && dc.Prim >= driver.PrimTriangles {
 			lt |= hg.Pack("RGXLight", "NEGNORMAL", true, "NEGCW", st.FrontFace == driver.WindingCCW)
 		}
 		var types uint32

@@ -172,9 +172,15 @@ func unitWords(cs combSpec, alpha bool, s, u int, cnstSel uint8) (mod, arg uint3
 		args = [4]argSel{sel(0), a2, sel(1), inv}
 		opc, c0w = 3, 3
 	case driver.CombineDot3RGB, driver.CombineDot3RGBA:
+		// The colour unit's replicate bit gives SRC_ALPHA operands their
+		// alpha in every channel; the alpha unit's (blue into alpha) is of
+		// no use to a DP3 of RGB vectors, so an alpha unit computing
+		// DOT3_RGBA's alpha drops it (see dot3AlphaStage).
 		a0, a1 := sel(0), sel(1)
-		a0.sel &^= repl
-		a1.sel &^= repl
+		if alpha {
+			a0.sel &^= repl
+			a1.sel &^= repl
+		}
 		a0.mod |= modBias | modScale
 		a1.mod |= modBias | modScale
 		args = [4]argSel{a0, a1}
@@ -207,6 +213,34 @@ func stageWords(env *driver.TexEnv, base driver.BaseFormat, s, u int) [4]uint32 
 		return [4]uint32{cm, ca, am, aa}
 	}
 	am, aa := unitWords(a, true, s, u, cnstSel)
+	return [4]uint32{cm, ca, am, aa}
+}
+
+// needsDot3AlphaStage reports whether env is DOT3_RGBA with an alpha
+// operand: its alpha unit cannot replicate alpha into the RGB its DP3
+// reads, so the dot product's alpha comes from a second stage (see
+// dot3AlphaStage).
+func needsDot3AlphaStage(env *driver.TexEnv) bool {
+	if env.Mode != driver.EnvCombine || env.CombineRGB != driver.CombineDot3RGBA {
+		return false
+	}
+	for _, op := range env.OperandRGB[:2] {
+		if op == driver.OperandSrcAlpha || op == driver.OperandOneMinusSrcAlpha {
+			return true
+		}
+	}
+	return false
+}
+
+// dot3AlphaStage is a second blend stage after a DOT3_RGBA stage whose
+// alpha the first cannot compute: DP3 writes the dot product to every
+// colour channel of Ccur0, so this stage keeps Ccur0 and takes its blue,
+// replicated into alpha (the alpha unit's replicate bit, L4229), as the
+// alpha: GL's DOT3_RGBA puts the same dot product in alpha.
+func dot3AlphaStage() [4]uint32 {
+	cm, ca := unitWords(spec(driver.CombineReplace, 1, prev, col), false, 1, 0, selFact0+1)
+	am, aa := unitWords(spec(driver.CombineReplace, 1, prev, alp), true, 1, 0, selFact0+1)
+	aa |= repl << 25 // ARG1: Ccur0 with blue replicated into alpha
 	return [4]uint32{cm, ca, am, aa}
 }
 

@@ -41,8 +41,15 @@ type Context struct {
 	// does not fit VIEWPORT_XY; vpPica is the viewport the PICA uses.
 	vpFold mgl32.Mat4
 	vpPica driver.Rect
+	// clipQ is user clip plane 0 in the PICA's clip space (FRAGOP_CLIP_DATA)
+	// of the current draw, clipOn whether it is enabled.
+	clipQ  mgl32.Vec4
+	clipOn bool
 
 	textures map[uint32]*texEntry
+	// texScale is each unit's texture coordinate scale for the texture
+	// bound last (see smallAxis).
+	texScale [3][2]float32
 	programs map[string]*program
 	// custom is the SHBIN program set through the extension, or nil.
 	custom *program
@@ -204,9 +211,13 @@ func (c *Context) ReadPixels(x, y, w, h int) (*image.NRGBA, error) {
 	return img, nil
 }
 
+// hasDepth reports whether the surface has a depth buffer as GL sees it: a
+// stencil-only surface has a D24S8 buffer whose depth half is unused.
+func (c *Context) hasDepth() bool { return c.zb.Size != 0 && c.cfg.DepthBits > 0 }
+
 // ReadDepth implements driver.DepthStencilReader.
 func (c *Context) ReadDepth(x, y int) (float32, error) {
-	if c.zb.Size == 0 {
+	if !c.hasDepth() {
 		return 0, errors.New("pica200: no depth buffer")
 	}
 	if err := c.Finish(); err != nil {

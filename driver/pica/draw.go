@@ -67,18 +67,20 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 			return nil
 		}
 	}
-	if dc.Count == 0 || (st.CullEnabled && st.CullFace == driver.FaceFrontAndBack) {
+	polygons := dc.Prim >= driver.PrimTriangles
+	if dc.Count == 0 || (polygons && st.CullEnabled && st.CullFace == driver.FaceFrontAndBack) {
 		return nil
 	}
 	c.surface()
-	if !c.raster(st) {
+	if !c.raster(st, polygons, dc.Prim == driver.PrimPoints) {
 		return nil
 	}
 	units := c.drv.caps.Limits.MaxTextureUnits
+	key := makeKey(st, dc, units)
 	cfg := uint32(1 << 12)
 	for u := 0; u < units; u++ {
 		if t := st.Units[u].Texture; t != nil {
-			if err := c.bindTexture(u, t); err != nil {
+			if err := c.bindTexture(u, t, u == 0 && c.custom == nil && key.proj0()); err != nil {
 				return err
 			}
 			cfg |= 1 << uint(u)
@@ -91,30 +93,15 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 		return err
 	}
 
-	key := makeKey(st, dc, units)
+	c.scaleKey(&key)
+	key.pointClip = key.prim == primPoint && c.clipOn
 	if twoSide && c.custom == nil {
 		// The PICA's rasteriser has one colour and no facing input: the
-		// triangles are sorted by facing on the CPU and the back-facing
-		// ones drawn with a shader that lights the negated normal.
-		front, back := c.splitFacing(st, dc, outs)
-		for _, part := range []struct {
-			outs []outVert
-			back bool
-		}{{front, false}, {back, true}} {
-			if len(part.outs) == 0 {
-				continue
-			}
-			k := key
-			k.back = part.back
-			pr, err := c.ffProgram(k)
-			if err != nil {
-				return err
-			}
-			if err := c.vertices(st, dc, k, pr, mode, part.outs); err != nil {
-				return err
-			}
-		}
-		return nil
+		// facing of each triangle is found on the CPU and rides in an
+		// attribute (v10.x, +1 front, -1 back) that the generated shader
+		// multiplies the normal by, so the triangles stay in their order.
+		c.markFacing(st, dc, outs)
+		key.twoSide = true
 	}
 	pr := c.custom
 	if pr == nil {
@@ -140,12 +127,12 @@ func (c *Context) ffProgram(key ffKey) (*program, error) {
 	return pr, nil
 }
 
-// splitFacing sorts the triangles of an expanded draw into front- and
-// back-facing ones. The facing is the sign of det[x y w] of the clip-space
-// vertices (the homogeneous orientation test, valid for triangles that
-// cross w = 0), compared with FrontFace as GL ES 1.1 §3.5.1 does in window
-// space.
-func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outVert) (front, back []outVert) {
+// markFacing sets the facing sign of every vertex of an expanded
+// triangle draw: +1 for front faces, -1 for back faces. The facing is the
+// sign of det[x y w] of the clip-space vertices (the homogeneous
+// orientation test, valid for triangles that cross w = 0), compared with
+// FrontFace as GL ES 1.1 §3.5.1 does in window space.
+func (c *Context) markFacing(st *driver.State, dc *driver.DrawCall, outs []outVert) {
 	mvp := st.Projection.Mul4(st.ModelView)
 	clip := func(i int) mgl32.Vec4 {
 		var v [4]float32
@@ -161,18 +148,21 @@ func (c *Context) splitFacing(st *driver.State, dc *driver.DrawCall, outs []outV
 			det = -det
 		}
 		ccw := det > 0
+		sign := float32(-1)
 		if ccw == (st.FrontFace == driver.WindingCCW) {
-			front = append(front, outs[t:t+3]...)
-		} else {
-			back = append(back, outs[t:t+3]...)
+			sign = 1
+		}
+		for k := t; k < t+3; k++ {
+			outs[k].facing = sign
 		}
 	}
-	return front, back
 }
 
 // raster emits viewport, depth map, culling, scissor and the clip plane;
-// it returns false when the scissor box is empty.
-func (c *Context) raster(st *driver.State) bool {
+// it returns false when the scissor box is empty. Culling and polygon
+// offset apply to polygons only (ES 1.1 sections 3.5.1, 3.5.5): points and
+// lines, which reach the PICA as triangles, take neither.
+func (c *Context) raster(st *driver.State, polygons, points bool) bool {
 	v := st.Viewport
 	c.vpFold = mgl32.Ident4()
 	if v.X < -512 || v.X > 511 || v.Y < -512 || v.Y > 511 {
@@ -192,13 +182,13 @@ func (c *Context) raster(st *driver.State) bool {
 	c.set(p.VIEWPORT_XY, uint32(v.X)&0x3FF|(uint32(v.Y)&0x3FF)<<16)
 	n, f := st.DepthRange[0], st.DepthRange[1]
 	off := n
-	if st.PolygonOffset.Fill && c.zb.Size != 0 {
+	if st.PolygonOffset.Fill && c.hasDepth() && polygons {
 		off += st.PolygonOffset.Units / float32(uint32(1)<<c.dfmt.Bits()-1)
 	}
 	c.set(p.DEPTHMAP_SCALE, p.ToF24(n-f))
 	c.set(p.DEPTHMAP_OFFSET, p.ToF24(off))
 	cull := uint32(0)
-	if st.CullEnabled {
+	if st.CullEnabled && polygons {
 		// 1 drops counter-clockwise triangles, 2 clockwise ones.
 		backIsCW := st.FrontFace == driver.WindingCCW
 		dropCW := (st.CullFace == driver.FaceBack) == backIsCW
@@ -222,16 +212,23 @@ func (c *Context) raster(st *driver.State) bool {
 		c.set(p.SCISSORTEST_MODE, 0)
 	}
 	clip := uint32(0)
+	c.clipOn = false
 	for _, pl := range st.ClipPlanes[:1] {
 		if !pl.Enabled {
 			continue
 		}
-		clip = 1
 		m := c.vpFold.Mul4(depthFold).Mul4(st.Projection)
 		inv := m.Inv().Transpose()
-		q := inv.Mul4x1(mgl32.Vec4(pl.Eq))
+		c.clipQ, c.clipOn = inv.Mul4x1(mgl32.Vec4(pl.Eq)), true
+		if points && c.custom == nil {
+			// A point is clipped by its centre (ES 1.1 2.11): the
+			// generated shader tests the centre (see genPoint); the
+			// chip's plane would cut the point's two triangles.
+			continue
+		}
+		clip = 1
 		for i := 0; i < 4; i++ {
-			c.set(p.FRAGOP_CLIP_DATA0+p.Reg(i), p.ToF24(q[i]))
+			c.set(p.FRAGOP_CLIP_DATA0+p.Reg(i), p.ToF24(c.clipQ[i]))
 		}
 	}
 	c.set(p.FRAGOP_CLIP, clip)
@@ -260,7 +257,7 @@ func (c *Context) fragmentOps(st *driver.State) {
 			dcm |= 1 << (8 + uint(i))
 		}
 	}
-	if st.DepthTest && c.zb.Size != 0 {
+	if st.DepthTest && c.hasDepth() {
 		dcm |= 1 | compareOf[st.DepthFunc]<<4
 		if st.DepthMask {
 			dcm |= 1 << 12
@@ -293,6 +290,8 @@ type attrSrc struct {
 	// aux attributes read outVert.aux instead of an array.
 	from int
 	aux  bool
+	// facing attributes read outVert.facing.
+	facing bool
 }
 
 const (
@@ -334,6 +333,9 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 	if key.sizeArray {
 		attrs = append(attrs, attrSrc{arr: &va.PointSize, def: [4]float32{st.Point.Size, 0, 0, 1}, comp: 1, vreg: 9})
 	}
+	if key.twoSide {
+		attrs = append(attrs, attrSrc{comp: 1, vreg: 10, facing: true})
+	}
 	if len(attrs) > 12 {
 		return fmt.Errorf("pica200: %d vertex attributes (at most 12)", len(attrs))
 	}
@@ -372,7 +374,7 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 			case fromOther:
 				src = ov.other
 			}
-			if arr := a.arr; !a.aux && arr.Enabled && arr.Type == driver.TypeFloat &&
+			if arr := a.arr; !a.aux && !a.facing && arr.Enabled && arr.Type == driver.TypeFloat &&
 				src*arr.Stride+4*min(arr.Size, a.comp) <= len(arr.Data) {
 				// Float components are copied as they are (Fetch's
 				// conversion keeps their bits); missing ones take
@@ -388,9 +390,12 @@ func (c *Context) vertices(st *driver.State, dc *driver.DrawCall, key ffKey, pr 
 				}
 				continue
 			}
-			if a.aux {
+			switch {
+			case a.aux:
 				v = [4]float32{ov.aux[0], ov.aux[1], 0, 1}
-			} else {
+			case a.facing:
+				v = [4]float32{ov.facing, 0, 0, 1}
+			default:
 				a.arr.Fetch(src, a.def, &v)
 			}
 			for k := 0; k < a.comp; k++ {
@@ -509,7 +514,7 @@ func (c *Context) Clear(st *driver.State, mask driver.ClearMask, color [4]float3
 		return err
 	}
 	doColor := mask&driver.ClearColor != 0 && st.ColorMask != [4]bool{}
-	doDepth := mask&driver.ClearDepth != 0 && c.zb.Size != 0 && st.DepthMask
+	doDepth := mask&driver.ClearDepth != 0 && c.hasDepth() && st.DepthMask
 	doStencil := mask&driver.ClearStencil != 0 && c.dfmt == p.DepthD24S8 && c.zb.Size != 0 && st.Stencil[0].WriteMask&0xFF != 0
 	if !doColor && !doDepth && !doStencil {
 		return nil

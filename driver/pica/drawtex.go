@@ -61,13 +61,14 @@ func (c *Context) drawTexture(st *driver.State, r *driver.DrawTexRect) error {
 		if t == nil {
 			continue
 		}
-		if err := c.bindTexture(u, t); err != nil {
+		if err := c.bindTexture(u, t, false); err != nil {
 			return err
 		}
 		cfg |= 1 << uint(u)
 		tw, th := float32(t.Levels[0].Width), float32(t.Levels[0].Height)
 		cr := t.Crop
-		crop[u] = [4]float32{float32(cr[0]) / tw, float32(cr[1]) / th, float32(cr[0]+cr[2]) / tw, float32(cr[1]+cr[3]) / th}
+		sc := c.texScale[u] // a texture under 8 texels: see smallAxis
+		crop[u] = [4]float32{sc[0] * float32(cr[0]) / tw, sc[1] * float32(cr[1]) / th, sc[0] * float32(cr[0]+cr[2]) / tw, sc[1] * float32(cr[1]+cr[3]) / th}
 	}
 	c.set(p.TEXUNIT_CONFIG, cfg)
 	c.combiners(st, units)

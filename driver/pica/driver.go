@@ -108,16 +108,16 @@ func newCaps() *driver.Caps {
 			{Feature: "texture environment", How: "mapped onto the six combiner stages, one stage per enabled unit"},
 			{Feature: "glClear", How: "a drawn rectangle (combiner constant colour, depth ALWAYS, stencil REPLACE), honouring scissor and write masks"},
 			{Feature: "paletted and ETC1 textures", How: "expanded to RGBA8 on the CPU before tiling (the driver does not re-pack ETC1 blocks for the PICA's bottom-up rows)"},
-			{Feature: "textures smaller than 8x8", How: "replicated to 8x8 texels (nearest) on the CPU; exact for NEAREST filtering"},
+			{Feature: "textures with a side under 8 texels", How: "laid out 8 texels wide on the CPU as the wrap mode reads beyond the image (repeated, mirrored or edge texels), texture coordinates scaled by size/8 in the generated shader: filtering and mipmap levels as GL specifies"},
 			{Feature: "vertex arrays of any type", How: "repacked on the CPU into one float attribute buffer (the PICA has no normalised or fixed-point attributes)"},
 			{Feature: "fog", How: "per-fragment 128-entry fog LUT over window depth, filled from the fog equation with eye distance reconstructed from the projection"},
-			{Feature: "projective texture coordinates", How: "divided by q per vertex in the generated shader"},
+			{Feature: "projective texture coordinates", How: "unit 0 divides by q per pixel (the PICA's projection texture type, q output as texcoord0.w); units 1 and 2 have no such type: their generated shader divides per vertex, exact only where q is equal at every vertex of a primitive"},
 			{Feature: "glCopyTexImage2D, GL_GENERATE_MIPMAP", How: "by the state tracker on the CPU (ReadPixels and box filtering), then uploaded like any texture"},
 			{Feature: "polygon offset", How: "constant units only, added to DEPTHMAP_OFFSET; the slope factor is ignored"},
 			{Feature: "points", How: "two triangles per point, corners placed by the generated vertex shader (size, distance attenuation, size arrays, sprite coordinates); smooth points are aliased"},
 			{Feature: "lines", How: "two triangles per segment, offset along the minor axis by the generated vertex shader (GL's wide-line parallelogram, also for width 1); strips and loops split into segments on the CPU"},
 			{Feature: "matrix palette", How: "the vertex blend into eye space runs on the CPU; the generated shader then runs with an identity model-view (32 palette matrices and their normal matrices do not fit the 96 uniforms next to eight lights)"},
-			{Feature: "two-sided lighting", How: "triangles sorted by facing on the CPU (homogeneous orientation test); back faces drawn with a generated shader that lights the negated normal"},
+			{Feature: "two-sided lighting", How: "the facing of each triangle found on the CPU (homogeneous orientation test) and sent as a vertex attribute (+1 or -1) that the generated shader multiplies the normal by"},
 			{Feature: "dither", How: "the PICA200 has no dither stage: with GL_DITHER enabled each channel is truncated to the colour buffer's bits (hal/pica.EncodeColor), a dither that depends on the colour alone; GL ES 1.1 section 4.1.7 lets the dithered value be either of the two nearest representable ones, chosen by any function of the colour and window position", Cost: "none"},
 			{Feature: "flat shading", How: "the PICA always interpolates: triangles are de-indexed on the CPU and every vertex takes the provoking vertex's colour, normal and lighting position"},
 		},
@@ -159,9 +159,15 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pica200: colour buffer %dx%d: %w", cfg.Width, cfg.Height, err)
 	}
+	// Stencil lives in D24S8: a stencil-only surface gets that buffer, but
+	// its depth half stays unused: GL sees no depth buffer (DEPTH_BITS 0;
+	// the depth test always passes, ES 1.1 section 4.1.6). See hasDepth.
 	switch {
 	case cfg.StencilBits > 0:
-		c.dfmt, c.cfg.DepthBits = p.DepthD24S8, 24
+		c.dfmt = p.DepthD24S8
+		if cfg.DepthBits > 0 {
+			c.cfg.DepthBits = 24
+		}
 	case cfg.DepthBits > 16:
 		c.dfmt = p.DepthD24
 	default:

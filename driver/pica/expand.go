@@ -20,6 +20,7 @@ import "github.com/retrogl/retrogl/driver"
 type outVert struct {
 	self, prov, other int
 	aux               [2]float32
+	facing            float32 // two-sided lighting: +1 front face, -1 back face
 }
 
 // primIndices returns the vertex numbers of a draw in order.

@@ -31,8 +31,10 @@ import (
 //	c74      constants (0, 1, 0.5, 0)
 //
 // Inputs: v0 position, v1 colour, v2 normal, v3-v5 texture coordinates of
-// units 0-2. Lighting follows GL ES 1.1 §2.12.1 with an infinite viewer;
-// two-sided lighting computes the front colour only.
+// units 0-2 (v6-v9: see vertices; v10.x the facing sign of two-sided
+// lighting). Lighting follows GL ES 1.1 §2.12.1 with an infinite viewer;
+// two-sided lighting lights the normal times the facing sign, so a back
+// face gets the negated normal.
 
 const (
 	uMVP    = 0
@@ -52,6 +54,15 @@ const (
 	uSize   = 76
 	uAtten  = 77
 	uSprite = 78
+	// c79-c81: (s scale, t scale, 0, 0) of units 0-2 whose texture is
+	// under 8 texels (see smallAxis), for sprite coordinates; other
+	// coordinates take the scale in the texture matrix.
+	uTexScale = 79
+	// c82: user clip plane 0 in the PICA's clip space, for points (their
+	// centre is tested in the shader); c83-c86: the view volume's x and y
+	// planes (GL's -w <= x, y <= w) in the PICA's clip space.
+	uClip   = 82
+	uVolume = 83
 )
 
 // genPoint computes the clip position of one corner of a point's square:
@@ -87,8 +98,28 @@ func genPoint(w func(string, ...any), k ffKey) {
 	w("    min r11.x, c%d.z, r11.x", uSize)
 	w("    mul r11.xy, c%d, r11.xxxx", uView)
 	w("    mul r11.xy, v6, r11")
-	w("    mad opos.xy, r11, r10.w, r10")
-	w("    mov opos.zw, r10")
+	// GL ES 1.1 2.11: a point is kept or dropped whole by its centre: the
+	// least of its values for the view volume's x and y planes (z needs
+	// no test: the corners share the centre's z and w) and the user clip
+	// plane. r15.x = 1 if the centre is inside, else every corner moves
+	// to (0, 0, 1, 1), beyond the chip's z <= 0 plane, so the clipper
+	// drops both triangles; the chip's clipper would cut the square.
+	// Few distinct operand descriptors (the table has 128 entries and the
+	// lighting code uses many): every scalar step is x = op(x, x).
+	w("    dp4 r15.x, c%d, r10", uVolume)
+	planes := []int{uVolume + 1, uVolume + 2, uVolume + 3}
+	if k.pointClip {
+		planes = append(planes, uClip)
+	}
+	for _, c := range planes {
+		w("    dp4 r14.x, c%d, r10", c)
+		w("    min r15.x, r14.x, r15.x")
+	}
+	w("    sge r15.x, r15.x, c%d.x", uConst)
+	w("    mad r14.xy, r11, r10.w, r10")
+	w("    mov r14.zw, r10")
+	w("    add r14, -c%d.xxyy, r14", uConst)
+	w("    mad opos, r14, r15.xxxx, c%d.xxyy", uConst)
 }
 
 // genLine computes the clip position of one corner of a line segment's
@@ -134,10 +165,52 @@ type ffKey struct {
 	// primitives (see expand.go).
 	prim       uint8
 	flatLight  bool    // lighting reads the provoking vertex's position (v8)
-	back       bool    // two-sided lighting, back faces: the normal is negated
+	twoSide    bool    // two-sided lighting: the normal is multiplied by the facing sign in v10.x
 	pointAtten bool    // point size distance attenuation
 	sizeArray  bool    // point size from v9
 	sprite     [3]bool // COORD_REPLACE: texture coordinates from the corner
+	// spriteScale: the sprite coordinates are scaled by c79+u (a texture
+	// under 8 texels).
+	spriteScale [3]bool
+	pointClip   bool // points under user clip plane 0: the centre is tested (c82)
+}
+
+// proj0 says whether unit 0's coordinates are projective and not sprite
+// coordinates: the generated shader then outputs q as texcoord0.w and the
+// unit, set to the projection type, divides s and t by it per pixel, as
+// GL ES 1.1 (3.8.7) divides the interpolated coordinates. Units 1 and 2
+// have no projection type: their shader divides per vertex, exact only
+// where q is the same at every vertex of a primitive (listed among the
+// emulations).
+func (k ffKey) proj0() bool { return k.tex[0] == 3 && !k.sprite[0] }
+
+// scaleKey adapts a key to the texture coordinate scales of small
+// textures (see smallAxis): an identity texture matrix becomes an affine
+// one (ffUniforms folds the scale into it), and sprite coordinates get
+// their own scale.
+func (c *Context) scaleKey(k *ffKey) {
+	for u := range k.tex {
+		if k.tex[u] == 0 || c.texScale[u] == [2]float32{1, 1} {
+			continue
+		}
+		if k.sprite[u] {
+			k.spriteScale[u] = true
+		}
+		if k.tex[u] == 1 {
+			k.tex[u] = 2
+		}
+	}
+}
+
+// texMatrix is unit u's texture matrix with the small-texture scale
+// applied after it.
+func (c *Context) texMatrix(st *driver.State, u int) mgl32.Mat4 {
+	m := st.Units[u].Matrix
+	s := c.texScale[u]
+	if s == [2]float32{1, 1} {
+		return m
+	}
+	return mgl32.Scale3D(s[0], s[1], 1).Mul4(m)
 }
 
 // Primitive kinds of the generated shader.
@@ -184,13 +257,19 @@ func makeKey(st *driver.State, dc *driver.DrawCall, units int) ffKey {
 			continue
 		}
 		m := st.Units[u].Matrix
+		// Coordinates with q != 1 (a 4-component array, or a current q
+		// other than 1) are projective even under an affine matrix.
+		projQ := st.CurrentTexCoord[u][3] != 1
+		if dc.Arrays != nil && dc.Arrays.TexCoord[u].Enabled {
+			projQ = dc.Arrays.TexCoord[u].Size == 4
+		}
 		switch {
+		case projQ || m.Row(3) != mgl32.Vec4{0, 0, 0, 1}:
+			k.tex[u] = 3
 		case isIdentity(m):
 			k.tex[u] = 1
-		case m.Row(3) == mgl32.Vec4{0, 0, 0, 1}:
-			k.tex[u] = 2
 		default:
-			k.tex[u] = 3
+			k.tex[u] = 2
 		}
 	}
 	return k
@@ -229,6 +308,9 @@ func (k ffKey) String() string {
 		if k.sprite[u] {
 			fmt.Fprintf(&b, "s")
 		}
+		if k.spriteScale[u] {
+			fmt.Fprintf(&b, "z")
+		}
 	}
 	switch k.prim {
 	case primPoint:
@@ -239,14 +321,17 @@ func (k ffKey) String() string {
 		if k.sizeArray {
 			b.WriteString("s")
 		}
+		if k.pointClip {
+			b.WriteString("c")
+		}
 	case primLine:
 		b.WriteString("-line")
 	}
 	if k.flatLight {
 		b.WriteString("-flat")
 	}
-	if k.back {
-		b.WriteString("-back")
+	if k.twoSide {
+		b.WriteString("-2side")
 	}
 	return b.String()
 }
@@ -266,6 +351,9 @@ func genVS(k ffKey) string {
 		if t != 0 {
 			w(".out otc%d texcoord%d.xy", u, u)
 		}
+	}
+	if k.proj0() {
+		w(".out otc0w texcoord0w")
 	}
 	if k.prim == primPoint && k.sprite != [3]bool{} {
 		w(".constf c%d(0.5, -0.5, 0.5, 0.5)", uSprite)
@@ -293,7 +381,12 @@ func genVS(k ffKey) string {
 		if k.sprite[u] {
 			// GL ES 1.1 §3.3.1: s runs left to right, t top to bottom.
 			w("    mul r12.xy, c%d, v6", uSprite)
-			w("    add otc%d.xy, c%d.zwzw, r12", u, uSprite)
+			if k.spriteScale[u] {
+				w("    add r12.xy, c%d.zwzw, r12", uSprite)
+				w("    mul otc%d.xy, c%d, r12", u, uTexScale+u)
+			} else {
+				w("    add otc%d.xy, c%d.zwzw, r12", u, uSprite)
+			}
 			continue
 		}
 		switch t {
@@ -303,6 +396,14 @@ func genVS(k ffKey) string {
 			w("    dp4 otc%d.x, c%d, %s", u, m, in)
 			w("    dp4 otc%d.y, c%d, %s", u, m+1, in)
 		case 3:
+			if u == 0 && k.proj0() {
+				// Unit 0 divides per pixel (projection type, see
+				// projective).
+				w("    dp4 otc0.x, c%d, %s", m, in)
+				w("    dp4 otc0.y, c%d, %s", m+1, in)
+				w("    dp4 otc0w.x, c%d, %s", m+3, in)
+				continue
+			}
 			w("    dp4 r12.x, c%d, %s", m, in)
 			w("    dp4 r12.y, c%d, %s", m+1, in)
 			w("    dp4 r12.w, c%d, %s", m+3, in)
@@ -317,7 +418,9 @@ func genVS(k ffKey) string {
 
 // genLighting emits GL ES 1.1 per-vertex lighting into oclr. Registers:
 // r0 eye position, r1 normal, r2 colour sum, r3 VP (unit), r4 (attenuation,
-// spot, pow), r5 (N.L, N.H, f), r6 H, r7 light sum, r8 scratch.
+// spot, pow), r5 (N.L, N.H, f), r6 H, r7 light sum, r8 scratch (x: d^2,
+// y: 1/d of a positional light), r9 the diffuse colour under
+// COLOR_MATERIAL.
 func genLighting(w func(string, ...any), k ffKey) {
 	lp := "v0"
 	if k.flatLight {
@@ -335,8 +438,8 @@ func genLighting(w func(string, ...any), k ffKey) {
 		w("    rsq r8.x, r8.x")
 		w("    mul r1.xyz, r8.xxxx, r1")
 	}
-	if k.back {
-		w("    mov r1.xyz, -r1")
+	if k.twoSide {
+		w("    mul r1.xyz, v10.xxxx, r1")
 	}
 	if k.colorMat {
 		w("    mul r2, v1, c%d", uAmb)
@@ -373,9 +476,11 @@ func genLighting(w func(string, ...any), k ffKey) {
 		w("    ex2 r5.y, r5.y")
 		w("    mul r5.y, r5.z, r5.y")
 		if k.colorMat {
+			// r9, not r8: r8.xy still hold d^2 and 1/d for the
+			// attenuation below.
 			w("    mul r7, v1, c%d", base+1)
-			w("    mul r8, v1, c%d", base+2)
-			w("    mad r7, r5.xxxx, r8, r7")
+			w("    mul r9, v1, c%d", base+2)
+			w("    mad r7, r5.xxxx, r9, r7")
 		} else {
 			w("    mov r7, c%d", base+1)
 			w("    mad r7, r5.xxxx, c%d, r7", base+2)
@@ -448,9 +553,12 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 	}
 	for u, t := range k.tex {
 		if t >= 2 {
-			for i, r := range rows(st.Units[u].Matrix) {
+			for i, r := range rows(c.texMatrix(st, u)) {
 				c.uniform(uTex+4*u+i, r)
 			}
+		}
+		if k.spriteScale[u] {
+			c.uniform(uTexScale+u, [4]float32{c.texScale[u][0], c.texScale[u][1], 0, 0})
 		}
 	}
 	if k.prim != primTriangle {
@@ -465,6 +573,13 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 			c.uniform(uSize, [4]float32{st.Point.Size, lo, hi, 0})
 			if k.pointAtten {
 				c.uniform(uAtten, [4]float32{st.Point.DistAtten[0], st.Point.DistAtten[1], st.Point.DistAtten[2], 0})
+			}
+			if k.pointClip {
+				c.uniform(uClip, [4]float32(c.clipQ))
+			}
+			inv := c.vpFold.Inv().Transpose()
+			for i, pl := range [4]mgl32.Vec4{{1, 0, 0, 1}, {-1, 0, 0, 1}, {0, 1, 0, 1}, {0, -1, 0, 1}} {
+				c.uniform(uVolume+i, [4]float32(inv.Mul4x1(pl)))
 			}
 		} else {
 			lw := max(1, min(maxLineWidth, st.LineWidth))

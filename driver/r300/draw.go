@@ -97,6 +97,7 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 
 // drawPrims emits the state and the vertices of one primitive list.
 func (c *Context) drawPrims(st *driver.State, prim r3.PrimType, vs []swtnl.Vertex, key fpKey) error {
+	key.markProjective(vs)
 	prog, err := c.program(key)
 	if err != nil {
 		return &driver.Unsupported{Backend: "r300", Feature: driver.FeatureTexEnvCombine, Why: err.Error()}

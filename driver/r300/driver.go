@@ -227,13 +227,15 @@ var cbFormatOf = map[driver.PixelFormat]struct {
 
 // NewContext implements driver.Driver: it allocates the colour buffer and
 // the depth/stencil buffer in VRAM. Stencil needs Z24S8, so 8 stencil bits
-// bring 24 depth bits.
+// bring 24 depth bits; a stencil-only surface gets a Z24S8 buffer too, but
+// its depth half stays unused: GL sees no depth buffer (DEPTH_BITS 0, and
+// the depth test always passes, ES 1.1 section 4.1.6).
 func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	f, ok := cbFormatOf[cfg.Format]
 	if !ok {
 		return nil, fmt.Errorf("r300: colour format %v not supported", cfg.Format)
 	}
-	if cfg.StencilBits > 0 && cfg.DepthBits < 24 {
+	if cfg.StencilBits > 0 && cfg.DepthBits > 0 && cfg.DepthBits < 24 {
 		cfg.DepthBits = 24
 	}
 	c := &Context{drv: d, dev: d.dev, cfg: cfg, cbCode: f.code, cbBpp: f.bpp,
@@ -247,9 +249,9 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if err != nil {
 		return nil, fmt.Errorf("r300: colour buffer %dx%d: %w", cfg.Width, cfg.Height, err)
 	}
-	if cfg.DepthBits > 0 {
+	if cfg.DepthBits > 0 || cfg.StencilBits > 0 {
 		c.zBpp = 2
-		if cfg.DepthBits == 24 {
+		if cfg.DepthBits == 24 || cfg.StencilBits > 0 {
 			c.zBpp = 4
 		}
 		c.zb, err = d.dev.Alloc(uint32(c.pitch*cfg.Height*c.zBpp), 4096, "vram")

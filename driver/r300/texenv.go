@@ -6,6 +6,7 @@ import (
 
 	"github.com/retrogl/retrogl/compiler/ir"
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 )
 
 // fpKey is everything the generated fragment program depends on: per
@@ -21,6 +22,25 @@ type unitKey struct {
 	on   bool
 	base driver.BaseFormat
 	env  driver.TexEnv // Color zeroed
+	// proj: some vertex has q != 1; the lookup divides by the interpolated
+	// q at each pixel (TXP), as GL ES 1.1 section 3.7.7 divides s and t.
+	proj bool
+}
+
+// markProjective sets the proj bit of every unit whose coordinates have
+// q != 1 at some vertex of vs.
+func (k *fpKey) markProjective(vs []swtnl.Vertex) {
+	for u := range k.units {
+		if !k.units[u].on {
+			continue
+		}
+		for i := range vs {
+			if vs[i].Tex[u][3] != 1 {
+				k.units[u].proj = true
+				break
+			}
+		}
+	}
 }
 
 func makeKey(st *driver.State) fpKey {
@@ -109,7 +129,11 @@ func texEnvProgram(k fpKey) *ir.Program {
 		if !uk.on {
 			continue
 		}
-		tex := b.emit(ir.TEX, b.temp(), ir.MaskXYZW, false, b.input(fmt.Sprintf("tex%d", u)))
+		op := ir.TEX
+		if uk.proj {
+			op = ir.TXP
+		}
+		tex := b.emit(op, b.temp(), ir.MaskXYZW, false, b.input(fmt.Sprintf("tex%d", u)))
 		b.p.Insts[len(b.p.Insts)-1].Unit = u
 		env := b.uniform(fmt.Sprintf("env%d", u))
 		prev = b.unit(uk, tex, env, primary, prev)

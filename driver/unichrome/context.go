@@ -59,8 +59,15 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if cfg.StencilBits > 8 || cfg.DepthBits > 24 {
 		return nil, fmt.Errorf("unichrome: %d depth / %d stencil bits not available (Z16 or Z24S8)", cfg.DepthBits, cfg.StencilBits)
 	}
+	// Stencil lives in Z24S8: a stencil-only surface gets that buffer, but
+	// its depth half stays unused: GL sees no depth buffer (DEPTH_BITS 0;
+	// the depth test always passes, ES 1.1 section 4.1.6). zBytes > 0 says
+	// a Z buffer exists, cfg.DepthBits > 0 that GL has depth.
 	if cfg.StencilBits > 0 {
-		cfg.StencilBits, cfg.DepthBits = 8, 24
+		cfg.StencilBits = 8
+		if cfg.DepthBits > 0 {
+			cfg.DepthBits = 24
+		}
 	} else if cfg.DepthBits > 16 {
 		cfg.DepthBits = 24
 	} else if cfg.DepthBits > 0 {
@@ -75,9 +82,9 @@ func (d *Driver) NewContext(cfg driver.SurfaceConfig) (driver.Context, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unichrome: colour buffer %dx%d: %w", cfg.Width, cfg.Height, err)
 	}
-	if cfg.DepthBits > 0 {
+	if cfg.DepthBits > 0 || cfg.StencilBits > 0 {
 		c.zBytes = 2
-		if cfg.DepthBits == 24 {
+		if cfg.DepthBits == 24 || cfg.StencilBits > 0 {
 			c.zBytes = 4
 		}
 		c.zPitch = (cfg.Width*c.zBytes + 31) &^ 31
@@ -261,7 +268,7 @@ func DecodePixel(f *uc.DstFormatInfo, v uint32) [4]uint8 {
 }
 
 func (c *Context) depthWord(x, y int) (uint32, error) {
-	if c.cfg.DepthBits == 0 {
+	if c.zBytes == 0 {
 		return 0, errors.New("unichrome: no depth buffer")
 	}
 	if err := c.Finish(); err != nil {
@@ -280,6 +287,9 @@ func (c *Context) depthWord(x, y int) (uint32, error) {
 
 // ReadDepth implements driver.DepthStencilReader.
 func (c *Context) ReadDepth(x, y int) (float32, error) {
+	if c.cfg.DepthBits == 0 {
+		return 0, errors.New("unichrome: no depth buffer")
+	}
 	v, err := c.depthWord(x, y)
 	if err != nil {
 		return 0, err

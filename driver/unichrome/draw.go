@@ -65,8 +65,13 @@ func (c *Context) transform(st *driver.State, dc *driver.DrawCall) (*swtnl.Mesh,
 
 // drawMesh sends a mesh's primitives with the state setup programmed.
 func (c *Context) drawMesh(st *driver.State, ds *drawSetup, mesh *swtnl.Mesh) {
+	// swtnl has already given every vertex of a flat primitive the
+	// provoking vertex's colour. The engine's flat shading would also
+	// flatten the fog factor, which rides in the specular alpha (Cs
+	// 31:24); GL fogs each fragment by its own distance, so with fog the
+	// engine shades Gouraud (the colours are equal, the fog is not).
 	flatTri, flatLine := uc.ShadeGouraud, uc.ShadeGouraud
-	if st.Shade == driver.ShadeFlat {
+	if st.Shade == driver.ShadeFlat && !st.Fog.Enabled {
 		flatTri, flatLine = uc.ShadeFlatC, uc.ShadeFlatB
 	}
 	if n := len(mesh.Triangles); n > 0 {

@@ -37,7 +37,7 @@ func (c *Context) surface(st *driver.State, colorMask [4]bool) bool {
 	cm.set(grpAttr, uc.AttrDstBaseL, c.fb.Addr&0xFFFFFF)
 	cm.set(grpAttr, uc.AttrDstBaseH, c.fb.Addr>>24)
 	cm.set(grpAttr, uc.AttrDstFormat, uint32(c.dstFmt)<<16|uint32(c.pitch))
-	if c.cfg.DepthBits > 0 {
+	if c.zBytes > 0 {
 		cm.set(grpAttr, uc.AttrZBaseL, c.zb.Addr&0xFFFFFF)
 		cm.set(grpAttr, uc.AttrZBaseH, c.zb.Addr>>24)
 	}
@@ -202,8 +202,8 @@ func (c *Context) fragmentState(st *driver.State) uint32 {
 		en |= enAT
 		cm.set(grpAttr, uc.AttrAlphaTest, uint32(st.AlphaTest.Func)<<8|uint32(q8(st.AlphaTest.Ref)))
 	}
-	if c.cfg.DepthBits > 0 {
-		if st.DepthTest {
+	if c.zBytes > 0 {
+		if st.DepthTest && c.cfg.DepthBits > 0 {
 			en |= enZT
 			if st.DepthMask {
 				en |= enZW
@@ -246,7 +246,7 @@ func (c *Context) polygonOffset(st *driver.State, on bool) {
 	cm.set(grpAttr, uc.AttrZBiasL, ub&0xFFFFFF)
 	cm.set(grpAttr, uc.AttrZBiasH, sb>>24<<16|ub>>24)
 	wb := uint32(0)
-	if c.cfg.DepthBits > 0 {
+	if c.zBytes > 0 {
 		fm := uint32(0)
 		if c.zBytes == 4 {
 			fm = 3

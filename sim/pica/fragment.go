@@ -19,6 +19,7 @@ type fragment struct {
 	depth float64
 	tc    [3][2]float64
 	q     float64 // interpolated 1/w, for the LOD
+	tc0w  float64 // interpolated texcoord0.w (projection textures only)
 }
 
 // texUnit is a texture unit's state for one draw.
@@ -42,6 +43,14 @@ type texUnit struct {
 	end uint32
 	// colOff and rowOff tile a fastRepeat unit's texel addresses.
 	colOff, rowOff []int32
+	// proj: unit 0 has type 3, projection: s and t are divided by the
+	// interpolated texcoord0.w per pixel. The seed names the type only;
+	// the division is [OUT] Citra's software rasteriser (Projection2D:
+	// u /= tc0_w, v /= tc0_w with tc0_w interpolated like the
+	// coordinates). Citra leaves the LOD of a projection texture open;
+	// the LOD here is GL's, of the divided coordinates (the gradient of
+	// q/w, with q the interpolated texcoord0.w: texGrad.gq).
+	proj bool
 }
 
 // pixelState is everything the pixel pipeline needs, decoded once per
@@ -258,8 +267,9 @@ func (g *GPU) texUnitState(u int, t *texUnit) error {
 	t.wrapT, t.wrapS = param>>8&7, param>>12&7
 	t.border = rgba(r[texBorderReg[u]])
 	t.format = p.TexFormat(r[texTypeReg[u]] & 0xF)
-	if u == 0 && param>>28&7 != 0 {
-		return fmt.Errorf("texture unit 0 type %d (cube, shadow, projection) is not simulated", param>>28&7)
+	t.proj = u == 0 && param>>28&7 == 3
+	if u == 0 && param>>28&7 != 0 && !t.proj {
+		return fmt.Errorf("texture unit 0 type %d (cube, shadow) is not simulated", param>>28&7)
 	}
 	bits := t.format.BitsPerTexel()
 	if bits == 0 {
@@ -307,7 +317,11 @@ func fragmentPixel(ps *pixelState, f *fragment, grad *[3]texGrad, x, row int) {
 			if u == 2 && ps.tc2from1 {
 				tc = f.tc[1]
 			}
-			texel[u] = ps.tex[u].sample(tc[0], tc[1], f.q, &grad[u])
+			q := f.q
+			if u == 0 && ps.tex[0].proj {
+				q *= f.tc0w
+			}
+			texel[u] = ps.tex[u].sample(tc[0], tc[1], q, &grad[u])
 		}
 	}
 	c := f.color

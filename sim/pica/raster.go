@@ -204,6 +204,7 @@ type shadeVert struct {
 	z, invW float64
 	color   [4]float32
 	tc      [3][2]float32
+	tc0w    float32 // texcoord0.w, read by a projection texture (unit 0)
 }
 
 // texGrad holds the screen-space gradients of s/w, t/w (in texels) and
@@ -250,6 +251,7 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 		sv := &pr.v[i]
 		sv.z, sv.invW, sv.color = ws[i].z, ws[i].invW, v.color
 		sv.tc = [3][2]float32{v.tc0, v.tc1, v.tc2}
+		sv.tc0w = v.tc0w
 	}
 	for u := 0; u < 3; u++ {
 		t := &ps.tex[u]
@@ -268,6 +270,9 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 			sw[i] = float64(c[0]) * float64(t.width) * wv.invW
 			tw[i] = float64(c[1]) * float64(t.height) * wv.invW
 			q[i] = wv.invW
+			if u == 0 && t.proj {
+				q[i] *= float64(pr.v[i].tc0w)
+			}
 		}
 		pr.grad[u] = texGrad{gsw: gradient(ws, sw), gtw: gradient(ws, tw), gq: gradient(ws, q)}
 	}
@@ -329,7 +334,9 @@ func (g *GPU) flush() {
 		b.workers = make([]worker, n)
 	}
 	clip := b.ps.target
-	if g.reference || b.ps.aliased {
+	// The span pipeline has no projection texture (unit 0 dividing by
+	// texcoord0.w per pixel): such a state shades through the reference.
+	if g.reference || b.ps.aliased || b.ps.tex[0].proj {
 		b.ref = true
 		_ = g.sched.RunSerial(clip, b)
 	} else {
@@ -386,6 +393,11 @@ func shadePixel(ps *pixelState, pr *prim, e [3]int64, x, row int) {
 	if ps.texEnabled != 0 {
 		for u := 0; u < 3; u++ {
 			f.tc[u] = [2]float64{in(a.tc[u][0], b.tc[u][0], c.tc[u][0]), in(a.tc[u][1], b.tc[u][1], c.tc[u][1])}
+		}
+		if ps.tex[0].proj {
+			f.tc0w = in(a.tc0w, b.tc0w, c.tc0w)
+			f.tc[0][0] /= f.tc0w
+			f.tc[0][1] /= f.tc0w
 		}
 	}
 	fragmentPixel(ps, &f, &pr.grad, x, row)

@@ -117,14 +117,27 @@ func (t *Tester) Classify(results []*Result, perBackend, budget, workers int) []
 	traces := make([]*trace.Trace, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	for w := 0; w < max(workers, 1); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				tr, err := t.Reduce(jobs[i].res.Scene.Trace, jobs[i].f, budget)
+				j := jobs[i]
+				tr, err := t.Reduce(j.res.Scene.Trace, j.f, budget)
 				if err == nil {
 					traces[i] = tr
+				}
+				if t.Log != nil {
+					mu.Lock()
+					done++
+					n := -1
+					if tr != nil {
+						n = len(tr.Calls)
+					}
+					t.Log("reduced %d/%d: seed %d on %s (%s): %d calls -> %d", done, len(jobs), j.res.Scene.Seed, j.f.Backend, j.f.Verdict, len(j.res.Scene.Trace.Calls), n)
+					mu.Unlock()
 				}
 			}
 		}()

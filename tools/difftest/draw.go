@@ -179,7 +179,7 @@ func (g *gen) draw(repeat bool) {
 				g.call("TexEnvi", ev(gles.POINT_SPRITE_OES), ev(gles.COORD_REPLACE_OES), iv(map[bool]int{true: 1, false: 0}[g.units[u].sprite]))
 			}
 		}
-		if g.chance(0.5) {
+		if g.chance(0.5) && !g.viewport {
 			g.call("PointSize", fv(pick[float32](g, 4, 6, 8, 12, 16, maxPointSize)))
 		}
 	}
@@ -204,10 +204,17 @@ func (g *gen) draw(repeat bool) {
 		case 2:
 			v = v[:2]
 		case 4:
+			// w != 1 only where no eye distance is used: fog, lighting and
+			// point attenuation may take |z_e| or the distance of the
+			// divided position (GL leaves it to approximation, ES 1.1
+			// sections 2.12.1, 3.3, 3.8), and implementations differ.
 			w := float32(1)
-			if pa.typ == gles.FLOAT || pa.typ == gles.FIXED {
+			eyeDist := g.enabled[gles.FOG] || g.enabled[gles.LIGHTING] || (mode == gles.POINTS && g.pointPar)
+			switch {
+			case eyeDist:
+			case pa.typ == gles.FLOAT || pa.typ == gles.FIXED:
 				w = pick[float32](g, 0.5, 1, 1.5, 2)
-			} else if pa.typ == gles.SHORT && W == 64 {
+			case pa.typ == gles.SHORT && W == 64:
 				w = pick[float32](g, 1, 2, 4)
 			}
 			v = []float32{v[0] * w, v[1] * w, v[2] * w, w}
@@ -229,7 +236,10 @@ func (g *gen) draw(repeat bool) {
 		}
 		attrs = append(attrs, a)
 		d.colorArr = true
-	} else if g.draws == 0 || g.chance(0.5) {
+	} else if !g.curColor || g.chance(0.5) {
+		// After a draw from a colour array the current colour is
+		// undefined (ES 1.1 section 2.8): it is given again.
+		g.curColor = true
 		c := g.color(0.2)
 		if g.chance(0.3) {
 			g.call("Color4ub", iv(int(c[0]*255)), iv(int(c[1]*255)), iv(int(c[2]*255)), iv(int(c[3]*255)))
@@ -264,7 +274,8 @@ func (g *gen) draw(repeat bool) {
 		}
 		attrs = append(attrs, a)
 		d.normalArr = true
-	} else if g.enabled[gles.LIGHTING] && g.chance(0.6) {
+	} else if !g.curNormal || (g.enabled[gles.LIGHTING] && g.chance(0.6)) {
+		g.curNormal = true
 		n := g.unitVec()
 		n[2] = float32(math.Abs(float64(n[2]))) + 0.5
 		l := float32(math.Sqrt(float64(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])))
@@ -308,13 +319,14 @@ func (g *gen) draw(repeat bool) {
 			}
 			attrs = append(attrs, a)
 			d.texArr[u] = true
-		} else if g.chance(0.7) {
+		} else if !g.curTex[u] || g.chance(0.7) {
+			g.curTex[u] = true
 			g.call("MultiTexCoord4f", ev(gles.TEXTURE0+gles.Enum(u)), fv(round2(g.rng(0, 1))), fv(round2(g.rng(0, 1))), fv(0), fv(1))
 		}
 	}
 
 	// Point sizes.
-	if mode == gles.POINTS && g.chance(0.3) {
+	if mode == gles.POINTS && g.chance(0.3) && !g.viewport {
 		a := &attrib{array: gles.POINT_SIZE_ARRAY_OES, size: 1, typ: pick(g, gles.FIXED, gles.FLOAT)}
 		for range pos {
 			a.data = append(a.data, []float32{float32(1+g.r.IntN(4*(maxPointSize-1))) / 4})
@@ -324,6 +336,18 @@ func (g *gen) draw(repeat bool) {
 	}
 
 	g.storeArrays(attrs, d)
+	// The arrays this draw reads leave their current values undefined.
+	if d.colorArr {
+		g.curColor = false
+	}
+	if d.normalArr {
+		g.curNormal = false
+	}
+	for u := range d.texArr {
+		if d.texArr[u] {
+			g.curTex[u] = false
+		}
+	}
 
 	// Indices or a first vertex.
 	if g.chance(0.35) {

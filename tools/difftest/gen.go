@@ -69,6 +69,41 @@ func Generate(seed uint64) *Scene {
 	return &Scene{Seed: seed, Trace: tr, Text: b.Bytes(), Families: g.fam, Needs: needs}
 }
 
+// SceneOf makes a Scene of a trace's text (a reproducer, a recorded
+// program) so that a Tester can judge it: seed 0, the families its calls
+// touch (TraceFamilies) and the extensions it uses beyond Common.
+func SceneOf(text []byte) (*Scene, error) {
+	tr, err := trace.Parse(bytes.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	s := &Scene{Trace: tr, Text: text, Families: TraceFamilies(tr)}
+	needs := map[string]bool{}
+	for _, c := range tr.Calls {
+		for _, a := range c.Args {
+			switch a.Text {
+			case "INCR_WRAP", "DECR_WRAP":
+				needs[extStencilWrap] = true
+			case "MIRRORED_REPEAT":
+				needs[extMirroredRepeat] = true
+			case "ETC1_RGB8_OES":
+				needs[extETC1] = true
+			}
+		}
+		switch c.Name {
+		case "BlendFuncSeparateOES":
+			needs[extFuncSeparate] = true
+		case "BlendEquationSeparateOES":
+			needs[extEquationSeparate] = true
+		}
+	}
+	for n := range needs {
+		s.Needs = append(s.Needs, n)
+	}
+	slices.Sort(s.Needs)
+	return s, nil
+}
+
 // texInfo is what the generator knows of a texture object.
 type texInfo struct {
 	name     uint32
@@ -112,6 +147,7 @@ type gen struct {
 	// eye distance of the geometry (fog ranges are chosen inside them).
 	persp           bool
 	eyeNear, eyeFar float32
+	centre          float32 // eye z of the scene's centre
 
 	enabled  map[gles.Enum]bool
 	active   int
@@ -133,13 +169,17 @@ type gen struct {
 	depthMask   bool // DepthMask false
 	stencilMask bool // StencilMask other than 255
 	pendingPop  bool // a PushMatrix to pop after the draw
-	interleaved []*attrib
-	offset      bool
-	blendExt    bool
-	viewport    bool
-	pointPar    bool
-	lineWidth   float32
-	lastDraw    *drawSpec
+	// curColor, curNormal and curTex say whether the current values are
+	// defined (they are not after a draw that read the array).
+	curColor, curNormal bool
+	curTex              [2]bool
+	interleaved         []*attrib
+	offset              bool
+	blendExt            bool
+	viewport            bool
+	pointPar            bool
+	lineWidth           float32
+	lastDraw            *drawSpec
 }
 
 func newGen(seed uint64) *gen {
@@ -150,6 +190,7 @@ func newGen(seed uint64) *gen {
 		clientOn: map[gles.Enum]bool{},
 		units:    [2]unitState{{tex: -1, mode: gles.MODULATE}, {tex: -1, mode: gles.MODULATE}},
 		shade:    gles.SMOOTH,
+		curColor: true, curNormal: true, curTex: [2]bool{true, true},
 	}
 }
 
@@ -333,24 +374,30 @@ func (g *gen) scene() {
 }
 
 // projection sets the projection matrix: the world scale is folded in, so
-// eye space is in world units.
+// eye space is in world units. The scene sits in front of the eye (eye z
+// around centre, never 0): GL lets fog use the eye distance per vertex or
+// per fragment (ES 1.1 section 3.8), and the two differ wildly on a
+// primitive that crosses the plane of the eye, which an orthographic
+// projection would otherwise show.
 func (g *gen) projection() {
 	W := g.world
 	g.call("MatrixMode", ev(gles.PROJECTION))
 	switch g.weighted(2, 3, 5) {
-	case 0: // clip space is eye space / world
-		if W != 1 {
-			g.call("Scalef", fv(1/W), fv(1/W), fv(1/W))
-		}
-		g.eyeNear, g.eyeFar = 0, 1.8*W
+	case 0: // clip space is eye space shifted by 1.5 and divided by world
+		g.call("Scalef", fv(1/W), fv(1/W), fv(1/W))
+		g.call("Translatef", fv(0), fv(0), fv(1.5*W))
+		g.centre = -1.5 * W
+		g.eyeNear, g.eyeFar = 0.5*W, 2.5*W
 	case 1:
 		a, b := g.rng(1, 1.5), g.rng(1, 1.5)
-		g.call("Orthof", fv(round2(-a)*W), fv(round2(a)*W), fv(round2(-b)*W), fv(round2(b)*W), fv(-2*W), fv(2*W))
-		g.eyeNear, g.eyeFar = 0, 1.8*W
+		g.call("Orthof", fv(round2(-a)*W), fv(round2(a)*W), fv(round2(-b)*W), fv(round2(b)*W), fv(0.05*W), fv(3*W))
+		g.centre = -1.5 * W
+		g.eyeNear, g.eyeFar = 0.3*W, 2.7*W
 	default:
 		g.persp = true
 		a := round2(g.rng(0.35, 0.6))
 		g.call("Frustumf", fv(-a*W), fv(a*W), fv(-a*W), fv(a*W), fv(W), fv(8*W))
+		g.centre = -3 * W
 		g.eyeNear, g.eyeFar = 1.5*W, 4.8*W
 	}
 	g.call("MatrixMode", ev(gles.MODELVIEW))
@@ -358,10 +405,7 @@ func (g *gen) projection() {
 
 // modelview sets the scene's model-view matrix.
 func (g *gen) modelview() {
-	W := g.world
-	if g.persp {
-		g.call("Translatef", fv(0), fv(0), fv(-3*W))
-	}
+	g.call("Translatef", fv(0), fv(0), fv(g.centre))
 	switch g.weighted(3, 4, 2, 1) {
 	case 0:
 	case 1:
@@ -395,7 +439,18 @@ func rotation(a [3]float32, angle float32) [16]float32 {
 	return m
 }
 
+// setViewport sets a viewport inside the surface. Mesa clips wide points
+// and lines at the viewport's edge, which GL ES 1.1 does not (a point is
+// clipped by its centre, section 2.11; docs/differential.md): a scene
+// with such a viewport draws points and lines one pixel wide from then on.
 func (g *gen) setViewport() {
+	if !g.viewport {
+		g.call("PointSize", fv(1))
+		g.call("PointParameterfv", ev(gles.POINT_DISTANCE_ATTENUATION), vv(1, 0, 0))
+		g.call("PointParameterf", ev(gles.POINT_SIZE_MIN), fv(0))
+		g.call("LineWidth", fv(1))
+		g.lineWidth = 1
+	}
 	x, y := g.r.IntN(g.w/4), g.r.IntN(g.h/4)
 	w, h := g.w/2+g.r.IntN(g.w/2-x+1), g.h/2+g.r.IntN(g.h/2-y+1)
 	g.call("Viewport", iv(x), iv(y), iv(w), iv(h))

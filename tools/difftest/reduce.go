@@ -177,19 +177,29 @@ func subset(tr *trace.Trace, keep []int, pinned int) *trace.Trace {
 }
 
 // Pinned is the number of leading calls a reduction keeps: up to and
-// including the first Clear of every buffer. A surface's contents are
-// undefined until cleared, so a trace without that Clear compares
-// garbage.
+// including the first Clear of every buffer, and the projection set up
+// after it (through the MatrixMode MODELVIEW that ends it). A surface's
+// contents are undefined until cleared, so a trace without that Clear
+// compares garbage; and a reduction that drops the MatrixMode MODELVIEW
+// moves the scene's model-view transforms onto the projection, which
+// would reduce to a different failure than the scene's.
 func Pinned(tr *trace.Trace) int {
+	clear := -1
 	for i, c := range tr.Calls {
-		if c.Name == "Clear" && len(c.Args) == 1 && c.Args[0].Text == clearAll {
-			return i + 1
-		}
 		if strings.HasPrefix(c.Name, "Draw") {
 			break
 		}
+		if clear < 0 {
+			if c.Name == "Clear" && len(c.Args) == 1 && c.Args[0].Text == clearAll {
+				clear = i
+			}
+			continue
+		}
+		if c.Name == "MatrixMode" && len(c.Args) == 1 && c.Args[0].Text == "MODELVIEW" {
+			return i + 1
+		}
 	}
-	return 0
+	return clear + 1
 }
 
 // Plausible is a quick check of a candidate trace before it is replayed:

@@ -85,6 +85,18 @@ func (r *Report) Add(res *Result) {
 	}
 }
 
+// WriteSeeds writes, per backend, the seeds of the scenes it failed (an
+// error or outside tolerance), for rgldiff -seed N -v.
+func (r *Report) WriteSeeds(w io.Writer) {
+	for _, b := range r.Backends {
+		for _, v := range []Verdict{Failed, Differs} {
+			if s := r.Seeds[b][v]; len(s) > 0 {
+				fmt.Fprintf(w, "%s %s: %v\n", b, v, s)
+			}
+		}
+	}
+}
+
 // WriteTable writes the per-backend table and the per-family table as
 // Markdown.
 func (r *Report) WriteTable(w io.Writer) {

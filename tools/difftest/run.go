@@ -72,23 +72,34 @@ type Tester struct {
 	Backends []string
 	// KeepImages keeps every image in the results (for writing them out).
 	KeepImages bool
-	renderer   mesaref.Renderer
-	pool       *mesaref.Pool
+	// Log, when set, receives progress lines of long steps (reductions).
+	Log   func(format string, args ...any)
+	pools map[mesaref.Renderer]*mesaref.Pool
 }
 
-// NewTester returns a tester for backends that replays on Mesa's softpipe
-// with up to procs replayer processes (see mesaref.Pool).
+// NewTester returns a tester for backends that replays on Mesa with up to
+// procs replayer processes per renderer (see mesaref.Pool).
 func NewTester(backends []string, procs int) *Tester {
-	return &Tester{Backends: backends, renderer: mesaref.Softpipe, pool: mesaref.NewPool(mesaref.Softpipe, max(procs, 1))}
+	procs = max(procs, 1)
+	return &Tester{Backends: backends, pools: map[mesaref.Renderer]*mesaref.Pool{
+		mesaref.Softpipe: mesaref.NewPool(mesaref.Softpipe, procs),
+		mesaref.Llvmpipe: mesaref.NewPool(mesaref.Llvmpipe, procs),
+	}}
 }
 
 // Close ends the Mesa processes.
-func (t *Tester) Close() error { return t.pool.Close() }
+func (t *Tester) Close() error {
+	return errors.Join(t.pools[mesaref.Softpipe].Close(), t.pools[mesaref.Llvmpipe].Close())
+}
 
-// Mesa replays a trace's text on Mesa; a GL error Mesa raises is an error
-// (the trace is not what the generator meant).
+// Mesa replays a trace's text on Mesa's softpipe; a GL error Mesa raises
+// is an error (the trace is not what the generator meant).
 func (t *Tester) Mesa(text []byte) (image.Image, error) {
-	res, err := t.pool.Replay(text)
+	return t.mesaOn(mesaref.Softpipe, text)
+}
+
+func (t *Tester) mesaOn(r mesaref.Renderer, text []byte) (image.Image, error) {
+	res, err := t.pools[r].Replay(text)
 	if err != nil {
 		return nil, err
 	}
@@ -99,38 +110,72 @@ func (t *Tester) Mesa(text []byte) (image.Image, error) {
 // backend.
 func (t *Tester) Run(s *Scene) *Result {
 	res := &Result{Scene: s}
-	ref, err := t.Mesa(s.Text)
-	if err != nil {
-		res.MesaErr = err
-		return res
-	}
-	if t.KeepImages {
-		res.Mesa = ref
-	}
-	var noAlpha image.Image // Mesa without destination alpha, made when needed
+	refs := map[refKind]image.Image{}
 	for _, b := range t.Backends {
-		r := ref
-		if needsNoAlpha(b, s.Trace) {
-			if noAlpha == nil {
-				if noAlpha, err = t.Mesa(textOf(WithoutDstAlpha(s.Trace))); err != nil {
-					res.MesaErr = err
-					return res
-				}
+		k := refKindOf(b, s.Trace)
+		ref, ok := refs[k]
+		if !ok {
+			var err error
+			if ref, err = t.referenceOf(k, s.Trace); err != nil {
+				res.MesaErr = err
+				return res
 			}
-			r = noAlpha
+			refs[k] = ref
 		}
-		res.Backends = append(res.Backends, Judge(s, b, r, t.KeepImages))
+		if t.KeepImages && res.Mesa == nil {
+			res.Mesa = ref
+		}
+		res.Backends = append(res.Backends, Judge(s, b, ref, t.KeepImages))
 	}
 	return res
 }
 
-// reference is Mesa's image of tr as backend should draw it (see
-// WithoutDstAlpha).
-func (t *Tester) reference(tr *trace.Trace, backend string) (image.Image, error) {
-	if needsNoAlpha(backend, tr) {
+// refKind says how Mesa's reference of a trace is made for a backend.
+type refKind struct {
+	// noAlpha: the backend's colour buffer has no alpha; see
+	// WithoutDstAlpha.
+	noAlpha bool
+	// renderer is softpipe, or llvmpipe for traces that draw point
+	// sprites: softpipe samples sprite coordinates 1/8 pixel off (a Mesa
+	// deviation, docs/differential.md; tools/mesaref TestSoftpipeSpriteShift).
+	renderer mesaref.Renderer
+}
+
+func refKindOf(backend string, tr *trace.Trace) refKind {
+	k := refKind{noAlpha: needsNoAlpha(backend, tr), renderer: mesaref.Softpipe}
+	if drawsSprites(tr) {
+		k.renderer = mesaref.Llvmpipe
+	}
+	return k
+}
+
+func (t *Tester) referenceOf(k refKind, tr *trace.Trace) (image.Image, error) {
+	if k.noAlpha {
 		tr = WithoutDstAlpha(tr)
 	}
-	return t.Mesa(textOf(tr))
+	return t.mesaOn(k.renderer, textOf(tr))
+}
+
+// reference is Mesa's image of tr as backend should draw it.
+func (t *Tester) reference(tr *trace.Trace, backend string) (image.Image, error) {
+	return t.referenceOf(refKindOf(backend, tr), tr)
+}
+
+// drawsSprites reports whether tr enables point sprites with COORD_REPLACE
+// and draws points.
+func drawsSprites(tr *trace.Trace) bool {
+	var enabled, replace, points bool
+	for _, c := range tr.Calls {
+		switch {
+		case c.Name == "Enable" && len(c.Args) == 1 && c.Args[0].Text == "POINT_SPRITE_OES":
+			enabled = true
+		case c.Name == "TexEnvi" && len(c.Args) == 3 && c.Args[1].Text == "COORD_REPLACE_OES" && c.Args[2].Text != "0":
+			replace = true
+		case (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && c.Args[0].Text == "POINTS":
+			points = true
+		}
+	}
+	return enabled && replace && points
 }
 
 func needsNoAlpha(backend string, tr *trace.Trace) bool {

@@ -62,10 +62,10 @@ func (g *gen) changeState(first bool) {
 	if g.chance(p * 0.15) {
 		g.enable(gles.DITHER, !g.enabled[gles.DITHER])
 	}
-	if g.chance(p * 0.4) {
+	if g.chance(p*0.4) && !g.viewport {
 		g.points()
 	}
-	if g.chance(p * 0.25) {
+	if g.chance(p*0.25) && !g.viewport {
 		g.lineWidth = pick[float32](g, 1, 1.5, 2, 3, 4, maxLineWidth)
 		g.call("LineWidth", fv(g.lineWidth))
 	}
@@ -226,8 +226,8 @@ func (g *gen) lighting() {
 			g.call("LoadIdentity")
 		}
 		centre := [3]float32{0, 0, 0}
-		if eye && g.persp {
-			centre[2] = -3 * W
+		if eye {
+			centre[2] = g.centre
 		}
 		if g.chance(0.5) { // directional
 			d := g.unitVec()
@@ -351,9 +351,7 @@ func (g *gen) clipPlane() {
 	if eye {
 		g.call("PushMatrix")
 		g.call("LoadIdentity")
-		if g.persp {
-			p[2] -= 3 * W
-		}
+		p[2] += g.centre
 	}
 	d := -(n[0]*p[0] + n[1]*p[1] + n[2]*p[2])
 	g.call("ClipPlanef", ev(gles.CLIP_PLANE0), vv(round2(n[0]), round2(n[1]), round2(n[2]), d))

@@ -664,6 +664,25 @@ static void emu_prepare(long long nverts)
 	glBindBuffer(GL_ARRAY_BUFFER, keep);
 }
 
+/* Mesa 22.3 (softpipe and llvmpipe) replaces the texture coordinates of
+ * every primitive, not only of points, while GL_POINT_SPRITE is enabled
+ * with COORD_REPLACE; GL ES 1.1 section 3.3 (OES_point_sprite) and desktop
+ * GL replace them for points only. The replayer switches point sprites off
+ * around every draw of lines or triangles, so that Mesa draws what the
+ * specification says (docs/differential.md lists the deviation). */
+static void draw_non_points(GLenum mode, int elements, GLint first, GLsizei count, GLenum type, const void *idx)
+{
+	int sprite = mode != GL_POINTS && glIsEnabled(GL_POINT_SPRITE);
+	if (sprite)
+		glDisable(GL_POINT_SPRITE);
+	if (elements)
+		glDrawElements(mode, count, type, idx);
+	else
+		glDrawArrays(mode, first, count);
+	if (sprite)
+		glEnable(GL_POINT_SPRITE);
+}
+
 /* draw_points draws count points one by one with their array sizes. */
 static void draw_points(int first, int count, const unsigned *indices)
 {
@@ -757,6 +776,17 @@ static void capability(int enable)
 	GLenum c = a_enum(0);
 	if (c == ES_MATRIX_PALETTE_OES)
 		die("OES_matrix_palette has no desktop GL counterpart");
+	/* Mesa 22.3 leaves the material as it was when COLOR_MATERIAL is
+	 * enabled, until the current colour next changes (a glColor with the
+	 * value it already has does not count); GL ES 1.1 section 2.12.3 has
+	 * the ambient and diffuse material track the current colour while it
+	 * is enabled. The replayer sets the material to the current colour
+	 * just before enabling it. */
+	if (enable && c == GL_COLOR_MATERIAL && !glIsEnabled(GL_COLOR_MATERIAL)) {
+		GLfloat cur[4];
+		glGetFloatv(GL_CURRENT_COLOR, cur);
+		glMaterialfv(GL_FRONT_AND_BACK, GL_AMBIENT_AND_DIFFUSE, cur);
+	}
 	if (enable)
 		glEnable(c);
 	else
@@ -775,7 +805,7 @@ static void draw_elements(void)
 	for (int s = 0; s < EMU_MAX; s++)
 		any |= emu[s].on;
 	if (!any || count == 0 || (type != GL_UNSIGNED_SHORT && type != GL_UNSIGNED_BYTE)) {
-		glDrawElements(mode, (GLsizei)count, type, idx);
+		draw_non_points(mode, 1, 0, (GLsizei)count, type, idx);
 		return;
 	}
 	/* The point size array and the emulated arrays need the indices. */
@@ -805,7 +835,7 @@ static void draw_elements(void)
 	if (mode == GL_POINTS && psize.enabled)
 		draw_points(0, (int)count, list);
 	else
-		glDrawElements(mode, (GLsizei)count, type, idx);
+		draw_non_points(mode, 1, 0, (GLsizei)count, type, idx);
 	free(list);
 	free(tmp);
 }
@@ -1152,7 +1182,7 @@ static void call(const char *name)
 		if (mode == GL_POINTS && psize.enabled)
 			draw_points((int)first, (int)count, NULL);
 		else
-			glDrawArrays(mode, (GLint)first, (GLsizei)count);
+			draw_non_points(mode, 0, (GLint)first, (GLsizei)count, 0, NULL);
 		return;
 	}
 	if (IS("DrawElements")) { draw_elements(); return; }

@@ -183,3 +183,86 @@ func TestES2Trace(t *testing.T) {
 	assert.ErrorContains(t, err, "line 5: CompileShader:")
 	assert.ErrorContains(t, err, "nope")
 }
+
+const spriteTrace = `retrogl-trace 1
+Surface 16 16 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+PixelStorei UNPACK_ALIGNMENT 1
+GenTextures 1 = {1}
+BindTexture TEXTURE_2D 1
+TexImage2D TEXTURE_2D 0 LUMINANCE 2 2 0 LUMINANCE UNSIGNED_BYTE [4]AP8A/w==
+TexParameteri TEXTURE_2D TEXTURE_MIN_FILTER LINEAR
+TexParameteri TEXTURE_2D TEXTURE_WRAP_S CLAMP_TO_EDGE
+TexParameteri TEXTURE_2D TEXTURE_WRAP_T CLAMP_TO_EDGE
+Enable TEXTURE_2D
+TexEnvi TEXTURE_ENV TEXTURE_ENV_MODE REPLACE
+Enable POINT_SPRITE_OES
+TexEnvi POINT_SPRITE_OES COORD_REPLACE_OES 1
+EnableClientState VERTEX_ARRAY
+`
+
+// TestSpritesOnlyOnPoints: the replayer keeps Mesa from replacing the
+// texture coordinates of a triangle drawn while point sprites are enabled
+// (a Mesa 22.3 deviation, see draw_non_points): the triangle shows the
+// texel of its own coordinate (the white one).
+func TestSpritesOnlyOnPoints(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := spriteTrace + "MultiTexCoord4f TEXTURE0 0.75 0.25 0 1\n" +
+		"VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=\nDrawArrays TRIANGLE_STRIP 0 4\n"
+	for _, r := range []mesaref.Renderer{mesaref.Softpipe, mesaref.Llvmpipe} {
+		res, err := mesaref.Replay([]byte(tr), r)
+		require.NoError(t, err)
+		for x := 0; x < 16; x++ {
+			assert.Equal(t, uint8(255), res.Image.Pix[4*(8*16+x)], "%s, x %d", r, x)
+		}
+	}
+}
+
+// TestSoftpipeSpriteShift pins a Mesa softpipe deviation the differential
+// tester works around (docs/differential.md): it samples point sprite
+// coordinates 1/8 pixel to the left of where GL ES 1.1 section 3.3 puts
+// them, so a LINEAR ramp across a size-8 sprite comes out 8 lower than
+// s = 1/2 + (x + 1/2 - 8)/8 gives; llvmpipe matches the specification. If
+// this test fails, Debian's Mesa changed: the workaround (sprite scenes
+// compared with llvmpipe) can go.
+func TestSoftpipeSpriteShift(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := spriteTrace + "PointSize 8\nVertexPointer 2 FLOAT 0 [8]AAAAAAAAAAA=\nDrawArrays POINTS 0 1\n"
+	row := func(r mesaref.Renderer) []uint8 {
+		res, err := mesaref.Replay([]byte(tr), r)
+		require.NoError(t, err)
+		var out []uint8
+		for x := 6; x < 10; x++ {
+			out = append(out, res.Image.Pix[4*(8*16+x)])
+		}
+		return out
+	}
+	assert.Equal(t, []uint8{32, 96, 159, 223}, row(mesaref.Llvmpipe), "the specification's values")
+	assert.Equal(t, []uint8{24, 88, 151, 215}, row(mesaref.Softpipe), "softpipe's")
+}
+
+// TestColorMaterialOnEnable: enabling COLOR_MATERIAL makes the ambient and
+// diffuse material the current colour (GL ES 1.1 section 2.12.3). Mesa
+// 22.3 keeps the earlier material until the current colour changes; the
+// replayer applies it (see capability), so a white current colour under a
+// white light at N.L = 1 lights the quad white, not with the material
+// given before.
+func TestColorMaterialOnEnable(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := `retrogl-trace 1
+Surface 16 16 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+Enable LIGHTING
+Enable LIGHT0
+Materialfv FRONT_AND_BACK AMBIENT_AND_DIFFUSE {0.5 0.25 0.75 1}
+Enable COLOR_MATERIAL
+EnableClientState VERTEX_ARRAY
+VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=
+DrawArrays TRIANGLE_STRIP 0 4
+`
+	res, err := mesaref.Replay([]byte(tr), mesaref.Softpipe)
+	require.NoError(t, err)
+	assert.Equal(t, []uint8{255, 255, 255, 255}, res.Image.Pix[4*(8*16+8):4*(8*16+8)+4])
+}
