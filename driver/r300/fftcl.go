@@ -146,6 +146,7 @@ func userClipPlanes(st *driver.State) (uint32, [][4]float32) {
 // reports false, having drawn nothing, when the program does not fit.
 func (c *Context) drawFF(st *driver.State, dc *driver.DrawCall) (bool, error) {
 	fk := makeKey(st)
+	fk.markProjectiveTCL(st, dc)
 	prog, err := c.program(fk)
 	if err != nil {
 		return true, &driver.Unsupported{Backend: "r300", Feature: driver.FeatureTexEnvCombine, Why: err.Error()}

@@ -43,6 +43,40 @@ func (k *fpKey) markProjective(vs []swtnl.Vertex) {
 	}
 }
 
+// markProjectiveTCL is markProjective for a draw whose vertices the PVS
+// transforms: a unit samples with TXP when a vertex it reads may have
+// q != 1 after the texture matrix: the matrix's q row is not (0, 0, 0, 1),
+// or the q of the coordinate array (of the current coordinate, with the
+// array disabled) is not 1 at some vertex the draw reads.
+func (k *fpKey) markProjectiveTCL(st *driver.State, dc *driver.DrawCall) {
+	for u := range k.units {
+		if !k.units[u].on || u >= driver.MaxTextureUnits {
+			continue
+		}
+		m := st.Units[u].Matrix
+		if m[3] != 0 || m[7] != 0 || m[11] != 0 || m[15] != 1 {
+			k.units[u].proj = true
+			continue
+		}
+		a := &dc.Arrays.TexCoord[u]
+		if !a.Enabled {
+			k.units[u].proj = st.CurrentTexCoord[u][3] != 1
+			continue
+		}
+		if a.Size < 4 {
+			continue
+		}
+		var v [4]float32
+		for i := dc.MinIndex; i <= dc.MaxIndex; i++ {
+			a.Fetch(i, st.CurrentTexCoord[u], &v)
+			if v[3] != 1 {
+				k.units[u].proj = true
+				break
+			}
+		}
+	}
+}
+
 func makeKey(st *driver.State) fpKey {
 	var k fpKey
 	for u := range st.Units {
