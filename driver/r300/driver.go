@@ -184,7 +184,7 @@ func tclCaps(c *driver.Caps) {
 		"transform, lighting, texture matrices, point attenuation, user clip planes, matrix palette": {
 			Feature: "transform, lighting, texture matrices, fog factors, point sizes, matrix palette",
 			How:     "generated PVS programs (driver/ffvs IR compiled by compiler/r300), cached by state; a state whose program exceeds the PVS's limits is drawn by driver/swtnl through PVS_BYPASS"},
-		"two-sided lighting": {Feature: "two-sided lighting", How: "two passes: back faces culled with the front colour, front faces culled with the back colour"},
+		"two-sided lighting": {Feature: "two-sided lighting", How: "with one face culled, the PVS lights the other face's side in one pass; with both faces drawn, triangles go through driver/swtnl (the CPU picks each triangle's colour, so overlapping front and back faces stay in order) and the bypass"},
 	}
 	var out []driver.Emulation
 	for _, e := range c.Emulated {

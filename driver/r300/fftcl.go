@@ -175,6 +175,14 @@ func (c *Context) drawFF(st *driver.State, dc *driver.DrawCall) (bool, error) {
 	}
 	passes := []pass{{*st, key}}
 	if key.Lighting && st.Lighting.TwoSide && class == r3.PrimTriangles {
+		if !st.CullEnabled {
+			// Both faces are drawn, and which colour a triangle takes
+			// is known only after the transform: two culled PVS passes
+			// (one per face) would draw every back face after every
+			// front face, where GL draws the triangles in order (ES 1.1
+			// section 2.0). driver/swtnl picks the colour per triangle.
+			return false, nil
+		}
 		front, back := *st, *st
 		front.CullEnabled, front.CullFace = true, driver.FaceBack
 		back.CullEnabled, back.CullFace = true, driver.FaceFront

@@ -243,8 +243,10 @@ var api = []Method{
 	{Recv: "", Name: "Viewport", API: APIBoth, Results: 0, Params: []Param{{"x", "int"}, {"y", "int"}, {"width", "int"}, {"height", "int"}}},
 	{Recv: "", Name: "WeightPointerOES", API: APIBoth, Results: 0, Params: []Param{{"size", "int"}, {"typ", "Enum"}, {"stride", "int"}, {"ptr", "any"}}},
 	{Recv: "PicaShaders", Name: "ShaderBinary", API: APIBoth, Results: 1, Params: []Param{{"data", "[]byte"}}},
+	{Recv: "PicaShaders", Name: "Uniform", API: APIBoth, Results: 0, Params: []Param{{"id", "uint32"}, {"name", "string"}, {"v", "...float32"}}},
 	{Recv: "PicaShaders", Name: "Uniform4f", API: APIBoth, Results: 0, Params: []Param{{"reg", "int"}, {"x", "float32"}, {"y", "float32"}, {"z", "float32"}, {"w", "float32"}}},
 	{Recv: "PicaShaders", Name: "Use", API: APIBoth, Results: 0, Params: []Param{{"id", "uint32"}}},
+	{Recv: "PicaShaders", Name: "VertexShader", API: APIBoth, Results: 2, Params: []Param{{"src", "string"}}},
 }
 
 // enumTable lists every gles enumerant in declaration order.

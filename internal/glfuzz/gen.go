@@ -563,6 +563,8 @@ func (g *gen) argFor(m *Method, p Param) Arg {
 		return a
 	case "...string":
 		return g.slice("[]string", int(g.pick(1, 1, 1, 2, 0)))
+	case "...float32":
+		return g.slice("[]float32", int(g.pick(0, 1, 2, 3, 4)))
 	}
 	if isSlice(p.Type) {
 		typ := goType(p.Type)
