@@ -458,3 +458,32 @@ func TestFogMisalignedFloats(t *testing.T) {
 		})
 	}
 }
+
+// TestScissorFarAway: a scissor box near math.MaxInt made y+height wrap in
+// glamo3365's driver, whose wrapped box let the engine write pixels past
+// the colour buffer, over the command buffer after it (rglfuzz seed
+// 5002295: a device fault). Positions and sizes are GLints: they are
+// clamped to 32 bits, and the box then holds no pixel of the surface.
+func TestScissorFarAway(t *testing.T) {
+	onEveryBackend(t, gles.Config{}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Scissor(0, math.MaxInt-1, 128, 16)
+		ctx.Enable(gles.SCISSOR_TEST)
+		ctx.Viewport(math.MaxInt-8, math.MinInt+8, 32, 32)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 3, -1, -1, 3})
+		ctx.Color4f(1, 0, 0, 1)
+		ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+		ctx.Viewport(0, 0, 32, 32)
+		ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+		ctx.Finish()
+		require.NoError(t, ctx.Err())
+		assert.Equal(t, []int{0, math.MaxInt32, 128, 16}, ctx.GetIntegerv(gles.SCISSOR_BOX))
+		img := ctx.Image()
+		for _, p := range [][2]int{{0, 0}, {16, 16}, {31, 31}} {
+			r, g, b, _ := img.At(p[0], p[1]).RGBA()
+			assert.Equal(t, [3]uint32{0, 0, 0xFFFF}, [3]uint32{r, g, b}, "pixel %v keeps the clear colour", p)
+		}
+	})
+}

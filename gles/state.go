@@ -130,8 +130,13 @@ func (c *Context) Viewport(x, y, width, height int) {
 	}
 	width = min(width, c.caps.Limits.MaxViewportDims[0])
 	height = min(height, c.caps.Limits.MaxViewportDims[1])
-	c.st.Viewport = driver.Rect{X: x, Y: y, W: width, H: height}
+	c.st.Viewport = driver.Rect{X: glint(x), Y: glint(y), W: width, H: height}
 }
+
+// glint clamps an int the application passes for a GLint to GLint's 32
+// bits, the range a C caller could pass: a driver adds a rectangle's
+// position and size (x+width) without overflow then.
+func glint(v int) int { return max(math.MinInt32, min(v, math.MaxInt32)) }
 
 // Scissor sets the scissor box.
 func (c *Context) Scissor(x, y, width, height int) {
@@ -142,7 +147,7 @@ func (c *Context) Scissor(x, y, width, height int) {
 		c.record("Scissor", INVALID_VALUE, "negative size %dx%d", width, height)
 		return
 	}
-	c.st.Scissor = driver.Rect{X: x, Y: y, W: width, H: height}
+	c.st.Scissor = driver.Rect{X: glint(x), Y: glint(y), W: glint(width), H: glint(height)}
 }
 
 // DepthRangef sets the depth range; both values are clamped to [0, 1].
