@@ -67,7 +67,7 @@ func main() {
 	flag.StringVar(&o.backend, "backend", "", "fuzz only this backend (default: all)")
 	flag.IntVar(&o.api, "api", 0, "1 or 2: only ES 1.1 or ES 2.0 contexts (0: both)")
 	flag.IntVar(&o.maxCalls, "calls", glfuzz.DefaultMaxCalls, "maximum calls per program")
-	flag.DurationVar(&o.deadline, "deadline", 30*time.Second, "time one call may take before it counts as a hang")
+	flag.DurationVar(&o.deadline, "deadline", glfuzz.DefaultDeadline, "time one call may take before it counts as a hang")
 	flag.IntVar(&o.heapMB, "heap", 256, "heap growth allowed beyond the context's own memory, MiB")
 	flag.StringVar(&o.out, "out", "rglfuzz-out", "directory for reproducers")
 	flag.IntVar(&o.minimize, "minimize", 400, "runs to spend minimising each new failure")

@@ -57,8 +57,13 @@ type Limits struct {
 // arguments must not exhaust memory before a call is made.
 const MaxSliceLen = 1 << 24
 
-// DefaultDeadline is the time one call may take.
-const DefaultDeadline = 30 * time.Second
+// DefaultDeadline is the time one call may take before it counts as a
+// hang. The heaviest legal calls the generator makes (a Finish after
+// thousands of screen-sized smooth points, which r300 shades on its
+// per-quad path) took over 30 s on a loaded two-core machine (rglfuzz
+// seed 5005808: 78 s for the whole program, no error), so 30 s reported
+// slow work as a hang; a real hang still shows within two minutes.
+const DefaultDeadline = 2 * time.Minute
 
 // DefaultHeapSlack is the heap growth allowed beyond what the context
 // may hold.
