@@ -152,3 +152,74 @@ func TestWatchdogSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchdogSplitES2 is TestWatchdogSplit's strip through the ES 2.0
+// draw paths (the PVS on r300, the CPU's vertex shader on r300-notcl),
+// back faces culled.
+func TestWatchdogSplitES2(t *testing.T) {
+	const n = 400
+	pos, col := sliverGeometry(n)
+	var list []uint16
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			list = append(list, uint16(i), uint16(i+1), uint16(i+2))
+		} else {
+			list = append(list, uint16(i+1), uint16(i), uint16(i+2))
+		}
+	}
+	const vs = "attribute vec4 pos;\nattribute vec4 col;\nvarying vec4 c;\nvoid main() { gl_Position = pos; c = col; }\n"
+	const fs = "precision mediump float;\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n"
+	render := func(t *testing.T, backend string, draw func(ctx *gles.Context)) []byte {
+		ctx, err := gles.NewContext(backend, gles.Config{Width: 2048, Height: 2048, ES2: true})
+		require.NoError(t, err)
+		defer ctx.Close()
+		p := ctx.CreateProgram()
+		for _, s := range []struct {
+			typ gles.Enum
+			src string
+		}{{gles.VERTEX_SHADER, vs}, {gles.FRAGMENT_SHADER, fs}} {
+			sh := ctx.CreateShader(s.typ)
+			ctx.ShaderSource(sh, s.src)
+			ctx.CompileShader(sh)
+			ctx.AttachShader(p, sh)
+		}
+		ctx.BindAttribLocation(p, 0, "pos")
+		ctx.BindAttribLocation(p, 1, "col")
+		ctx.LinkProgram(p)
+		require.Equal(t, 1, ctx.GetProgramiv(p, gles.LINK_STATUS), ctx.GetProgramInfoLog(p))
+		ctx.UseProgram(p)
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.CULL_FACE)
+		ctx.CullFace(gles.BACK)
+		ctx.EnableVertexAttribArray(0)
+		ctx.VertexAttribPointer(0, 2, gles.FLOAT, false, 0, pos)
+		ctx.EnableVertexAttribArray(1)
+		ctx.VertexAttribPointer(1, 4, gles.FLOAT, false, 0, col)
+		draw(ctx)
+		px := make([]byte, 2048*2048*4)
+		ctx.ReadPixels(0, 0, 2048, 2048, gles.RGBA, gles.UNSIGNED_BYTE, px)
+		require.NoError(t, ctx.Err())
+		return px
+	}
+	for _, backend := range []string{"r300", "r300-notcl"} {
+		t.Run(backend, func(t *testing.T) {
+			got := render(t, backend, func(ctx *gles.Context) { ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, n+2) })
+			want := render(t, backend, func(ctx *gles.Context) {
+				for k := 0; k < len(list); k += 24 {
+					part := list[k:min(len(list), k+24)]
+					ctx.DrawElements(gles.TRIANGLES, len(part), gles.UNSIGNED_SHORT, part)
+					ctx.Finish()
+				}
+			})
+			lit := 0
+			for i := 0; i < len(want); i += 4 {
+				if want[i] != 0 || want[i+1] != 0 || want[i+2] != 0 {
+					lit++
+				}
+			}
+			assert.Greater(t, lit, n*512, "lit pixels of the reference")
+			assert.True(t, string(got) == string(want), "pixels differ from the flushed reference")
+		})
+	}
+}
