@@ -11,11 +11,11 @@ import (
 // quad of each primitive's bounding box clipped to the scissor (the work
 // string of sim/r300's device and its queue), against a budget per
 // submission of 1<<28 units (sim/r300.DefaultBudget, which this package
-// does not import). A quarter of it leaves room for what the estimate
-// does not count (state packets, clears, texture uploads) while still
-// sending tens of full-screen primitives per submission: the estimate
-// (drawWork) is an upper bound, so a submission whose estimates stay
-// under workShare never meets the watchdog.
+// does not import). A quarter of the budget leaves room for what the estimate
+// does not count (state packets, clears, the chip's clipper cutting a
+// triangle into several: see drawWork) while still sending tens of
+// full-screen primitives per submission. Draws whose queued estimates
+// stay under it send the stream they sent before the estimate existed.
 const workShare = 1 << 26
 
 // vertexWork is the estimate's charge per vertex a draw packet walks: the
