@@ -63,6 +63,12 @@ type Context struct {
 	rbs    map[uint32]*devRB
 	joined map[uint32]uint32
 
+	// work is the estimated watchdog work of the draws queued since the
+	// last Flush, quads the 2x2 quads of the scissor rectangle the last
+	// scissor call set (work.go).
+	work  int64
+	quads int64
+
 	last   hal.Fence
 	closed bool
 }
@@ -123,6 +129,7 @@ func (c *Context) Flush() error {
 	if len(c.s.Words) == 0 && len(c.pending) == 0 {
 		return nil
 	}
+	c.work = 0
 	c.packRegs()
 	// Flush and free the colour and Z caches (guide §1 [PROP], fact 6).
 	c.s.Reg(r3.RB3D_DSTCACHE_CTLSTAT, 0x0A)

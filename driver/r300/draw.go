@@ -129,7 +129,9 @@ func (c *Context) drawPrims(st *driver.State, prim r3.PrimType, vs []swtnl.Verte
 		return err
 	}
 	per := map[r3.PrimType]int{r3.PrimTriangles: 3, r3.PrimLines: 2, r3.PrimPoints: 1}[prim]
-	maxV := 65535 / per * per
+	// Packets of at most 65535 vertices, fewer when their estimated work
+	// would pass workShare.
+	maxV := splitCount(per, c.quads, 65535)
 	for start := 0; start < len(vs); start += maxV {
 		end := min(len(vs), start+maxV)
 		if err := c.emitVertices(st, prim, vs[start:end], &l); err != nil {
@@ -142,6 +144,9 @@ func (c *Context) drawPrims(st *driver.State, prim r3.PrimType, vs []swtnl.Verte
 // emitVertices uploads a vertex list and draws it (3D_LOAD_VBPNTR with one
 // array, then 3D_DRAW_VBUF_2).
 func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Vertex, l *layout) error {
+	if _, err := c.reserve(drawWork(listPrim[prim], len(vs), c.quads)); err != nil {
+		return err
+	}
 	n := l.dwords()
 	c.verts = c.verts[:0]
 	for i := range vs {
@@ -202,6 +207,7 @@ func (c *Context) scissor(st *driver.State) bool {
 	if x0 >= x1 || y0 >= y1 {
 		return false
 	}
+	c.quads = rectQuads(x0, y0, x1, y1)
 	c.set(r3.SC_SCISSOR0, uint32(x0)|uint32(y0)<<13)
 	c.set(r3.SC_SCISSOR1, uint32(x1-1)|uint32(y1-1)<<13)
 	return true

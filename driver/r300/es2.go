@@ -290,7 +290,9 @@ func (c *Context) es2Prims(st *driver.State, d *es2Draw, prim r3.PrimType, vs []
 		return err
 	}
 	per := map[r3.PrimType]int{r3.PrimTriangles: 3, r3.PrimLines: 2, r3.PrimPoints: 1}[prim]
-	maxV := 65535 / per * per
+	// Packets of at most 65535 vertices, fewer when their estimated work
+	// would pass workShare.
+	maxV := splitCount(per, c.quads, 65535)
 	nd := d.dwords(points)
 	for start := 0; start < len(vs); start += maxV {
 		end := min(len(vs), start+maxV)
@@ -332,6 +334,9 @@ func (c *Context) es2Prims(st *driver.State, d *es2Draw, prim r3.PrimType, vs []
 
 // emitRaw uploads vertex data of n vertices of nd dwords and draws it.
 func (c *Context) emitRaw(prim r3.PrimType, data []float32, n, nd int) error {
+	if _, err := c.reserve(drawWork(listPrim[prim], n, c.quads)); err != nil {
+		return err
+	}
 	buf := make([]byte, 4*len(data))
 	for i, f := range data {
 		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(f))

@@ -350,8 +350,19 @@ func listIndices(p driver.Prim, n int) (driver.Prim, []int) {
 
 // tclDrawPackets emits the vertex arrays and the draw packets of a draw
 // whose state emitState has set.
+//
+// A draw whose estimated work (drawWork) passes workShare goes in several
+// submissions of whole primitives: strips, fans and loops become the
+// equivalent list first (listIndices keeps each primitive's last vertex,
+// the one flat shading takes, and the strips' winding), and the vertex
+// arrays are uploaded again in each submission, whose memory they share.
 func (c *Context) tclDrawPackets(d *tclDraw, dc *driver.DrawCall) error {
 	lo, hi := dc.MinIndex, dc.MaxIndex
+	if total := drawWork(dc.Prim, dc.Count, c.quads); total > workShare {
+		return c.tclSplit(d, dc)
+	} else if _, err := c.reserve(total); err != nil {
+		return err
+	}
 	vb, err := c.tclVertices(d, lo, hi)
 	if err != nil {
 		return err
@@ -400,32 +411,83 @@ func (c *Context) tclDrawPackets(d *tclDraw, dc *driver.DrawCall) error {
 				return fmt.Errorf("r300: draw of %d vertices without indices cannot be split", n)
 			}
 			c.s.Packet3(r3.OpDrawVbuf2, r3.VFCntl(cp, r3.WalkList, end-start, false))
-		} else {
-			part := idx[start:end]
-			big := false
-			for _, x := range part {
-				if x > 0xFFFF {
-					big = true
-				}
-			}
-			var buf []byte
-			if big {
-				buf = make([]byte, 4*len(part))
-				for i, x := range part {
-					binary.LittleEndian.PutUint32(buf[4*i:], uint32(x))
-				}
-			} else {
-				buf = make([]byte, 4*((len(part)+1)/2))
-				for i, x := range part {
-					binary.LittleEndian.PutUint16(buf[2*i:], uint16(x))
-				}
-			}
-			addr, err := c.up.Upload(buf, 32)
-			if err != nil {
+		} else if err := c.drawIndexed(cp, idx[start:end]); err != nil {
+			return err
+		}
+	}
+	if c.s.Len() > 64<<10 {
+		return c.Flush()
+	}
+	return nil
+}
+
+// drawIndexed uploads the indices part and draws them (3D_DRAW_INDX_2 and
+// INDX_BUFFER, 32-bit indices when one passes 0xFFFF).
+func (c *Context) drawIndexed(cp r3.PrimType, part []int) error {
+	big := false
+	for _, x := range part {
+		if x > 0xFFFF {
+			big = true
+		}
+	}
+	var buf []byte
+	if big {
+		buf = make([]byte, 4*len(part))
+		for i, x := range part {
+			binary.LittleEndian.PutUint32(buf[4*i:], uint32(x))
+		}
+	} else {
+		buf = make([]byte, 4*((len(part)+1)/2))
+		for i, x := range part {
+			binary.LittleEndian.PutUint16(buf[2*i:], uint16(x))
+		}
+	}
+	addr, err := c.up.Upload(buf, 32)
+	if err != nil {
+		return err
+	}
+	c.s.Packet3(r3.OpDrawIndx2, r3.VFCntl(cp, r3.WalkIndices, len(part), big))
+	c.s.Packet3(r3.OpIndxBuffer, r3.IndxBuffer(addr, len(buf)/4)...)
+	return nil
+}
+
+// tclSplit draws a draw whose estimated work passes workShare as the
+// equivalent list, in packets of whole primitives whose estimates each
+// stay under workShare, flushing between them as reserve decides and
+// uploading the vertex arrays again after each flush.
+func (c *Context) tclSplit(d *tclDraw, dc *driver.DrawCall) error {
+	lo, hi := dc.MinIndex, dc.MaxIndex
+	if dc.Indices == nil && dc.First != lo {
+		return fmt.Errorf("r300: draw: first vertex %d is not the range's %d", dc.First, lo)
+	}
+	prim, order := listIndices(dc.Prim, dc.Count)
+	idx := make([]int, len(order))
+	for i, o := range order {
+		idx[i] = dc.VertexIndex(o) - lo
+	}
+	per := map[driver.Prim]int{driver.PrimPoints: 1, driver.PrimLines: 2, driver.PrimTriangles: 3}[prim]
+	idx = idx[:len(idx)/per*per]
+	chunk := splitCount(per, c.quads, maxDrawVerts)
+	cp := chipPrim[prim]
+	var vb []uint32
+	for start := 0; start < len(idx); start += chunk {
+		end := min(len(idx), start+chunk)
+		flushed, err := c.reserve(drawWork(prim, end-start, c.quads))
+		if err != nil {
+			return err
+		}
+		if vb == nil || flushed {
+			if vb, err = c.tclVertices(d, lo, hi); err != nil {
 				return err
 			}
-			c.s.Packet3(r3.OpDrawIndx2, r3.VFCntl(cp, r3.WalkIndices, len(part), big))
-			c.s.Packet3(r3.OpIndxBuffer, r3.IndxBuffer(addr, len(buf)/4)...)
+		}
+		c.packRegs()
+		c.s.Packet3(r3.OpLoadVbpntr, vb...)
+		for k, v := range vb {
+			c.shadow[r3.VAP_VTX_NUM_ARRAYS+4*uint32(k)] = v
+		}
+		if err := c.drawIndexed(cp, idx[start:end]); err != nil {
+			return err
 		}
 	}
 	if c.s.Len() > 64<<10 {
