@@ -472,9 +472,26 @@ func (e *Engine) triangle(s *drawState, t [3]vertex) error {
 	if s.ucpCulled(&t[0], &t[1], &t[2]) {
 		return nil
 	}
+	// Trivial accept: when every plane keeps all three vertices (NaN
+	// distances do not), the clipper below returns the triangle as it is,
+	// no vertex dropped and none made, so it is set up directly (without
+	// the clipper's allocations, which dominated small triangles).
+	da, n := s.clipDist(&t[0])
+	db, _ := s.clipDist(&t[1])
+	dc, _ := s.clipDist(&t[2])
+	inside := true
+	for k := 0; k < n && inside; k++ {
+		inside = da[k] >= 0 && db[k] >= 0 && dc[k] >= 0
+	}
+	if inside {
+		for i := range t {
+			s.viewport(&t[i])
+		}
+		return e.setupTri(s, &t[0], &t[1], &t[2])
+	}
 	in := make([]vertex, 0, 9)
 	in = append(in, t[:]...)
-	_, n := s.clipDist(&t[0])
+
 	for k := 0; k < n; k++ {
 		if len(in) == 0 {
 			return nil
