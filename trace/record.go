@@ -469,3 +469,21 @@ func (l *line) fixeds(v []gles.Fixed) {
 	}
 	l.b = append(l.b, '}')
 }
+
+// Enum is one gles enumerant: its name and value.
+type Enum struct {
+	Name  string
+	Value gles.Enum
+}
+
+// Enums returns every gles enumerant in declaration order; the first name
+// of a value is the one a trace writes. Tools that name enumerants (the
+// API fuzzer's reproducers) share this table rather than generating their
+// own.
+func Enums() []Enum {
+	out := make([]Enum, len(enumTable))
+	for i, e := range enumTable {
+		out[i] = Enum(e)
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/trace"
 )
 
 // APIVersion says which context type an entry point belongs to.
@@ -35,11 +36,6 @@ type Param struct {
 	Type string
 }
 
-type enumName struct {
-	Name  string
-	Value gles.Enum
-}
-
 var (
 	methodIndex = map[string]*Method{}
 	enumByName  = map[string]gles.Enum{}
@@ -52,7 +48,7 @@ func init() {
 		m := &api[i]
 		methodIndex[m.key()] = m
 	}
-	for _, e := range enumTable {
+	for _, e := range trace.Enums() {
 		enumByName[e.Name] = e.Value
 		if _, dup := enumByValue[e.Value]; !dup {
 			enumByValue[e.Value] = e.Name

@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -60,11 +59,6 @@ func Generate(glesDir string) ([]byte, error) {
 	}
 	sort.Strings(names)
 	var methods []method
-	type enumDef struct {
-		name  string
-		value uint64
-	}
-	var enums []enumDef
 	for _, fn := range names {
 		if strings.HasSuffix(fn, "_test.go") {
 			continue
@@ -77,31 +71,9 @@ func Generate(glesDir string) ([]byte, error) {
 			continue
 		}
 		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
+			if d, ok := d.(*ast.FuncDecl); ok {
 				if m, ok := methodOf(d); ok {
 					methods = append(methods, m)
-				}
-			case *ast.GenDecl:
-				if d.Tok != token.CONST {
-					continue
-				}
-				for _, s := range d.Specs {
-					vs := s.(*ast.ValueSpec)
-					if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Enum" {
-						continue
-					}
-					for i, n := range vs.Names {
-						lit, ok := vs.Values[i].(*ast.BasicLit)
-						if !ok {
-							return nil, fmt.Errorf("%s: enum %s is not a literal", fset.Position(n.Pos()), n.Name)
-						}
-						v, err := strconv.ParseUint(lit.Value, 0, 32)
-						if err != nil {
-							return nil, fmt.Errorf("%s: enum %s: %w", fset.Position(n.Pos()), n.Name, err)
-						}
-						enums = append(enums, enumDef{n.Name, v})
-					}
 				}
 			}
 		}
@@ -125,11 +97,6 @@ func Generate(glesDir string) ([]byte, error) {
 			fmt.Fprintf(&b, "{%q, %q}", p[0], p[1])
 		}
 		b.WriteString("}},\n")
-	}
-	b.WriteString("}\n\n")
-	b.WriteString("// enumTable lists every gles enumerant in declaration order.\nvar enumTable = []enumName{\n")
-	for _, e := range enums {
-		fmt.Fprintf(&b, "\t{%q, %#04x},\n", e.name, e.value)
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
