@@ -1,22 +1,33 @@
-package glamo_test
+package backends_test
 
 import (
 	"image"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/retrogl/retrogl/backends"
 	"github.com/retrogl/retrogl/bench"
 	"github.com/retrogl/retrogl/examples/scenes"
 	"github.com/retrogl/retrogl/gles"
 )
 
-// TestWorkersSameBytes renders the standard benchmark scenes (two frames
-// each, at the chip's natural size) and every example scene with 1, 2, 3
-// and 8 workers sharing the pixel work (gles.Config.Workers, the device's
-// hal.Parallel): every pixel must be the same.
+// TestWorkersSameBytes renders, on every backend, the standard benchmark
+// scenes (two frames each, at the chip's natural size) and every example
+// scene with 1, 2, 3 and 8 workers sharing the pixel work
+// (gles.Config.Workers, the device's hal.Parallel): every pixel must be
+// the same.
 func TestWorkersSameBytes(t *testing.T) {
-	const backend = "glamo3365"
+	for _, backend := range backends.Names() {
+		if strings.HasPrefix(backend, "test-") {
+			continue
+		}
+		t.Run(backend, func(t *testing.T) { workersSameBytes(t, backend) })
+	}
+}
+
+func workersSameBytes(t *testing.T, backend string) {
 	type run struct {
 		name string
 		cfg  gles.Config
