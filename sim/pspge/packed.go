@@ -149,33 +149,22 @@ func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bo
 	a := cl[0].area
 	pc := sb.pc[:n]
 	if a < 1<<31 {
-		// Four channels at once. The packed word Q = sum of q_k<<8k is
-		// stepped as one integer: each step adds every dq_k and carry
-		// c_k, and since every channel ends the step in 0..255 the sum's
-		// bytes are the channels whatever the intermediate borrows. The
-		// remainders run in 32-bit lanes, two to a word: r < a < 2^31,
-		// so r + dr < 2^32, and bit 31 of r + 2^31 - a is the carry.
-		Q := uint64(packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
-		DQ := uint64(cl[0].dq + cl[1].dq<<8 + cl[2].dq<<16 + cl[3].dq<<24)
-		R01, R23 := uint64(cl[0].r)|uint64(cl[1].r)<<32, uint64(cl[2].r)|uint64(cl[3].r)<<32
-		D01, D23 := uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
-		const ones = 1 | 1<<32
-		bias, A := uint64(1<<31-a)*ones, uint64(a)
-		for i := range pc {
-			binary.LittleEndian.PutUint32(pc[i][:], uint32(Q))
-			R01 += D01
-			R23 += D23
-			K01 := (R01 + bias) >> 31 & ones
-			K23 := (R23 + bias) >> 31 & ones
-			R01 -= K01 * A
-			R23 -= K23 * A
-			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		// Four channels at once, in two streams (swarLerp).
+		Q, DQ, R01, R23, D01, D23, A := swarLerp(cl)
+		Qb, Rb01, Rb23 := swarStep(Q, R01, R23, DQ, D01, D23, A)
+		DQ, D01, D23 = swarDouble(DQ, D01, D23, A)
+		i := 0
+		for ; i+2 <= len(pc); i += 2 {
+			binary.LittleEndian.PutUint32(pc[i][:], uint32(swarRGBA(Q)))
+			binary.LittleEndian.PutUint32(pc[i+1][:], uint32(swarRGBA(Qb)))
+			Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+			Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
 		}
-		for k := range cl {
-			cl[k].q = int64(Q >> (8 * k) & 0xFF)
+		if i < len(pc) {
+			binary.LittleEndian.PutUint32(pc[i][:], uint32(swarRGBA(Q)))
+			Q, R01, R23 = Qb, Rb01, Rb23
 		}
-		cl[0].r, cl[1].r = int64(R01&0xFFFFFFFF), int64(R01>>32)
-		cl[2].r, cl[3].r = int64(R23&0xFFFFFFFF), int64(R23>>32)
+		swarStore(cl, Q, R01, R23, A)
 		return false
 	}
 	// One channel at a time, so that the loop keeps its few values in
@@ -740,46 +729,104 @@ func zRange(f uint32, z int32) (lo, span uint32, inv bool) {
 // colorWrite8888 is colorStage followed by writePacked for a chunk whose
 // pixels all passed the depth test, in the simple 8888 state with smooth
 // colours and no texture or specular colour (pipe.direct): each colour is
-// written as it is stepped (colorStage's four-channel stepping, for a
-// triangle whose area is below 2^31).
+// written as it is stepped (colorStage's four-channel stepping in two
+// streams, for a triangle whose area is below 2^31), two pixels to a
+// 64-bit word.
 func (t *target) colorWrite8888(p *pipe, cl *[4]ilerp, n, x0, row int) {
 	o := (row*t.stride + x0) * 4
 	fb := t.fb[o : o+4*n]
-	a := cl[0].area
-	Q := uint64(packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
-	DQ := uint64(cl[0].dq + cl[1].dq<<8 + cl[2].dq<<16 + cl[3].dq<<24)
-	R01, R23 := uint64(cl[0].r)|uint64(cl[1].r)<<32, uint64(cl[2].r)|uint64(cl[3].r)<<32
-	D01, D23 := uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
-	const ones = 1 | 1<<32
-	bias, A := uint64(1<<31-a)*ones, uint64(a)
+	Q, DQ, R01, R23, D01, D23, A := swarLerp(cl)
+	Qb, Rb01, Rb23 := swarStep(Q, R01, R23, DQ, D01, D23, A)
+	DQ, D01, D23 = swarDouble(DQ, D01, D23, A)
+	const rgb2 = 0x00FFFFFF00FFFFFF
 	if t.stencil {
-		ac := p.aconst
-		for o := 0; o+4 <= len(fb); o += 4 {
-			binary.LittleEndian.PutUint32(fb[o:o+4], uint32(Q)&0xFFFFFF|ac)
-			R01 += D01
-			R23 += D23
-			K01 := (R01 + bias) >> 31 & ones
-			K23 := (R23 + bias) >> 31 & ones
-			R01 -= K01 * A
-			R23 -= K23 * A
-			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		set := uint64(p.aconst) * lanes32
+		i := 0
+		for ; i+8 <= len(fb); i += 8 {
+			binary.LittleEndian.PutUint64(fb[i:i+8:i+8], (swarRGBA(Q)|swarRGBA(Qb)<<32)&rgb2|set)
+			Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+			Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
+		}
+		if i < len(fb) {
+			binary.LittleEndian.PutUint32(fb[i:i+4:i+4], uint32(swarRGBA(Q))&0xFFFFFF|uint32(set))
 		}
 	} else {
-		for o := 0; o+4 <= len(fb); o += 4 {
-			q := fb[o : o+4]
-			binary.LittleEndian.PutUint32(q, uint32(Q)&0xFFFFFF|binary.LittleEndian.Uint32(q)&0xFF000000)
-			R01 += D01
-			R23 += D23
-			K01 := (R01 + bias) >> 31 & ones
-			K23 := (R23 + bias) >> 31 & ones
-			R01 -= K01 * A
-			R23 -= K23 * A
-			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		i := 0
+		for ; i+8 <= len(fb); i += 8 {
+			const keep = 0xFF000000FF000000
+			q := fb[i : i+8 : i+8]
+			binary.LittleEndian.PutUint64(q, (swarRGBA(Q)|swarRGBA(Qb)<<32)&rgb2|binary.LittleEndian.Uint64(q)&keep)
+			Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+			Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
+		}
+		if i < len(fb) {
+			q := fb[i : i+4 : i+4]
+			binary.LittleEndian.PutUint32(q, uint32(swarRGBA(Q))&0xFFFFFF|binary.LittleEndian.Uint32(q)&0xFF000000)
 		}
 	}
-	for k := range cl {
-		cl[k].q = int64(Q >> (8 * k) & 0xFF)
+	// The odd stream is one pixel ahead of the even one: at pixel n for
+	// an odd n, else the even stream is.
+	if n&1 != 0 {
+		Q, R01, R23 = Qb, Rb01, Rb23
 	}
+	swarStore(cl, Q, R01, R23, A)
+}
+
+// The four-channel stepping (swarLerp): the channels q_k sit in the 16-bit
+// lanes of one word Q, R and B at bits 0 and 16, G and A at bits 32 and 48
+// (spread's order), and Q is stepped as one integer: each step adds every
+// dq_k and carry c_k, and since every channel ends the step in 0..255 the
+// lanes are the channels whatever the intermediate borrows. The
+// remainders run in 32-bit lanes, two to a word (channels 0 and 1 in
+// R01, 2 and 3 in R23), biased by 2^31 - a: r < a < 2^31 and dr < a, so
+// the biased r + dr is below 2^32, and its bit 31 is the carry, which a
+// shift moves to bit 0 of the lane: the carries of R01 fall on the lanes
+// of R and G, those of R23 shifted by 16 on B and A. Every value is the
+// one ilerp.step reaches after as many steps: swarDouble's step by two is
+// two steps (2dr < 2a, so one subtraction of a reduces it), so two
+// streams, the even pixels and the odd ones, each stepping by two from
+// its own first pixel, give the colours of one stream stepping by one;
+// the two carry chains overlap.
+
+// swarLerp packs four channel interpolators of one area below 2^31.
+func swarLerp(cl *[4]ilerp) (Q, DQ, R01, R23, D01, D23, A uint64) {
+	A = uint64(cl[0].area)
+	bias := (1<<31 - A) * lanes32
+	Q = uint64(cl[0].q) | uint64(cl[2].q)<<16 | uint64(cl[1].q)<<32 | uint64(cl[3].q)<<48
+	DQ = uint64(cl[0].dq + cl[2].dq<<16 + cl[1].dq<<32 + cl[3].dq<<48)
+	R01, R23 = uint64(cl[0].r)|uint64(cl[1].r)<<32+bias, uint64(cl[2].r)|uint64(cl[3].r)<<32+bias
+	D01, D23 = uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
+	return
+}
+
+// swarRGBA returns the RGBA8 word of a state's Q (in the low 32 bits).
+func swarRGBA(Q uint64) uint64 { return (Q | Q>>24) & 0xFFFFFFFF }
+
+// lanes32 has a one in each 32-bit lane.
+const lanes32 = 1 | 1<<32
+
+// swarStep adds one step (DQ, D01, D23) to the state (Q, R01, R23).
+func swarStep(Q, R01, R23, DQ, D01, D23, A uint64) (uint64, uint64, uint64) {
+	R01 += D01
+	R23 += D23
+	K01 := R01 >> 31 & lanes32
+	K23 := R23 >> 31 & lanes32
+	return Q + DQ + (K01 | K23<<16), R01 - K01*A, R23 - K23*A
+}
+
+// swarDouble returns the step by two pixels of the step (DQ, D01, D23).
+func swarDouble(DQ, D01, D23, A uint64) (uint64, uint64, uint64) {
+	bias := (1<<31 - A) * lanes32
+	Q, R01, R23 := swarStep(2*DQ, D01+bias, D23+bias, 0, D01, D23, A)
+	return Q, R01 - bias, R23 - bias
+}
+
+// swarStore writes the state (Q, R01, R23) back to the interpolators.
+func swarStore(cl *[4]ilerp, Q, R01, R23, A uint64) {
+	bias := (1<<31 - A) * lanes32
+	R01, R23 = R01-bias, R23-bias
+	cl[0].q, cl[2].q = int64(Q&0xFF), int64(Q>>16&0xFF)
+	cl[1].q, cl[3].q = int64(Q>>32&0xFF), int64(Q>>48&0xFF)
 	cl[0].r, cl[1].r = int64(R01&0xFFFFFFFF), int64(R01>>32)
 	cl[2].r, cl[3].r = int64(R23&0xFFFFFFFF), int64(R23>>32)
 }
