@@ -191,7 +191,7 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 	half := area / 2
 	dv := newDivider(area)
 	needZ, smooth, spec, tex := t.needZ, d.smooth, d.specular, d.tex
-	r.tri.Walk(clip, func(s *raster.Span) {
+	sb.walk(&r.tri, clip, func(s *raster.Span) {
 		e0, e1, e2 := s.E[0], s.E[1], s.E[2]
 		dx0, dx1, dx2 := s.DX[0], s.DX[1], s.DX[2]
 		one := s.X1-s.X0 == 1 // no step follows the first pixel
