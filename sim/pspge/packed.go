@@ -77,7 +77,31 @@ func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int
 			// One depth for the row (a plane parallel to the screen).
 			z := int32(q)
 			lo, span, inv := zRange(t.zfunc, z)
-			for i := 0; i < n; i++ {
+			i := 0
+			if !inv {
+				// Groups of four that pass whole, in the 32-bit lanes of
+				// two words (the even and the odd pixels): lo <= d <=
+				// lo+span holds when bit 31 of both d + 2^31 - lo and
+				// lo + span + 2^31 - d is set, neither of which borrows
+				// from or carries into the next lane.
+				const m16, b31 = 0x0000FFFF0000FFFF, 1 << 31 * lanes32
+				bl, bh := (1<<31-uint64(lo))*lanes32, (1<<31+uint64(lo+span))*lanes32
+				z4 := uint64(uint16(z)) * (1 | 1<<16 | 1<<32 | 1<<48)
+				for ; i+4 <= n; i += 4 {
+					zp := zr[2*i : 2*i+8 : 2*i+8]
+					d := binary.LittleEndian.Uint64(zp)
+					e, o := d&m16, d>>16&m16
+					if (e+bl)&(bh-e)&(o+bl)&(bh-o)&b31 != b31 {
+						break
+					}
+					if zwrite {
+						binary.LittleEndian.PutUint64(zp, z4)
+					}
+				}
+				copy(idx[:i], identity[:i])
+				m = i
+			}
+			for ; i < n; i++ {
 				zp := zr[2*i : 2*i+2]
 				if uint32(binary.LittleEndian.Uint16(zp))-lo <= span == inv {
 					continue
@@ -462,12 +486,25 @@ func (s *sampler) bilinear8888Repeat(sb *spanBuf, m int) {
 		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
 		fu, fv := uint64(bu&15), uint64(bv&15)
 		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
-		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
+		r0, r1 := rows(bv>>4, mv, pitch)
 		top := (spread(ld32(data, r0+u0))*(16-fu) + spread(ld32(data, r0+u1))*fu) >> 4 & lanes16
 		bot := (spread(ld32(data, r1+u0))*(16-fu) + spread(ld32(data, r1+u1))*fu) >> 4 & lanes16
 		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
 		sb.tex[j] = uint32(v) | uint32(v>>24)
 	}
+}
+
+// rows returns the byte offsets of rows v&mv and (v+1)&mv of a texture
+// that wraps with mask mv: one multiplication, the next row a pitch
+// further unless the first is the last.
+func rows(v, mv, pitch int) (r0, r1 int) {
+	v &= mv
+	r0 = v * pitch
+	r1 = r0 + pitch
+	if v == mv {
+		r1 = 0
+	}
+	return r0, r1
 }
 
 // lanes16 masks the low byte of each 16-bit lane.
@@ -487,7 +524,7 @@ func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
 		fu, fv := uint64(bu&15), uint64(bv&15)
 		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
-		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
+		r0, r1 := rows(bv>>4, mv, pitch)
 		var tl, tr, bl, br uint32
 		if u1 == u0+4 {
 			// Neighbours in one row: both texels in one read.
