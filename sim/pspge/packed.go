@@ -3,6 +3,7 @@ package pspge
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -157,19 +158,17 @@ func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int
 	return m
 }
 
-// colorStage fills sb.pc with the chunk's interpolated colours and
-// reports whether they are all the same.
-func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bool {
+// colorStage fills sb.pc with the chunk's interpolated colours, or sb.qc
+// when lanes is set, and reports whether they are all the same.
+func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32, lanes bool) bool {
 	if !smooth {
-		sb.fillPC(n, pack4(flat))
+		sb.fill(n, pack4(flat), lanes)
 		return true
 	}
 	if cl[0].dq|cl[0].dr|cl[1].dq|cl[1].dr|cl[2].dq|cl[2].dr|cl[3].dq|cl[3].dr == 0 {
-		sb.fillPC(n, packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
+		sb.fill(n, packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q), lanes)
 		return true
 	}
-	// One channel at a time, so that the loop keeps its few values in
-	// registers.
 	a := cl[0].area
 	pc := sb.pc[:n]
 	if a < 1<<31 {
@@ -178,6 +177,20 @@ func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bo
 		Qb, Rb01, Rb23 := swarStep(Q, R01, R23, DQ, D01, D23, A)
 		DQ, D01, D23 = swarDouble(DQ, D01, D23, A)
 		i := 0
+		if lanes {
+			qc := sb.qc[:n]
+			for ; i+2 <= len(qc); i += 2 {
+				qc[i], qc[i+1] = Q, Qb
+				Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+				Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
+			}
+			if i < len(qc) {
+				qc[i] = Q
+				Q, R01, R23 = Qb, Rb01, Rb23
+			}
+			swarStore(cl, Q, R01, R23, A)
+			return false
+		}
 		for ; i+2 <= len(pc); i += 2 {
 			binary.LittleEndian.PutUint32(pc[i][:], uint32(swarRGBA(Q)))
 			binary.LittleEndian.PutUint32(pc[i+1][:], uint32(swarRGBA(Qb)))
@@ -201,7 +214,25 @@ func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bo
 		}
 		cl[k].q, cl[k].r = q, r
 	}
+	if lanes {
+		for i := range pc {
+			sb.qc[i] = spread(sb.pcol(i))
+		}
+	}
 	return false
+}
+
+// fill sets the first n colours to v: packed, or in sb.qc's lanes when
+// lanes is set.
+func (sb *spanBuf) fill(n int, v uint32, lanes bool) {
+	if !lanes {
+		sb.fillPC(n, v)
+		return
+	}
+	w := spread(v)
+	for i := range sb.qc[:n] {
+		sb.qc[i] = w
+	}
 }
 
 // shadeTriPacked is shadeTri for the packed states.
@@ -244,7 +275,7 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 				t.colorWrite8888(&d.pipe, &cl, n, x0, row)
 				continue
 			}
-			sb.flat = colorStage(sb, n, &cl, smooth, r.flat) && tex == nil && !spec && m == n
+			sb.flat = colorStage(sb, n, &cl, smooth, r.flat, d.pipe.lanes) && tex == nil && !spec && m == n
 			if spec {
 				var s2 [spanChunk][3]int32
 				if smooth {
@@ -286,7 +317,7 @@ func (d *draw) shadeSpritePacked(sb *spanBuf, r *spriteRec, box raster.Rect) {
 			n := min(spanChunk, box.X1-x0)
 			zl := ilerp{q: int64(r.z), area: 1}
 			m := t.depthStage(&d.pipe, sb, &zl, n, x0, row)
-			sb.fillPC(n, v)
+			sb.fill(n, v, d.pipe.lanes)
 			sb.flat = tex == nil && !d.specular && m == n
 			if tex != nil && m > 0 {
 				for j := 0; j < m; j++ {
@@ -411,7 +442,7 @@ func (d *draw) texturePacked(sb *spanBuf, m int) {
 	s := d.tex
 	switch d.pipe.tex {
 	case texBilinear8888:
-		if d.pipe.repeat && d.pipe.modul {
+		if d.pipe.lanes {
 			s.bilinearRepeatModulate(sb, m)
 			return
 		}
@@ -511,15 +542,26 @@ func rows(v, mv, pitch int) (r0, r1 int) {
 const lanes16 = 0x00FF00FF00FF00FF
 
 // bilinearRepeatModulate is bilinear8888Repeat followed by MODULATE
-// without doubling, in one loop.
+// without doubling, in one loop, the colours read from sb.qc's lanes (R,
+// B, G, A at bits 0, 16, 32, 48; pipe.lanes).
+//
+// MODULATE is (c+1)*t >> 8 per channel, two channels to a 64x64-bit
+// multiplication: with R and G of the texel at bits 0 and 32 of one word
+// and c+1 of the colour's R and G at bits 0 and 32 of the other, the
+// 128-bit product holds (c_R+1)*t_R in its low 32 bits and (c_G+1)*t_G in
+// its high 64 (each below 2^16; the cross terms, below 2^17, lie in bits
+// 32 to 49 of the low word); likewise B and A. For an RGB texture the
+// texel's alpha is taken as 255, and (c+1)*255 >> 8 = c keeps the
+// colour's alpha, as texFunc does.
 func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 	l := &s.levels[0]
 	data, pitch := l.data, l.pitch
 	mu, mv := l.wrapU, l.wrapV
-	keep := uint32(0xFF000000)
-	if s.rgba {
-		keep = 0
+	var tA uint64
+	if !s.rgba {
+		tA = 0xFF << 32
 	}
+	const lo8 = 0xFF | 0xFF<<32
 	for j := 0; j < m; j++ {
 		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
 		fu, fv := uint64(bu&15), uint64(bv&15)
@@ -536,9 +578,12 @@ func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 		}
 		top := (spread(tl)*(16-fu) + spread(tr)*fu) >> 4 & lanes16
 		bot := (spread(bl)*(16-fu) + spread(br)*fu) >> 4 & lanes16
-		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
-		i := int(sb.idx[j])
-		sb.setPC(i, modulate(sb.pcol(i), uint32(v)|uint32(v>>24), keep))
+		v := top*(16-fv) + bot*fv // the texel's lanes, times 16
+		i := int(sb.idx[j]) & (spanChunk - 1)
+		c := sb.qc[i]
+		h0, l0 := bits.Mul64(v>>4&lo8, c&lo8+lanes32)
+		h1, l1 := bits.Mul64(v>>20&lo8|tA, c>>16&lo8+lanes32)
+		sb.setPC(i, uint32(l0>>8&0xFF|h0&0xFF00|l1<<8&0xFF0000|h1<<16&0xFF000000))
 	}
 }
 

@@ -35,6 +35,7 @@ type spanBuf struct {
 	tex    [spanChunk]uint32
 	tu, tv [spanChunk]int32    // coord's fixed-point texel coordinates (pipe.fixed)
 	pc     [spanChunk][4]uint8 // packed colour (packed.go): R, G, B, A, clamped
+	qc     [spanChunk]uint64   // the colours in swar lanes (pipe.lanes)
 	idx    [spanChunk]uint8    // the chunk's pixels still alive (packed path)
 	flat   bool                // every colour of the chunk is col[0] (or pc[0])
 	pixels int                 // pixels rasterised, for the watchdog
@@ -103,7 +104,11 @@ type pipe struct {
 	ztest  bool // a depth test that can fail
 	over   bool // 8888, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, no dither
 	repeat bool // texBilinear8888 wraps on both axes
-	fixed  bool // the packed path fetches level 0 from tu, tv
+	// lanes is set when the packed path's texture stage is
+	// bilinearRepeatModulate, which reads the colours from spanBuf.qc in
+	// swarLerp's lanes.
+	lanes bool
+	fixed bool // the packed path fetches level 0 from tu, tv
 	// direct is set for outSimple into 8888 with smooth colours and no
 	// texture or specular colour: colorWrite8888.
 	direct bool
@@ -177,6 +182,7 @@ func (d *draw) choosePipe() {
 			}
 			p.fixed = p.packed
 		}
+		p.lanes = p.packed && p.tex == texBilinear8888 && p.repeat && p.modul
 	}
 }
 
