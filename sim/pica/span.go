@@ -278,7 +278,16 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 	sb := &wk.sb
 	e := s.E
 	var st stepper
-	stepping := pr.affine && ps.span.stepOK && s.X1-s.X0 >= minStepSpan
+	pl := &ps.span
+	// constant: every quantity the stages read is the same at every
+	// pixel (a flat colour, no depth or a flat one, no texture
+	// coordinates): interpolate would store the same values.
+	constant := pr.flat == 0xF && (!pl.needZ || pr.flatZ) && !pl.needTC[0] && !pl.needTC[1] && !pl.needTC[2]
+	var zq uint32
+	if constant && pl.needZ {
+		zq = ps.quantizeDepth(pr.depth)
+	}
+	stepping := !constant && pr.affine && pl.stepOK && s.X1-s.X0 >= minStepSpan
 	if stepping {
 		st.gradients(ps, pr, &s.DX)
 	}
@@ -304,7 +313,18 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 			}
 		}
 		wk.pixels += int64(live)
-		if !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n) {
+		switch {
+		case constant:
+			c := pr.color
+			for i := 0; i < n; i++ {
+				sb.col[i] = c
+			}
+			if pl.needZ {
+				for i := 0; i < n; i++ {
+					sb.depth[i], sb.zq[i] = pr.depth, zq
+				}
+			}
+		case !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n):
 			interpolate(ps, pr, sb, e, &s.DX, 0, n)
 		}
 		e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
@@ -564,13 +584,7 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
 		if inRange {
-			for i := 0; i < n; i++ {
-				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
-					bad |= 1 << i
-				}
-				sb.col[i] = [4]uint8{uint8(x0 >> 32), uint8(x1 >> 32), uint8(x2 >> 32), uint8(x3 >> 32)}
-				x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
-			}
+			bad = colorLanes(&x, &d, max(m0, m1, m2, m3), flat, sb, n)
 		} else {
 			for i := 0; i < n; i++ {
 				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
@@ -637,6 +651,59 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		interpolate(ps, pr, sb, *e, dx, i, i+1)
 	}
 	return true
+}
+
+// colorLanes steps a chunk's four colour channels whose values at the
+// first and last pixel lie in [0, 255] (x, d: each channel's 32.32 value
+// at pixel 0 and step, as chunk computes them; m: the largest margin) in
+// two words of two 32-bit lanes, stores them and returns the pixels to
+// interpolate exactly.
+//
+// A lane holds a channel in 8.20 fixed point plus a bias of 2^28: Y_i =
+// floor(x/2^12) + i*floor(d/2^12) + 2^28. The 32.32 value X_i = x + i*d
+// satisfies X_i/2^12 - (Y_i - 2^28) in [0, i+1), below 64 in a chunk, so
+// where Y_i's 20-bit fraction f lies in [t, 2^20 - 64 - t] with t*2^12 >=
+// m, X_i has Y_i's integer part and lies at least m from an integer: the
+// pixel is not one chunk's per-channel test (X_i within m of an integer)
+// would send to the exact path, and its colour is floor(X_i/2^32), what
+// that loop stores. Every other pixel is interpolated exactly. The bias
+// keeps each lane in [2^28 - 64, 2^29) (the values are at least 0, the
+// steps' floors lose under 64), so no lane borrows from or carries into
+// the next. A flat channel (step 0) sits at the middle of its integer (f
+// = 2^19), never near an end.
+func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64 {
+	const bias = 1 << 28
+	t := int64(m)>>12 + 1
+	span := int64(1<<20) - 64 - 2*t // the width of the good fractions, less one
+	if span <= 0 {
+		return 1<<n - 1 // every pixel (a shift by 64 is 0 in Go)
+	}
+	var lane, step [4]int64
+	for k := 0; k < 4; k++ {
+		if flat>>k&1 != 0 {
+			lane[k] = bias + x[k]>>12 + 1<<19
+		} else {
+			lane[k], step[k] = bias+x[k]>>12, d[k]>>12
+		}
+	}
+	w01, w23 := uint64(lane[0]|lane[1]<<32), uint64(lane[2]|lane[3]<<32)
+	s01, s23 := uint64(step[0]+step[1]<<32), uint64(step[2]+step[3]<<32)
+	// A lane's f - t, masked to 20 bits, plus 2^20 - 1 - span carries
+	// into bit 20 exactly when f is outside [t, t + span].
+	tt := uint64(t | t<<32)
+	const fm = 0x000FFFFF000FFFFF
+	const hi = 1<<20 | 1<<52
+	c := uint64(1<<20-1-span) * (1 | 1<<32)
+	var bad uint64
+	for i := 0; i < n; i++ {
+		if (((w01-tt)&fm+c)|((w23-tt)&fm+c))&hi != 0 {
+			bad |= 1 << i
+		}
+		sb.col[i] = [4]uint8{uint8(w01 >> 20), uint8(w01 >> 52), uint8(w23 >> 20), uint8(w23 >> 52)}
+		w01 += s01
+		w23 += s23
+	}
+	return bad
 }
 
 // texel fills pixel i's integer texel coordinates exactly: interpolate's
