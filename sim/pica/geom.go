@@ -51,37 +51,37 @@ func (a *assembler) reset() { a.n, a.odd = 0, false }
 
 // add feeds one vertex in the given topology (0 list, 1 strip, 2 fan) and
 // appends completed triangles to a.tris.
-func (a *assembler) add(v vertex, mode uint32) {
+func (a *assembler) add(v *vertex, mode uint32) {
 	switch mode {
 	case 0:
 		if a.n < 2 {
-			a.buf[a.n] = v
+			a.buf[a.n] = *v
 			a.n++
 			return
 		}
-		a.tris = append(a.tris, a.buf[0], a.buf[1], v)
+		a.tris = append(a.tris, a.buf[0], a.buf[1], *v)
 		a.n = 0
 	case 1:
 		if a.n < 2 {
-			a.buf[a.n] = v
+			a.buf[a.n] = *v
 			a.n++
 			return
 		}
 		if a.odd {
-			a.tris = append(a.tris, a.buf[1], a.buf[0], v)
+			a.tris = append(a.tris, a.buf[1], a.buf[0], *v)
 		} else {
-			a.tris = append(a.tris, a.buf[0], a.buf[1], v)
+			a.tris = append(a.tris, a.buf[0], a.buf[1], *v)
 		}
 		a.odd = !a.odd
-		a.buf[0], a.buf[1] = a.buf[1], v
+		a.buf[0], a.buf[1] = a.buf[1], *v
 	case 2:
 		if a.n < 2 {
-			a.buf[a.n] = v
+			a.buf[a.n] = *v
 			a.n++
 			return
 		}
-		a.tris = append(a.tris, a.buf[0], a.buf[1], v)
-		a.buf[1] = v
+		a.tris = append(a.tris, a.buf[0], a.buf[1], *v)
+		a.buf[1] = *v
 	}
 }
 
@@ -166,8 +166,10 @@ func (g *GPU) draw(indexed bool) error {
 	if limit <= 0 || limit > MaxSteps {
 		limit = MaxSteps
 	}
-	if prog != nil && prog.steps > limit {
-		prog = nil // the interpreter faults where the hardware hangs
+	if prog != nil && prog.steps > limit || g.reference {
+		// The interpreter faults where the hardware hangs; the reference
+		// path runs every vertex through the interpreter.
+		prog = nil
 	}
 	index := func(i int) (uint32, error) {
 		if !indexed {
@@ -247,7 +249,7 @@ func (g *GPU) draw(indexed bool) error {
 				cache.put(idx, &v)
 			}
 		}
-		g.asm.add(v, mode)
+		g.asm.add(&v, mode)
 	}
 	return g.rasterize(g.asm.tris)
 }
@@ -310,26 +312,21 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 	var slotIdx [vsBatch]uint32
 	n := 0
 	var in [16]vec4
-	var out [16]vec4
 	assemble := func() {
 		prog.run(&g.vs, r, n)
 		for k := 0; k < n; k++ {
-			for o := range out {
-				reg := &r.reg[32+o]
-				out[o] = vec4{reg[0][k], reg[1][k], reg[2][k], reg[3][k]}
-			}
-			v := om.vertex(&out)
 			if cache != nil {
+				v := om.vertexAt(r, k)
 				cache.put(slotIdx[k], &v)
 			} else {
-				g.vbatch[k] = v
+				g.vbatch[k] = om.vertexAt(r, k)
 			}
 		}
 		for _, e := range seq {
 			if cache != nil {
-				g.asm.add(cache.vert[-1-e], mode)
+				g.asm.add(&cache.vert[-1-e], mode)
 			} else {
-				g.asm.add(g.vbatch[e], mode)
+				g.asm.add(&g.vbatch[e], mode)
 			}
 		}
 		seq, n = seq[:0], 0
@@ -445,7 +442,7 @@ func (g *GPU) immediateAttr(val vec4) error {
 		return fmt.Errorf("geometry-shader primitive mode is not simulated")
 	}
 	g.asm.tris = g.asm.tris[:0]
-	g.asm.add(v, mode)
+	g.asm.add(&v, mode)
 	return g.rasterize(g.asm.tris)
 }
 

@@ -242,12 +242,39 @@ func (m *outMap) vertex(out *[16]vec4) vertex {
 	for _, e := range m.ent[:m.n] {
 		sem[e.sem] = out[e.o][e.c]
 	}
+	return fromSem(&sem)
+}
+
+// vertexAt is vertex for vertex k of a batch, read from the batch's
+// output registers (reg 32-47) where the map points.
+func (m *outMap) vertexAt(r *vsRegs, k int) vertex {
+	var sem [32]float32
+	for i := range sem {
+		sem[i] = 1
+	}
+	for _, e := range m.ent[:m.n] {
+		sem[e.sem] = r.reg[32+int(e.o&15)][e.c&3][k]
+	}
+	return fromSem(&sem)
+}
+
+// fromSem builds a vertex from its semantics' values.
+func fromSem(sem *[32]float32) vertex {
 	var v vertex
 	copy(v.pos[:], sem[0:4])
 	copy(v.quat[:], sem[4:8])
 	for c := 0; c < 4; c++ {
 		// [OUT] citra: colours take abs() and saturate per vertex.
-		v.color[c] = float32(math.Min(math.Abs(float64(sem[8+c])), 1))
+		// math.Min(|x|, 1) written out: 1 above, NaN as math.NaN().
+		a := float32(math.Abs(float64(sem[8+c])))
+		if !(a <= 1) {
+			if a > 1 {
+				a = 1
+			} else {
+				a = float32(math.NaN())
+			}
+		}
+		v.color[c] = a
 	}
 	v.tc0 = [2]float32{sem[12], sem[13]}
 	v.tc1 = [2]float32{sem[14], sem[15]}
