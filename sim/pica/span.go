@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -63,11 +64,15 @@ type spanPlan struct {
 	noColor   bool    // nothing is written to the colour buffer
 	texFast   [3]bool // unit's fetch is bilinear or nearest RGBA8 repeat
 	texUsed   [3]bool // a combiner stage reads the unit
+	// pxOff[x] is pixel x's offset in pixels from its row's first pixel
+	// in a tiled buffer (the 8x8 tile and the Morton bits of x).
+	pxOff []int32
 }
 
 // plan decides the stages of the span pipeline for ps.
 func (ps *pixelState) plan() {
 	pl := &ps.span
+	pl.pxOff = pxOffsets(ps.width)
 	dcm := ps.dcm
 	pl.needZ = ps.fogMode == 5 || dcm&1 != 0 || ps.stencil&1 != 0 && ps.stRead ||
 		dcm>>12&1 != 0 && ps.depthWrite && ps.depthBuf != nil
@@ -151,6 +156,27 @@ func (ps *pixelState) plan() {
 	bf := ps.blendFunc
 	pl.srcAlpha = full && ps.blend && bf>>16 == 0x7676 && (bf&7 == 0 || bf&7 >= 5) && (bf>>8&7 == 0 || bf>>8&7 >= 5)
 }
+
+// pxOffsets returns the pxOff table of a buffer width pixels wide; the
+// tables are shared (read only).
+func pxOffsets(width int) []int32 {
+	pxOffMu.Lock()
+	defer pxOffMu.Unlock()
+	if t, ok := pxOffTables[width]; ok {
+		return t
+	}
+	t := make([]int32, width)
+	for x := range t {
+		t[x] = int32((x&^7)*8 + mortonX[x&7])
+	}
+	pxOffTables[width] = t
+	return t
+}
+
+var (
+	pxOffMu     sync.Mutex
+	pxOffTables = map[int][]int32{}
+)
 
 // fastRepeat reports whether the unit's fetch is one level, one filter,
 // RGBA8, repeat on both axes, with power-of-two sides: the texels of
@@ -272,6 +298,14 @@ func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect)
 	}
 }
 
+// allLive is a chunk's live flags before any test.
+var allLive = func() (a [spanN]bool) {
+	for i := range a {
+		a[i] = true
+	}
+	return a
+}()
+
 // shadeRow shades one row span of the primitive through the span
 // pipeline.
 func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
@@ -293,23 +327,17 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 	}
 	for x0 := s.X0; x0 < s.X1; x0 += spanN {
 		n := min(spanN, s.X1-x0)
-		live := 0
-		for i := 0; i < n; i++ {
-			sb.live[i] = true
-		}
+		copy(sb.live[:n], allLive[:n])
+		live := n
 		if ps.scissor == 1 {
 			wrow := ps.height - 1 - s.Y
 			if wrow >= ps.sy1 && wrow <= ps.sy2 {
 				for i := 0; i < n; i++ {
 					if x := x0 + i; x >= ps.sx1 && x <= ps.sx2 {
 						sb.live[i] = false
+						live--
 					}
 				}
-			}
-		}
-		for i := 0; i < n; i++ {
-			if sb.live[i] {
-				live++
 			}
 		}
 		wk.pixels += int64(live)
@@ -699,7 +727,10 @@ func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64
 		if (((w01-tt)&fm+c)|((w23-tt)&fm+c))&hi != 0 {
 			bad |= 1 << i
 		}
-		sb.col[i] = [4]uint8{uint8(w01 >> 20), uint8(w01 >> 52), uint8(w23 >> 20), uint8(w23 >> 52)}
+		// Channels 0-3 from bits 20 and 52 of each word, stored as one
+		// word (byte k is channel k).
+		binary.LittleEndian.PutUint32(sb.col[i][:], uint32(w01>>20)&0xFF|uint32(w01>>44)&0xFF00|
+			uint32(w23>>4)&0xFF0000|uint32(w23>>28)&0xFF000000)
 		w01 += s01
 		w23 += s23
 	}
@@ -809,8 +840,8 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 		t0 := &sb.tex[0]
 		for i := 0; i < n; i++ {
 			a, b := &sb.col[i], &t0[i]
-			c[i] = [4]uint8{div255(uint32(b[0]) * uint32(a[0])), div255(uint32(b[1]) * uint32(a[1])),
-				div255(uint32(b[2]) * uint32(a[2])), div255(uint32(b[3]) * uint32(a[3]))}
+			binary.LittleEndian.PutUint32(c[i][:], uint32(div255(uint32(b[0])*uint32(a[0])))|uint32(div255(uint32(b[1])*uint32(a[1])))<<8|
+				uint32(div255(uint32(b[2])*uint32(a[2])))<<16|uint32(div255(uint32(b[3])*uint32(a[3])))<<24)
 		}
 	case pl.replace:
 		c = &sb.out
@@ -909,18 +940,21 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 	test, fn := dcm&1 != 0, dcm>>4&7
 	write := dcm>>12&1 != 0 && ps.depthWrite
 	base := (row&^7)*ps.width + mortonY[row&7]
+	lv := live[:n]
+	zq := sb.zq[:len(lv)]
+	cols := pl.pxOff[x0 : x0+n][:len(lv)]
 	switch ps.depthFmt {
 	case p.DepthD16:
-		for i := 0; i < n; i++ {
-			if !live[i] {
+		zb := ps.depthBuf[2*base:]
+		for i := range lv {
+			if !lv[i] {
 				continue
 			}
-			x := x0 + i
-			off := 2 * (base + (x&^7)*8 + mortonX[x&7])
-			z := sb.zq[i]
-			b := ps.depthBuf[off : off+2]
+			off := 2 * int(cols[i])
+			z := zq[i]
+			b := zb[off : off+2]
 			if test && !cmpFunc(fn, z, uint32(binary.LittleEndian.Uint16(b))) {
-				live[i] = false
+				lv[i] = false
 				continue
 			}
 			if write {
@@ -930,16 +964,16 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 		}
 	default:
 		bpp := ps.depthFmt.BytesPerPixel()
-		for i := 0; i < n; i++ {
-			if !live[i] {
+		zb := ps.depthBuf[bpp*base:]
+		for i := range lv {
+			if !lv[i] {
 				continue
 			}
-			x := x0 + i
-			off := bpp * (base + (x&^7)*8 + mortonX[x&7])
-			z := sb.zq[i]
-			b := ps.depthBuf[off : off+3]
+			off := bpp * int(cols[i])
+			z := zq[i]
+			b := zb[off : off+3]
 			if test && !cmpFunc(fn, z, uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16) {
-				live[i] = false
+				lv[i] = false
 				continue
 			}
 			if write {
@@ -957,22 +991,26 @@ func colorStage(ps *pixelState, c *[spanN][4]uint8, live *[spanN]bool, n, x0, ro
 	base := (row&^7)*ps.width + mortonY[row&7]
 	switch {
 	case pl.copyRGBA8:
-		for i := 0; i < n; i++ {
-			if live[i] {
-				x := x0 + i
-				off := 4 * (base + (x&^7)*8 + mortonX[x&7])
-				s := &c[i]
-				binary.LittleEndian.PutUint32(ps.color[off:off+4], uint32(s[0])<<24|uint32(s[1])<<16|uint32(s[2])<<8|uint32(s[3]))
+		lv := live[:n]
+		cols := pl.pxOff[x0 : x0+n][:len(lv)]
+		cb := ps.color[4*base:]
+		for i := range lv {
+			if lv[i] {
+				off := 4 * int(cols[i])
+				// Bytes A, B, G, R: the colour's word byte-swapped.
+				binary.LittleEndian.PutUint32(cb[off:off+4], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[i][:])))
 			}
 		}
 	case pl.srcAlpha:
-		for i := 0; i < n; i++ {
-			if !live[i] {
+		lv := live[:n]
+		cols := pl.pxOff[x0 : x0+n][:len(lv)]
+		cb := ps.color[4*base:]
+		for i := range lv {
+			if !lv[i] {
 				continue
 			}
-			x := x0 + i
-			off := 4 * (base + (x&^7)*8 + mortonX[x&7])
-			b := ps.color[off : off+4]
+			off := 4 * int(cols[i])
+			b := cb[off : off+4]
 			// (s*a + d*(255-a))/255 per channel in 16-bit lanes A, B,
 			// G, R (the word's byte order); floor(x/255) is
 			// (x + 1 + x>>8) >> 8 for x <= 255*255.
@@ -1024,8 +1062,7 @@ func (t *texUnit) fetchRepeatSpan(xy *[spanN][2]int32, out *[spanN][4]uint8, liv
 				continue
 			}
 			off := 4 * int(rowOff[xy[i][1]&my]+colOff[xy[i][0]&mx])
-			v := binary.LittleEndian.Uint32(d[off : off+4])
-			out[i] = [4]uint8{uint8(v >> 24), uint8(v >> 16), uint8(v >> 8), uint8(v)}
+			binary.LittleEndian.PutUint32(out[i][:], bits.ReverseBytes32(binary.LittleEndian.Uint32(d[off:off+4])))
 		}
 		return
 	}
@@ -1053,7 +1090,7 @@ func (t *texUnit) fetchRepeatSpan(xy *[spanN][2]int32, out *[spanN][4]uint8, liv
 		const half = 32768 | 32768<<32
 		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
 		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
-		out[i] = [4]uint8{uint8(br >> 32), uint8(ag >> 32), uint8(br), uint8(ag)}
+		binary.LittleEndian.PutUint32(out[i][:], uint32(br>>32)&0xFF|uint32(ag>>24)&0xFF00|uint32(br)<<16&0xFF0000|uint32(ag)<<24)
 	}
 }
 
