@@ -264,20 +264,19 @@ func affine(pr *prim) bool {
 	if !(w > 0 && w < math.MaxFloat64) || v[1].invW != w || v[2].invW != w {
 		return false
 	}
-	finite := func(x float64) bool { return x-x == 0 }
+	// Every value is finite when x - x is 0 for x, each value's
+	// magnitude (at most 2^128 for the float32 ones) scaled by 2^-200 and
+	// summed: a NaN or an infinity makes the sum NaN or infinite, and
+	// finite values cannot reach infinity.
+	const sc = 0x1p-200
+	sum := math.Abs(v[0].z)*sc + math.Abs(v[1].z)*sc + math.Abs(v[2].z)*sc
 	for i := range v {
-		ok := finite(v[i].z)
-		for _, c := range v[i].color {
-			ok = ok && finite(float64(c))
-		}
-		for _, t := range v[i].tc {
-			ok = ok && finite(float64(t[0])) && finite(float64(t[1]))
-		}
-		if !ok {
-			return false
-		}
+		c, t := &v[i].color, &v[i].tc
+		sum += math.Abs(float64(c[0])) + math.Abs(float64(c[1])) + math.Abs(float64(c[2])) + math.Abs(float64(c[3])) +
+			math.Abs(float64(t[0][0])) + math.Abs(float64(t[0][1])) + math.Abs(float64(t[1][0])) +
+			math.Abs(float64(t[1][1])) + math.Abs(float64(t[2][0])) + math.Abs(float64(t[2][1]))
 	}
-	return true
+	return sum-sum == 0
 }
 
 // shadeSpans is the fast path: the primitive's pixels inside clip through

@@ -248,15 +248,20 @@ func (m *outMap) vertex(out *[16]vec4) vertex {
 // vertexAt is vertex for vertex k of a batch, read from the batch's
 // output registers (reg 32-47) where the map points.
 func (m *outMap) vertexAt(r *vsRegs, k int) vertex {
-	var sem [32]float32
-	for i := range sem {
-		sem[i] = 1
-	}
+	sem := onesSem
 	for _, e := range m.ent[:m.n] {
 		sem[e.sem] = r.reg[32+int(e.o&15)][e.c&3][k]
 	}
 	return fromSem(&sem)
 }
+
+// onesSem is the semantics of a vertex no output feeds.
+var onesSem = func() (s [32]float32) {
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}()
 
 // fromSem builds a vertex from its semantics' values.
 func fromSem(sem *[32]float32) vertex {
