@@ -94,6 +94,11 @@ type attrLoad struct {
 	stride uint32
 	typ    uint32
 	comps  int
+	// buf, when not nil, is device memory from addr on, covering every
+	// vertex the draw may read: load slices it instead of looking the
+	// address up (the same bytes; an index past it takes the lookup, and
+	// its error).
+	buf []byte
 }
 
 // draw runs DRAWARRAYS or DRAWELEMENTS.
@@ -148,6 +153,27 @@ func (g *GPU) draw(indexed bool) error {
 	}
 	first := g.regs[p.VERTEX_OFFSET]
 	ib := g.regs[p.INDEXBUFFER_CONFIG]
+	// The highest index the draw can read: each attribute's memory up to
+	// it is looked up once.
+	last := uint64(first) + uint64(count) - 1
+	if indexed {
+		last = 0xFF
+		if ib>>31 != 0 {
+			last = 0xFFFF
+		}
+	}
+	if count > 0 {
+		for i := range loads {
+			a := &loads[i]
+			if a.comps == 0 {
+				continue
+			}
+			size := last*uint64(a.stride) + uint64([4]uint32{1, 1, 2, 4}[a.typ])*uint64(a.comps)
+			if size <= 1<<32-1-uint64(a.addr) {
+				a.buf, _ = g.mem.Slice(a.addr, uint32(size))
+			}
+		}
+	}
 	ibAddr := base + ib&0x0FFFFFFF
 	u16 := ib>>31 != 0
 	// The post-transform cache: an index runs the shader once per draw.
@@ -394,12 +420,19 @@ func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
 		return v, nil
 	}
 	esz := [4]uint32{1, 1, 2, 4}[a.typ]
-	// In 64 bits: a large index times the stride must not wrap around
-	// into memory.
-	addr := uint64(a.addr) + uint64(idx)*uint64(a.stride)
-	b, ok := g.mem.Slice(uint32(addr), esz*uint32(a.comps))
-	if !ok || addr > 0xFFFFFFFF {
-		return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
+	n := uint64(esz) * uint64(a.comps)
+	var b []byte
+	if off := uint64(idx) * uint64(a.stride); off+n <= uint64(len(a.buf)) {
+		b = a.buf[off : off+n]
+	} else {
+		// In 64 bits: a large index times the stride must not wrap
+		// around into memory.
+		addr := uint64(a.addr) + uint64(idx)*uint64(a.stride)
+		var ok bool
+		b, ok = g.mem.Slice(uint32(addr), uint32(n))
+		if !ok || addr > 0xFFFFFFFF {
+			return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
+		}
 	}
 	for c := 0; c < a.comps; c++ {
 		var f float32
