@@ -328,6 +328,7 @@ func (c *vertexCache) put(idx uint32, v *vertex) {
 func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cache *vertexCache, targets uint16,
 	index func(int) (uint32, error), inputs func(uint32, *[16]vec4) error) error {
 	r := &g.vsRegs
+	r.begin()
 	for a := range 16 {
 		if targets>>a&1 == 0 {
 			r.reg[a] = [4][vsBatch]float32{} // never written: 0 for every vertex

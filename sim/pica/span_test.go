@@ -166,6 +166,25 @@ const (
     end
 .end
 `
+	// earlyVS reads temporaries before writing them (they read 0 in
+	// every vertex) and writes some components only (o1.w, which
+	// arithVS writes, must read 0 here).
+	earlyVS = `
+.proc main
+    dp4 o0.x, c0, v0
+    dp4 o0.y, c1, v0
+    dp4 o0.z, c2, v0
+    dp4 o0.w, c3, v0
+    add o1.xyz, r1, v1
+    mov r1, c5
+    mov r0.x, v2
+    add o2, r0, v2
+    mul r3.yz, c4, v3
+    add o3, r3.zyxw, v3
+    mov o4.xy, r1
+    end
+.end
+`
 	flowVS = `
 .proc main
     dp4 o0.x, c0, v0
@@ -190,10 +209,13 @@ const (
 // matrix near the identity, c4 a scale, c5 an offset, b1 a flag.
 func randomVS(r *rand.Rand, w *p.Writer) {
 	code, descs := passVS, []uint32{uint32(p.DescIdentity)}
-	if k := r.IntN(3); k > 0 {
+	if k := r.IntN(4); k > 0 {
 		src := arithVS
-		if k == 2 {
+		switch k {
+		case 2:
 			src = flowVS
+		case 3:
+			src = earlyVS
 		}
 		sb, err := picasso.Assemble(src)
 		if err != nil {

@@ -41,6 +41,11 @@ type vsOp struct {
 type vsProg struct {
 	ops   []vsOp
 	steps int
+	// early lists the temporary components (register 16-31, component)
+	// an instruction may read before the program writes them: run
+	// clears them for every batch. The others the program writes before
+	// reading, or never writes; begin clears those once per draw.
+	early [][2]uint8
 }
 
 // straightLine decodes the program from the entry point to its first END
@@ -56,6 +61,7 @@ func straightLine(s *Shader) (*vsProg, bool) {
 		f := in.Op.Info().Format
 		switch {
 		case f == p.Fmt0 && in.Op == p.OpEND:
+			pr.findEarly()
 			return pr, true
 		case f == p.Fmt0 && in.Op == p.OpNOP, in.Op == p.OpCMP:
 			continue // no register written; the flags are never read
@@ -100,6 +106,41 @@ func straightLine(s *Shader) (*vsProg, bool) {
 		pr.ops = append(pr.ops, op)
 	}
 	return nil, false
+}
+
+// findEarly fills pr.early: the operands' temporary components (every
+// swizzle selector, as fetch reads all four) not written by an earlier
+// instruction.
+func (pr *vsProg) findEarly() {
+	var written, listed [16][4]bool
+	for i := range pr.ops {
+		op := &pr.ops[i]
+		for k := 0; k < op.nsrc; k++ {
+			sr := &op.src[k]
+			if sr.file != 1 {
+				continue
+			}
+			for _, c := range sr.sel {
+				if r := sr.idx & 15; !written[r][c] && !listed[r][c] {
+					listed[r][c] = true
+					pr.early = append(pr.early, [2]uint8{16 + r, c})
+				}
+			}
+		}
+		if !op.out {
+			for c := 0; c < 4; c++ {
+				if op.mask[c] {
+					written[op.dst&15][c] = true
+				}
+			}
+		}
+	}
+}
+
+// begin clears the temporaries and outputs (register 16-47) for a draw:
+// a component the program never writes reads 0 in every batch.
+func (r *vsRegs) begin() {
+	clear(r.reg[16:48])
 }
 
 // vsRegs is a batch's register file, component-major: component c of
@@ -147,11 +188,14 @@ func (r *vsRegs) fetch(s *Shader, sr *vsSrc, n int, x *[4][vsBatch]float32) {
 // leaving their outputs in reg 32-47 (registers not written read 0, as in
 // Unit.Run). Each instruction reads its operands for the whole batch, then
 // computes and writes vertex by vertex.
+//
+// The registers hold what begin and the draw's earlier batches left: a
+// component written before it is read is fresh for the first n
+// vertices, one never written is 0 from begin, and those listed in early
+// are cleared here.
 func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
-	for i := 16; i < 48; i++ {
-		for c := 0; c < 4; c++ {
-			clear(r.reg[i][c][:n])
-		}
+	for _, e := range pr.early {
+		clear(r.reg[e[0]][e[1]][:n])
 	}
 	var src [3][4][vsBatch]float32
 	for oi := range pr.ops {
