@@ -214,14 +214,11 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 			if op.in.Op == p.OpDP3 {
 				m = 3
 			}
-			for i := 0; i < n; i++ {
-				va := vec4{a[0][i], a[1][i], a[2][i], a[3][i]}
-				vb := vec4{b[0][i], b[1][i], b[2][i], b[3][i]}
-				sum := dot(&va, &vb, m)
-				for c := 0; c < 4; c++ {
-					if op.mask[c] {
-						dst[c][i] = sum
-					}
+			var sum [vsBatch]float32
+			dotBatch(a, b, m, n, &sum)
+			for c := 0; c < 4; c++ {
+				if op.mask[c] {
+					copy(dst[c][:n], sum[:n])
 				}
 			}
 		case p.OpMOV:
@@ -241,6 +238,41 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 					if op.mask[c] {
 						dst[c][i] = res[c]
 					}
+				}
+			}
+		}
+	}
+}
+
+// dotBatch is dot(a_i, b_i, m) for the first n vertices, component by
+// component: each vertex's products and sums in dot's order, with dot's
+// arithmetic.
+func dotBatch(a, b *[4][vsBatch]float32, m, n int, sum *[vsBatch]float32) {
+	n = min(n, vsBatch)
+	for c := 0; c < m; c++ {
+		ac, bc := &a[c], &b[c]
+		for i := 0; i < n; i++ {
+			var p float32
+			if x, y := flush(ac[i]), flush(bc[i]); x != 0 && y != 0 {
+				mm := float64(x) * float64(y)
+				var ok bool
+				if p, ok = round24Short(mm); !ok {
+					p = round24Full(mm)
+				}
+			}
+			switch {
+			case c == 0:
+				sum[i] = p
+			case p == 0:
+				// fadd(sum, 0) is sum (see dot).
+			default:
+				t := float64(sum[i]) + float64(p)
+				if t == 0 {
+					sum[i] = 0
+				} else if r, ok := round24Short(t); ok {
+					sum[i] = r
+				} else {
+					sum[i] = round24Full(t)
 				}
 			}
 		}
