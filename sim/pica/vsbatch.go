@@ -200,7 +200,12 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 	var src [3][4][vsBatch]float32
 	for oi := range pr.ops {
 		op := &pr.ops[oi]
+		// A DP3/DP4 with a uniform second operand reads it as one vector.
+		dpU := (op.in.Op == p.OpDP3 || op.in.Op == p.OpDP4) && op.nsrc >= 2 && op.src[1].file == 2
 		for k := 0; k < op.nsrc; k++ {
+			if k == 1 && dpU {
+				continue
+			}
 			r.fetch(s, &op.src[k], n, &src[k])
 		}
 		dst := &r.reg[16+int(op.dst)]
@@ -215,7 +220,11 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 				m = 3
 			}
 			var sum [vsBatch]float32
-			dotBatch(a, b, m, n, &sum)
+			if dpU {
+				dotBatchU(a, uniform(s, &op.src[1]), m, n, &sum)
+			} else {
+				dotBatch(a, b, m, n, &sum)
+			}
 			for c := 0; c < 4; c++ {
 				if op.mask[c] {
 					copy(dst[c][:n], sum[:n])
@@ -265,6 +274,62 @@ func dotBatch(a, b *[4][vsBatch]float32, m, n int, sum *[vsBatch]float32) {
 				sum[i] = p
 			case p == 0:
 				// fadd(sum, 0) is sum (see dot).
+			default:
+				t := float64(sum[i]) + float64(p)
+				if t == 0 {
+					sum[i] = 0
+				} else if r, ok := round24Short(t); ok {
+					sum[i] = r
+				} else {
+					sum[i] = round24Full(t)
+				}
+			}
+		}
+	}
+}
+
+// uniform returns a uniform source operand swizzled, negated and flushed
+// (fmul's flush, done once for the batch).
+func uniform(s *Shader, sr *vsSrc) vec4 {
+	u := &s.Float[sr.idx]
+	var v vec4
+	for c := 0; c < 4; c++ {
+		x := u[sr.sel[c]&3]
+		if sr.neg {
+			x = -x
+		}
+		v[c] = flush(x)
+	}
+	return v
+}
+
+// dotBatchU is dotBatch with the same second operand b (flushed) for
+// every vertex.
+func dotBatchU(a *[4][vsBatch]float32, b vec4, m, n int, sum *[vsBatch]float32) {
+	n = min(n, vsBatch)
+	for c := 0; c < m; c++ {
+		ac, y := &a[c], b[c]
+		if y == 0 {
+			// Every product is 0: the first component's sum is 0, a
+			// later one's is unchanged.
+			if c == 0 {
+				clear(sum[:n])
+			}
+			continue
+		}
+		for i := 0; i < n; i++ {
+			var p float32
+			if x := flush(ac[i]); x != 0 {
+				mm := float64(x) * float64(y)
+				var ok bool
+				if p, ok = round24Short(mm); !ok {
+					p = round24Full(mm)
+				}
+			}
+			switch {
+			case c == 0:
+				sum[i] = p
+			case p == 0:
 			default:
 				t := float64(sum[i]) + float64(p)
 				if t == 0 {
