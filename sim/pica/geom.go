@@ -435,6 +435,12 @@ func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
 			return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
 		}
 	}
+	if a.typ == 3 {
+		for c := 0; c < a.comps && 4*c+4 <= len(b); c++ {
+			v[c] = truncF24(math.Float32frombits(binary.LittleEndian.Uint32(b[4*c:])))
+		}
+		return v, nil
+	}
 	for c := 0; c < a.comps; c++ {
 		var f float32
 		switch a.typ {
