@@ -200,10 +200,19 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 	var src [3][4][vsBatch]float32
 	for oi := range pr.ops {
 		op := &pr.ops[oi]
-		// A DP3/DP4 with a uniform second operand reads it as one vector.
-		dpU := (op.in.Op == p.OpDP3 || op.in.Op == p.OpDP4) && op.nsrc >= 2 && op.src[1].file == 2
+		// A DP3/DP4 with a uniform operand reads it as one vector (the
+		// products commute: x*y is y*x, and both are flushed alike).
+		dpU := -1
+		if (op.in.Op == p.OpDP3 || op.in.Op == p.OpDP4) && op.nsrc >= 2 {
+			switch {
+			case op.src[0].file == 2:
+				dpU = 0
+			case op.src[1].file == 2:
+				dpU = 1
+			}
+		}
 		for k := 0; k < op.nsrc; k++ {
-			if k == 1 && dpU {
+			if k == dpU {
 				continue
 			}
 			r.fetch(s, &op.src[k], n, &src[k])
@@ -220,8 +229,8 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 				m = 3
 			}
 			var sum [vsBatch]float32
-			if dpU {
-				dotBatchU(a, uniform(s, &op.src[1]), m, n, &sum)
+			if dpU >= 0 {
+				dotBatchU(&src[1-dpU], uniform(s, &op.src[dpU]), m, n, &sum)
 			} else {
 				dotBatch(a, b, m, n, &sum)
 			}
