@@ -223,7 +223,7 @@ func (g *GPU) draw(indexed bool) error {
 				val = g.fixed[a]
 			} else {
 				var err error
-				if val, err = g.load(loads[a], idx); err != nil {
+				if val, err = g.load(&loads[a], idx); err != nil {
 					return err
 				}
 			}
@@ -415,7 +415,7 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 }
 
 // load reads attribute a of vertex idx.
-func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
+func (g *GPU) load(a *attrLoad, idx uint32) (vec4, error) {
 	v := vec4{0, 0, 0, 1}
 	if a.comps == 0 {
 		return v, nil
@@ -436,8 +436,16 @@ func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
 		}
 	}
 	if a.typ == 3 {
-		for c := 0; c < a.comps && 4*c+4 <= len(b); c++ {
-			v[c] = truncF24(math.Float32frombits(binary.LittleEndian.Uint32(b[4*c:])))
+		f := func(k int) float32 { return truncF24(math.Float32frombits(binary.LittleEndian.Uint32(b[4*k:]))) }
+		switch a.comps {
+		case 4:
+			v = vec4{f(0), f(1), f(2), f(3)}
+		case 3:
+			v = vec4{f(0), f(1), f(2), 1}
+		case 2:
+			v = vec4{f(0), f(1), 0, 1}
+		default:
+			v = vec4{f(0), 0, 0, 1}
 		}
 		return v, nil
 	}

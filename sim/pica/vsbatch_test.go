@@ -73,3 +73,32 @@ func TestDotBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsClipStd checks needsClipStd against needsClip with the
+// standard planes on random positions: near the planes, at zero of both
+// signs, huge, infinite and NaN.
+func TestNeedsClipStd(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 1.0 / 65536, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.MaxFloat32, -math.MaxFloat32, 1e-30}
+	val := func(w float32) float32 {
+		switch r.IntN(4) {
+		case 0:
+			return special[r.IntN(len(special))]
+		case 1:
+			return w * float32(r.IntN(3)-1) // on a plane
+		}
+		return (r.Float32()*2.4 - 1.2) * w
+	}
+	for i := 0; i < 200000; i++ {
+		var vs [3]vertex
+		for k := range vs {
+			w := r.Float32()*2 - 0.2
+			if r.IntN(8) == 0 {
+				w = special[r.IntN(len(special))]
+			}
+			vs[k].pos = vec4{val(w), val(w), val(w), w}
+		}
+		require.Equal(t, needsClip(clipPlanes, &vs[0], &vs[1], &vs[2]), needsClipStd(&vs[0], &vs[1], &vs[2]), "%v", vs)
+	}
+}
