@@ -71,6 +71,7 @@ type worker struct {
 	sb    spanBuf
 	spans []raster.Span
 	wOne  bool // the triangle's W is 1 at every pixel (span path)
+	rs    [numAttrs]rowStep
 	// constCol is set when the triangle's diffuse colour does not vary.
 	constCol bool
 }

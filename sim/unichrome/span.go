@@ -3,6 +3,7 @@ package unichrome
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -46,6 +47,9 @@ type spanBuf struct {
 	fixed [2]bool
 	out   [2][spanN][4]int // the blending stages' outputs
 	word  [spanN]uint32    // the colour in the target's layout (packCol)
+	tmp   [4][spanN]int32  // rowStep's runs
+	zi    [spanN]uint32    // the Z test's value (zInt)
+	zInt  bool             // zi holds Z, z and zw do not
 }
 
 // spanPlan is the compiled choice of stages.
@@ -55,6 +59,7 @@ type spanPlan struct {
 	needSpec bool    // the specular colour or the fog factor is read
 	early    bool    // stencil and Z before texturing (no alpha test)
 	zFast    bool    // Z test and write without stencil or W buffer
+	zInt     bool    // Z16 zFast and Z read by nothing else: integer Z when unbiased
 	texFast  [2]bool // bilinear ABGR8888 repeat on one level whatever the LOD
 	modulate [2]bool // stage n is Ctex*Ccur, Atex*Acur
 	store32  bool    // 32-bit target, ROP COPY, no blending or SRC_ALPHA blending
@@ -83,6 +88,7 @@ func (p *pipeline) plan() {
 		}
 	}
 	pl.zFast = !p.st && !d.wbuf && d.mem != nil
+	pl.zInt = pl.zFast && d.bytes == 2 && !(fogCoord && p.fogSt.useZ)
 	for n := 0; n < p.ntex && p.txmp; n++ {
 		u := &p.units[n]
 		pl.texFast[n] = u.fastRepeat && u.mip == mipLevel0 && u.magS == filtLinear && u.magT == filtLinear &&
@@ -129,6 +135,29 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	}
 	w.wOne = !varies[atW] && pr.a0[atW] == 1
 	w.constCol = !varies[atR] && !varies[atG] && !varies[atB] && !varies[atA]
+	// Z goes to the Z16 test and write as integers when nothing else
+	// reads it and no bias is added: rowStep's zValue.
+	zInt := p.span.zInt && pr.zbias == 0
+	zs := p.zt || p.zw || p.st
+	sb.zInt = zInt
+	// The colour word's channels that do not vary (packCol).
+	var kword uint32
+	for c := 0; c < 4; c++ {
+		if !varies[atR+c] {
+			kword |= uint32(k[atR+c]) << p.span.shifts[c]
+		}
+	}
+	// The attributes stepped by rowStep: the colours that vary, the
+	// specular colour and fog factor when read (one that does not vary
+	// steps by 0 from its value), Z when integer.
+	var rsAttr [numAttrs]uint8
+	nrs := 0
+	for a := atR; a <= atZ; a++ {
+		if varies[a] && a <= atA || p.span.needSpec && a >= atSR && a <= atFog || a == atZ && zInt {
+			rsAttr[nrs] = uint8(a)
+			nrs++
+		}
+	}
 	if cap(w.spans) == 0 {
 		w.spans = make([]raster.Span, 0, 64)
 	}
@@ -141,36 +170,41 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 			for _, i := range step {
 				cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
 			}
+			for _, a := range rsAttr[:nrs] {
+				if a == atZ {
+					w.rs[a].start(cur[a], gx[a], p.depth.scale, 0, s.X1-s.X0)
+				} else {
+					w.rs[a].start(cur[a], gx[a], 1, 0.5, s.X1-s.X0)
+				}
+			}
 			for x0 := s.X0; x0 < s.X1; x0 += spanN {
 				n := min(spanN, s.X1-x0)
 				// Interpolation: each attribute's run of values, stepped as
-				// the reference steps them.
+				// the reference steps them (rowStep).
 				if p.span.packCol && !w.constCol {
 					// The colour goes to the target as it is: the four
-					// channels step together into the target's word (a
-					// channel that does not vary steps by 0 from its
-					// value, which clamps the same).
-					var v, d [4]float64
-					for c := 0; c < 4; c++ {
-						v[c] = cur[atR+c]
-						if varies[atR+c] {
-							d[c] = gx[atR+c]
-						}
-					}
-					v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
-					d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
-					rs, gs, bs, as := p.span.shifts[0], p.span.shifts[1], p.span.shifts[2], p.span.shifts[3]
+					// channels into the target's word.
+					word := &sb.word
 					for i := 0; i < n; i++ {
-						sb.word[i] = uint32(clamp8(v0))<<rs | uint32(clamp8(v1))<<gs | uint32(clamp8(v2))<<bs | uint32(clamp8(v3))<<as
-						v0, v1, v2, v3 = v0+d0, v1+d1, v2+d2, v3+d3
+						word[i] = kword
 					}
-					for c, x := range [4]float64{v0, v1, v2, v3} {
-						if varies[atR+c] {
-							cur[atR+c] = x
+					for c := 0; c < 4; c++ {
+						if !varies[atR+c] {
+							continue
+						}
+						tmp := &sb.tmp[c]
+						w.rs[atR+c].run8(n, tmp)
+						sh := p.span.shifts[c]
+						for i := 0; i < n; i++ {
+							word[i] |= uint32(tmp[i]) << sh
 						}
 					}
 				}
-				for c := 0; c < 4 && !(p.span.packCol && !w.constCol); c++ {
+				if p.span.packCol && w.constCol {
+					// Only the first pixel's colour is read (colorStage).
+					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
+				}
+				for c := 0; c < 4 && !p.span.packCol; c++ {
 					a := atR + c
 					if !varies[a] {
 						for i := 0; i < n; i++ {
@@ -178,31 +212,30 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 						}
 						continue
 					}
-					v, d := cur[a], gx[a]
+					tmp := &sb.tmp[c]
+					w.rs[a].run8(n, tmp)
 					for i := 0; i < n; i++ {
-						sb.col[i][c] = clamp8(v)
-						v += d
+						sb.col[i][c] = int(tmp[i])
 					}
-					cur[a] = v
 				}
 				if p.span.needSpec {
 					for c := 0; c < 3; c++ {
 						a := atSR + c
-						v, d := cur[a], gx[a]
+						tmp := &sb.tmp[c]
+						w.rs[a].run8(n, tmp)
 						for i := 0; i < n; i++ {
-							sb.spec[i][c] = clamp8(v)
-							v += d
+							sb.spec[i][c] = int(tmp[i])
 						}
-						cur[a] = v
 					}
-					v, d := cur[atFog], gx[atFog]
+					tmp := &sb.tmp[3]
+					w.rs[atFog].run8(n, tmp)
 					for i := 0; i < n; i++ {
-						sb.fog[i] = clamp8(v)
-						v += d
+						sb.fog[i] = int(tmp[i])
 					}
-					cur[atFog] = v
 				}
-				if p.span.needZ {
+				if zInt {
+					w.rs[atZ].runZ(&p.depth, n, &sb.zi)
+				} else if p.span.needZ {
 					v, d := cur[atZ], gx[atZ]
 					for i := 0; i < n; i++ {
 						sb.z[i] = v + pr.zbias
@@ -227,7 +260,11 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				} else if p.txmp {
 					w.texCoordSpan(p, &cur, gx, gy, &lod, n)
 				}
-				w.shadeChunk(p, n, x0, s.Y)
+				if p.span.packCol && (zInt || !zs) {
+					w.plainChunk(p, n, x0, s.Y, kword)
+				} else {
+					w.shadeChunk(p, n, x0, s.Y)
+				}
 			}
 		}
 		if len(spans) < cap(spans) {
@@ -425,6 +462,87 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 	}
 }
 
+// plainChunk is shadeChunk for a pipeline that writes its diffuse colour
+// as it is (spanPlan.packCol) with no Z work or the integer Z16 test and
+// write (zInt): stipple, Z and colour in one loop over the chunk's
+// pixels. kword is the colour's word when the colour does not vary
+// (constCol); otherwise sb.word holds the chunk's words.
+func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
+	sb := &w.sb
+	w.stats.Fragments += n
+	stip := uint32(0xFFFFFFFF)
+	if p.sp {
+		// The row's stipple, rotated so that bit i is pixel x0+i's (the
+		// chunk is at most 64 pixels: two rounds of the 32-bit row).
+		row := w.e.stipple[(y+p.spYOS)&31]
+		stip = bits.RotateLeft32(row, -((x0 + p.spXOS) & 31))
+	}
+	s := &p.dst
+	crow := s.mem[y*s.pitch+4*x0:]
+	crow = crow[:4*n]
+	pm := p.pmask
+	words := &sb.word
+	constCol := w.constCol
+	written := 0
+	if !(p.zt || p.zw) {
+		for i := 0; i < n; i++ {
+			if stip>>(uint(i)&31)&1 == 0 {
+				continue
+			}
+			col := kword
+			if !constCol {
+				col = words[i]
+			}
+			b := crow[4*i : 4*i+4]
+			binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+			written++
+		}
+		w.stats.Written += written
+		return
+	}
+	d := &p.depth
+	zrow := d.mem[y*d.pitch+2*x0:]
+	zrow = zrow[:2*n]
+	zi := &sb.zi
+	// The Z function's bits are its outcomes: 1 less, 2 equal, 4
+	// greater (compare); ALWAYS when the test is off.
+	zfn := p.zfunc
+	if !p.zt {
+		zfn = 7
+	}
+	zw := p.zw
+	for i := 0; i < n; i++ {
+		if stip>>(uint(i)&31)&1 == 0 {
+			continue
+		}
+		zb := zrow[2*i : 2*i+2]
+		stored := uint32(binary.LittleEndian.Uint16(zb))
+		z := zi[i]
+		if zfn>>(b2u(z >= stored)+b2u(z > stored))&1 == 0 {
+			continue
+		}
+		if zw && z != stored {
+			binary.LittleEndian.PutUint16(zb, uint16(z))
+		}
+		col := kword
+		if !constCol {
+			col = words[i]
+		}
+		b := crow[4*i : 4*i+4]
+		binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+		written++
+	}
+	w.stats.Written += written
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // mul8u is mul8 for non-negative operands: (a*b + 127)/255, the division
 // as adds and shifts (exact below 255*256).
 func mul8u(a, b int) int {
@@ -459,13 +577,18 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 		off := 2 * (x0 + i)
 		b := row[off : off+2]
 		stored := uint32(binary.LittleEndian.Uint16(b))
-		z := d.zValue(sb.z[i])
+		var z uint32
+		if sb.zInt {
+			z = sb.zi[i]
+		} else {
+			z = d.zValue(sb.z[i])
+		}
 		if p.zt && !compare(p.zfunc, z, stored) {
 			live[i] = false
 			continue
 		}
 		if p.zw {
-			if sb.zw[i] != sb.z[i] { // a bias the write leaves out
+			if !sb.zInt && sb.zw[i] != sb.z[i] { // a bias the write leaves out
 				z = d.zValue(sb.zw[i])
 			}
 			if z != stored {
