@@ -48,6 +48,7 @@ type spanBuf struct {
 	out   [2][spanN][4]int // the blending stages' outputs
 	word  [spanN]uint32    // the colour in the target's layout (packCol)
 	tmp   [4][spanN]int32  // rowStep's runs
+	texw  [spanN]uint32    // bilinearSpan's texels
 	zi    [spanN]uint32    // the Z test's value (zInt)
 	zInt  bool             // zi holds Z, z and zw do not
 }
@@ -66,6 +67,7 @@ type spanPlan struct {
 	packCol  bool    // store32, no blending, and the diffuse colour goes unchanged (word)
 	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
 	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
+	texMod   bool    // one fast texture, MODULATE, store32, nothing between: texModChunk
 }
 
 // plan decides the span pipeline's stages for p.
@@ -114,6 +116,8 @@ func (p *pipeline) plan() {
 	if f.A.Bits == 0 {
 		pl.shifts[3] = 32 // the x byte: masked off by the plane mask
 	}
+	pl.texMod = p.txmp && p.ntex == 1 && pl.texFast[0] && pl.modulate[0] && pl.store32 &&
+		!p.cs && !p.fog && !p.at && p.cw
 }
 
 // shadeSpans is the fast path: the triangle's pixels inside clip through
@@ -403,7 +407,16 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 				if sb.fixed[t] {
 					fix = &sb.fix[t]
 				}
-				u.bilinearSpan(st, fix, out, live, n)
+				tw := &sb.texw
+				u.bilinearSpan(st, fix, tw, live, n)
+				if pl.texMod {
+					w.texModChunk(p, n, x0, y)
+					return
+				}
+				for i := 0; i < n; i++ {
+					v := tw[i]
+					out[i] = [4]int{int(v & 0xFF), int(v >> 8 & 0xFF), int(v >> 16 & 0xFF), int(v >> 24)}
+				}
 				continue
 			}
 			for i := 0; i < n; i++ {
@@ -460,6 +473,58 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 	if p.cw {
 		w.colorStage(p, c, n, x0, y)
 	}
+}
+
+// texModChunk finishes shadeChunk for a pipeline with one fast texture
+// unit (bilinearSpan's texels in sb.texw), MODULATE and a 32-bit target
+// (spanPlan.texMod): the stage, blending and the write in one loop, the
+// blend in 16-bit lanes as colorStage's.
+func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
+	sb := &w.sb
+	live := &sb.live
+	s := &p.dst
+	crow := s.mem[y*s.pitch+4*x0:]
+	crow = crow[:4*n]
+	pm := p.pmask
+	sh := &p.span.shifts
+	rs, gs, bs, as := sh[0], sh[1], sh[2], sh[3]
+	abl := p.abl
+	tw := &sb.texw
+	col := &sb.col
+	written := 0
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		t, c := tw[i], &col[i]
+		r := mul8u(c[0], int(t&0xFF))
+		g := mul8u(c[1], int(t>>8&0xFF))
+		b := mul8u(c[2], int(t>>16&0xFF))
+		a := mul8u(c[3], int(t>>24))
+		out := uint32(r)<<rs | uint32(g)<<gs | uint32(b)<<bs | uint32(a)<<as
+		cb := crow[4*i : 4*i+4]
+		dv := binary.LittleEndian.Uint32(cb)
+		if abl {
+			out = blendSrcAlpha(out, dv, uint64(a))
+		}
+		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
+		written++
+	}
+	w.stats.Written += written
+}
+
+// blendSrcAlpha is mul8(s, a) + mul8(d, 255 - a) per byte lane of the
+// words s and d, clamped to 255.
+func blendSrcAlpha(s, d uint32, a uint64) uint32 {
+	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+	x := spread16(s)*a + 127*ones
+	y := spread16(d)*(255-a) + 127*ones
+	x = (x + ones + x>>8&m) >> 8 & m
+	y = (y + ones + y>>8&m) >> 8 & m
+	sum := x + y
+	sum = (sum | (sum>>8&ones)*0xFF) & m
+	sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+	return uint32(sum | sum>>16)
 }
 
 // plainChunk is shadeChunk for a pipeline that writes its diffuse colour
@@ -658,17 +723,7 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 		v := &c[i]
 		out := uint32(v[0])<<rs | uint32(v[1])<<gs | uint32(v[2])<<bs | uint32(v[3])<<as
 		if p.abl {
-			// mul8(s, a) + mul8(d, 255 - a) per lane, clamped to 255.
-			a := uint64(v[3])
-			const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
-			x := spread16(out)*a + 127*ones
-			y := spread16(dv)*(255-a) + 127*ones
-			x = (x + ones + x>>8&m) >> 8 & m
-			y = (y + ones + y>>8&m) >> 8 & m
-			sum := x + y
-			sum = (sum | (sum>>8&ones)*0xFF) & m
-			sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
-			out = uint32(sum | sum>>16)
+			out = blendSrcAlpha(out, dv, uint64(v[3]))
 		}
 		w.stats.Written++
 		binary.LittleEndian.PutUint32(b, out&pm|dv&^pm)
@@ -677,8 +732,10 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 
 // bilinearSpan is bilinearRepeat over the chunk: the same coordinates,
 // weights and rounding, the four texels blended in x with the channels in
-// 16-bit lanes and in y two channels a word in 32-bit lanes.
-func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out *[spanN][4]int, live *[spanN]bool, n int) {
+// 16-bit lanes and in y two channels a word in 32-bit lanes. out[i] holds
+// the filtered texel's channels in the texel's byte order (R, G, B, A from
+// the low byte).
+func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out *[spanN]uint32, live *[spanN]bool, n int) {
 	lv := &u.lv[u.lvmin]
 	mx, my := lv.w-1, lv.h-1
 	mem, pitch := lv.mem, lv.pitch
@@ -714,9 +771,11 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 		bot := t01*ix + t11*ax
 		const m32 = 0x0000FFFF0000FFFF
 		const half = 32768 | 32768<<32
-		rb := ((top&m32)*iy + (bot&m32)*ay + half) >> 16 // R | B<<32
-		ga := ((top>>16&m32)*iy + (bot>>16&m32)*ay + half) >> 16
-		out[i] = [4]int{int(rb & 0xFF), int(ga & 0xFF), int(rb >> 32 & 0xFF), int(ga >> 32 & 0xFF)}
+		const m8 = 0x000000FF000000FF
+		rb := ((top&m32)*iy + (bot&m32)*ay + half) >> 16 & m8 // R | B<<32
+		ga := ((top>>16&m32)*iy + (bot>>16&m32)*ay + half) >> 16 & m8
+		x := rb | ga<<8
+		out[i] = uint32(x) | uint32(x>>32)<<16
 	}
 }
 
