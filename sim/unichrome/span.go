@@ -143,6 +143,12 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	// reads it and no bias is added: rowStep's zValue.
 	zInt := p.span.zInt && pr.zbias == 0
 	zs := p.zt || p.zw || p.st
+	// A fast unit whose coordinates are the attributes takes its
+	// fixCoord values from rowStep.
+	for t := range w.texRow {
+		u := &p.units[t]
+		w.texRow[t] = p.txmp && t < p.ntex && p.span.texFast[t] && (!p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne)
+	}
 	sb.zInt = zInt
 	// The colour word's channels that do not vary (packCol).
 	var kword uint32
@@ -179,6 +185,14 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					w.rs[a].start(cur[a], gx[a], p.depth.scale, 0, s.X1-s.X0)
 				} else {
 					w.rs[a].start(cur[a], gx[a], 1, 0.5, s.X1-s.X0)
+				}
+			}
+			for t := 0; t < p.ntex; t++ {
+				if w.texRow[t] {
+					lv := &p.units[t].lv[p.units[t].lvmin]
+					as, at := atS0+2*t, atT0+2*t
+					w.rs[as].start(cur[as], gx[as], float64(256*lv.w), -128, s.X1-s.X0)
+					w.rs[at].start(cur[at], gx[at], float64(256*lv.h), -128, s.X1-s.X0)
 				}
 			}
 			for x0 := s.X0; x0 < s.X1; x0 += spanN {
@@ -290,6 +304,13 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		u := &p.units[t]
 		sb.fixed[t] = false
 		switch {
+		case w.texRow[t]:
+			// The fixCoord values stepped along the row (rowStep).
+			lv := &u.lv[u.lvmin]
+			w.rs[as].runFix(n, lv.w, &sb.fix[t], 0)
+			w.rs[at].runFix(n, lv.h, &sb.fix[t], 1)
+			sb.fixed[t] = true
+			continue
 		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
 			// Without perspective, or with W 1 at every pixel (s/1 is
 			// s), the coordinates are the attributes.

@@ -135,3 +135,40 @@ func (r *rowStep) runZ(d *depthBuf, n int, out *[spanN]uint32) {
 	r.k += n
 	r.f, r.fk = f, r.k
 }
+
+// runFix fills component c of out[:n] with fixCoord(s, size, true) of the
+// attribute at the next n pixels (started with scale 256*size, off -128)
+// and steps past them.
+func (r *rowStep) runFix(n, size int, out *[spanN][2]int64, c int) {
+	if r.fd == 0 {
+		x := fixCoord(r.f, size, true)
+		for i := range out[:n] {
+			out[i][c] = x
+		}
+		return
+	}
+	if r.fixed {
+		v, d := r.v, r.d
+		m := uint32(stepMargin) + fixForce
+		near := false
+		for i := range out[:n] {
+			if uint32(v)+m < 2*m {
+				near = true
+			}
+			out[i][c] = v >> 32
+			v += d
+		}
+		r.v = v
+		if !near {
+			r.k += n
+			return
+		}
+	}
+	f := r.replay()
+	for i := 0; i < n; i++ {
+		out[i][c] = fixCoord(f, size, true)
+		f += r.fd
+	}
+	r.k += n
+	r.f, r.fk = f, r.k
+}

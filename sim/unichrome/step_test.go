@@ -16,7 +16,7 @@ func TestRowStepMatchesFloat(t *testing.T) {
 	for it := 0; it < 4000; it++ {
 		n := 1 + r.IntN(700)
 		var f, fd float64
-		switch it % 6 {
+		switch it % 8 {
 		case 0: // anywhere, clamps included
 			f, fd = r.Float64()*600-300, (r.Float64()*2-1)*float64(r.IntN(4))
 		case 1: // on multiples of 1/128: many exact halves
@@ -27,14 +27,27 @@ func TestRowStepMatchesFloat(t *testing.T) {
 			f, fd = float64(r.IntN(1<<16))/(1<<16), float64(r.IntN(33)-16)/(1<<20)
 		case 4: // decimal steps: the float64 sums land beside the halves
 			f, fd = float64(r.IntN(2560))/10+0.05, float64(r.IntN(21)-10)/10
-		default: // Z in decimal steps beside the exact quarters
+		case 5: // Z in decimal steps beside the exact quarters
 			f, fd = float64(r.IntN(100))/100, float64(r.IntN(21)-10)/1000
+		case 6: // texture coordinates
+			f, fd = r.Float64()*8-4, (r.Float64()*2-1)/float64(1+r.IntN(512))
+		default: // texture coordinates in decimal steps
+			f, fd = float64(r.IntN(400)-200)/100, float64(r.IntN(21)-10)/1000
+			if r.IntN(8) == 0 {
+				fd = 0
+			}
 		}
-		z := it%6 == 2 || it%6 == 3 || it%6 == 5
+		const size = 256
+		kind := it % 8
+		z := kind == 2 || kind == 3 || kind == 5
+		tex := kind >= 6
 		var rs rowStep
-		if z {
+		switch {
+		case tex:
+			rs.start(f, fd, 256*size, -128, n)
+		case z:
 			rs.start(f, fd, d.scale, 0, n)
-		} else {
+		default:
 			rs.start(f, fd, 1, 0.5, n)
 		}
 		v := f
@@ -42,13 +55,19 @@ func TestRowStepMatchesFloat(t *testing.T) {
 			m := min(spanN, n-x)
 			var got8 [spanN]int32
 			var gotZ [spanN]uint32
-			if z {
+			var gotFix [spanN][2]int64
+			switch {
+			case tex:
+				rs.runFix(m, size, &gotFix, 1)
+			case z:
 				rs.runZ(d, m, &gotZ)
-			} else {
+			default:
 				rs.run8(m, &got8)
 			}
 			for i := 0; i < m; i++ {
-				if z {
+				if tex {
+					require.Equal(t, fixCoord(v, size, true), gotFix[i][1], "it %d: f %v fd %v pixel %d", it, f, fd, x+i)
+				} else if z {
 					require.Equal(t, d.zValue(v), gotZ[i], "it %d: f %v fd %v pixel %d", it, f, fd, x+i)
 				} else {
 					require.Equal(t, int32(clamp8(v)), got8[i], "it %d: f %v fd %v pixel %d", it, f, fd, x+i)
