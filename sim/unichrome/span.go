@@ -222,7 +222,21 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					// Only the first pixel's colour is read (colorStage).
 					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
 				}
-				for c := 0; c < 4 && !p.span.packCol; c++ {
+				if p.span.texMod {
+					// texModChunk reads the channels' runs.
+					for c := 0; c < 4; c++ {
+						tmp := &sb.tmp[c]
+						if varies[atR+c] {
+							w.rs[atR+c].run8(n, tmp)
+						} else {
+							kc := int32(k[atR+c])
+							for i := range tmp[:n] {
+								tmp[i] = kc
+							}
+						}
+					}
+				}
+				for c := 0; c < 4 && !p.span.packCol && !p.span.texMod; c++ {
 					a := atR + c
 					if !varies[a] {
 						for i := 0; i < n; i++ {
@@ -497,7 +511,8 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 }
 
 // texModChunk finishes shadeChunk for a pipeline with one fast texture
-// unit (bilinearSpan's texels in sb.texw), MODULATE and a 32-bit target
+// unit (bilinearSpan's texels in sb.texw, the diffuse colour's channels
+// in sb.tmp), MODULATE and a 32-bit target
 // (spanPlan.texMod): the stage, blending and the write in one loop, the
 // blend in 16-bit lanes as colorStage's.
 func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
@@ -511,17 +526,17 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 	rs, gs, bs, as := sh[0], sh[1], sh[2], sh[3]
 	abl := p.abl
 	tw := &sb.texw
-	col := &sb.col
+	c0, c1, c2, c3 := &sb.tmp[0], &sb.tmp[1], &sb.tmp[2], &sb.tmp[3]
 	written := 0
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
 		}
-		t, c := tw[i], &col[i]
-		r := mul8u(c[0], int(t&0xFF))
-		g := mul8u(c[1], int(t>>8&0xFF))
-		b := mul8u(c[2], int(t>>16&0xFF))
-		a := mul8u(c[3], int(t>>24))
+		t := tw[i]
+		r := mul8u(int(c0[i]), int(t&0xFF))
+		g := mul8u(int(c1[i]), int(t>>8&0xFF))
+		b := mul8u(int(c2[i]), int(t>>16&0xFF))
+		a := mul8u(int(c3[i]), int(t>>24))
 		out := uint32(r)<<rs | uint32(g)<<gs | uint32(b)<<bs | uint32(a)<<as
 		cb := crow[4*i : 4*i+4]
 		dv := binary.LittleEndian.Uint32(cb)
@@ -656,6 +671,34 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 	}
 	// Z16 without stencil or W buffer.
 	row := d.mem[y*d.pitch:]
+	if sb.zInt {
+		// Integer Z (zInt): the Z function's bits are its outcomes (1
+		// less, 2 equal, 4 greater; ALWAYS when the test is off).
+		zfn := p.zfunc
+		if !p.zt {
+			zfn = 7
+		}
+		zrow := row[2*x0:]
+		zrow = zrow[:2*n]
+		zi := &sb.zi
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			zb := zrow[2*i : 2*i+2]
+			stored := uint32(binary.LittleEndian.Uint16(zb))
+			z := zi[i]
+			if zfn>>(b2u(z >= stored)+b2u(z > stored))&1 == 0 {
+				live[i] = false
+				continue
+			}
+			if p.zw && z != stored {
+				binary.LittleEndian.PutUint16(zb, uint16(z))
+			}
+			any = true
+		}
+		return any
+	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
