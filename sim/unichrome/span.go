@@ -859,41 +859,53 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 	lv := &u.lv[u.lvmin]
 	mx, my := lv.w-1, lv.h-1
 	mem, pitch := lv.mem, lv.pitch
-	// The texel offsets and weights first, then the texels: two short
-	// loops keep the compiler's registers for each.
-	var offs [spanN][4]int32
-	var wts [spanN][2]uint8
+	// Each pixel blends two texel columns, each column first in y:
+	// top*iy + bot*ay = ix*(t00*iy + t01*ay) + ax*(t10*iy + t11*ay) in
+	// integers, so the columns' sums (col, in 16-bit lanes: at most
+	// 255*256) can be kept from pixel to pixel while the row and y weight
+	// (vt) stay and the pixel is on the same or the next column.
+	const m32 = 0x0000FFFF0000FFFF
+	const half = 32768 | 32768<<32
+	const m8 = 0x000000FF000000FF
+	lastVt, lastX0, lastX1 := int64(-1), -1, -1
+	var c0, c1 uint64
+	var r0, r1 int
+	var ay, iy uint64
 	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
 		var us, vt int64
 		if fix != nil {
 			us, vt = fix[i][0], fix[i][1]
 		} else {
 			us, vt = fixCoord(st[i][0], lv.w, true), fixCoord(st[i][1], lv.h, true)
 		}
-		wts[i] = [2]uint8{uint8(us), uint8(vt)}
-		x0, y0 := int(us>>8)&mx, int(vt>>8)&my
-		x1, y1 := (x0+1)&mx, (y0+1)&my
-		r0, r1 := y0*pitch, y1*pitch
-		offs[i] = [4]int32{int32(r0 + 4*x0), int32(r0 + 4*x1), int32(r1 + 4*x0), int32(r1 + 4*x1)}
-	}
-	for i := 0; i < n; i++ {
-		if !live[i] {
-			continue
+		x0 := int(us>>8) & mx
+		if vt != lastVt {
+			y0 := int(vt>>8) & my
+			r0, r1 = y0*pitch, ((y0+1)&my)*pitch
+			ay = uint64(uint8(vt))
+			iy = 256 - ay
+			lastVt, lastX0, lastX1 = vt, -1, -1
 		}
-		o := &offs[i]
-		t00 := spread16(binary.LittleEndian.Uint32(mem[o[0] : o[0]+4]))
-		t10 := spread16(binary.LittleEndian.Uint32(mem[o[1] : o[1]+4]))
-		t01 := spread16(binary.LittleEndian.Uint32(mem[o[2] : o[2]+4]))
-		t11 := spread16(binary.LittleEndian.Uint32(mem[o[3] : o[3]+4]))
-		ax, ay := uint64(wts[i][0]), uint64(wts[i][1])
-		ix, iy := 256-ax, 256-ay
-		top := t00*ix + t10*ax // lanes R, G, B, A: at most 255*256
-		bot := t01*ix + t11*ax
-		const m32 = 0x0000FFFF0000FFFF
-		const half = 32768 | 32768<<32
-		const m8 = 0x000000FF000000FF
-		rb := ((top&m32)*iy + (bot&m32)*ay + half) >> 16 & m8 // R | B<<32
-		ga := ((top>>16&m32)*iy + (bot>>16&m32)*ay + half) >> 16 & m8
+		switch x0 {
+		case lastX0:
+		case lastX1:
+			x1 := (x0 + 1) & mx
+			c0 = c1
+			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		default:
+			x1 := (x0 + 1) & mx
+			c0 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x0:]))*ay
+			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		}
+		ax := uint64(uint8(us))
+		ix := 256 - ax
+		rb := ((c0&m32)*ix + (c1&m32)*ax + half) >> 16 & m8 // R | B<<32
+		ga := ((c0>>16&m32)*ix + (c1>>16&m32)*ax + half) >> 16 & m8
 		x := rb | ga<<8
 		out[i] = uint32(x) | uint32(x>>32)<<16
 	}
