@@ -41,7 +41,7 @@ type spanBuf struct {
 	st    [2][spanN][2]float64
 	lod   [2][spanN]int
 	tex   [2][spanN][4]int
-	// fix holds a fast unit's fixCoord values when stepFixed filled them
+	// fix holds a fast unit's fixCoord values when rowStep filled them
 	// (fixed).
 	fix   [2][spanN][2]int64
 	fixed [2]bool
@@ -332,15 +332,12 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
 			// Without perspective, or with W 1 at every pixel (s/1 is
 			// s), the coordinates are the attributes.
-			sa, ta := s0, t0
 			for i := 0; i < n; i++ {
 				st[i] = [2]float64{s0, t0}
 				lv[i] = lod[t]
 				s0 += ds
 				t0 += dt
 			}
-			sb.fixed[t] = p.span.texFast[t] && stepFixed(sa, ds, u.lv[u.lvmin].w, n, &sb.fix[t], 0, st) &&
-				stepFixed(ta, dt, u.lv[u.lvmin].h, n, &sb.fix[t], 1, st)
 		case !(u.needLOD || u.mip == mipConstant):
 			for i := 0; i < n; i++ {
 				if w := sb.w[i]; w == 0 {
@@ -369,44 +366,9 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 	}
 }
 
-// fixForce, when non-zero, widens stepFixed's margin (tests: it sends
+// fixForce, when non-zero, widens rowStep's margin (tests: it sends
 // pixels through the exact fallback).
 var fixForce uint32
-
-// stepFixed fills component c of fix with fixCoord(s_i, size, true) for
-// the chunk's coordinates s_i = s0 + i*ds, accumulated in float64 as the
-// attribute steps (st holds them): the value before the floor is affine
-// in i, so it is stepped in 32.32 fixed point from its exact value at the
-// first pixel, and a pixel whose stepped value lies within a margin of an
-// integer takes fixCoord on its own coordinate. The accumulation's
-// rounding (under 70 units in the last place of the largest |s|) and the
-// fixed point's (a unit a step) stay far inside the margin. It reports
-// false, having filled nothing, when the values could leave the fixed
-// point's range.
-func stepFixed(s0, ds float64, size, n int, fix *[spanN][2]int64, c int, st *[spanN][2]float64) bool {
-	const one = 1 << 32
-	sz := float64(size)
-	x0 := (float64(s0*sz) - 0.5) * 256
-	g := ds * sz * 256
-	smax := math.Abs(s0) + float64(n)*math.Abs(ds)
-	if !(math.Abs(x0) < 1<<29 && math.Abs(g) < 1<<22) {
-		return false
-	}
-	m := uint32((1e-9*(256*sz*smax+math.Abs(x0)+1))*one) + 4*spanN + fixForce
-	if m >= 1<<30+fixForce {
-		return false
-	}
-	x, dx := int64(x0*one), int64(g*one)
-	for i := 0; i < n; i++ {
-		if uint32(x)-m > 0-2*m {
-			fix[i][c] = fixCoord(st[i][c], size, true)
-		} else {
-			fix[i][c] = x >> 32
-		}
-		x += dx
-	}
-	return true
-}
 
 // shadeChunk runs the fragment stages over the chunk's n pixels, which
 // start at (x0, y).
@@ -867,7 +829,7 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 	const m32 = 0x0000FFFF0000FFFF
 	const half = 32768 | 32768<<32
 	const m8 = 0x000000FF000000FF
-	lastVt, lastX0, lastX1 := int64(-1), -1, -1
+	lastVt, lastX0, lastX1 := int64(math.MinInt64), -1, -1 // no fixCoord value is MinInt64
 	var c0, c1 uint64
 	var r0, r1 int
 	var ay, iy uint64
