@@ -203,9 +203,6 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					// The colour goes to the target as it is: the four
 					// channels into the target's word.
 					word := &sb.word
-					if w.packWords(p, n, kword, &varies) {
-						goto packed
-					}
 					for i := 0; i < n; i++ {
 						word[i] = kword
 					}
@@ -221,7 +218,6 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 						}
 					}
 				}
-			packed:
 				if p.span.packCol && w.constCol {
 					// Only the first pixel's colour is read (colorStage).
 					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
@@ -527,58 +523,6 @@ func blendSrcAlpha(s, d uint32, a uint64) uint32 {
 	sum = (sum | (sum>>8&ones)*0xFF) & m
 	sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
 	return uint32(sum | sum>>16)
-}
-
-// packWords is the packCol interpolation in one loop: the colour
-// channels that vary, stepped in fixed point by their rowSteps, clamped
-// and shifted into the target's word over kword (the channels that do not
-// vary). It reports false, having stepped nothing, when a channel is not
-// in fixed point or a value lies within the margin of a rounding edge:
-// the caller then runs the channels one by one (rowStep.run8).
-func (w *worker) packWords(p *pipeline, n int, kword uint32, varies *[numAttrs]bool) bool {
-	var v, d [4]int64
-	for c := 0; c < 4; c++ {
-		if !varies[atR+c] {
-			v[c] = 1 << 31 // 0.5: no rounding edge, and 0 in the word
-			continue
-		}
-		r := &w.rs[atR+c]
-		if !r.fixed || r.fd == 0 {
-			return false
-		}
-		v[c], d[c] = r.v, r.d
-	}
-	v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
-	d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
-	sh := &p.span.shifts
-	s0, s1, s2, s3 := sh[0], sh[1], sh[2], sh[3]
-	m := uint32(stepMargin) + fixForce
-	near := uint32(0)
-	word := &w.sb.word
-	for i := range word[:n] {
-		near |= b2u(uint32(v0)+m < 2*m) | b2u(uint32(v1)+m < 2*m) | b2u(uint32(v2)+m < 2*m) | b2u(uint32(v3)+m < 2*m)
-		word[i] = kword | clampByte(v0>>32)<<s0 | clampByte(v1>>32)<<s1 | clampByte(v2>>32)<<s2 | clampByte(v3>>32)<<s3
-		v0, v1, v2, v3 = v0+d0, v1+d1, v2+d2, v3+d3
-	}
-	if near != 0 {
-		return false
-	}
-	for c, x := range [4]int64{v0, v1, v2, v3} {
-		if varies[atR+c] {
-			r := &w.rs[atR+c]
-			r.v = x
-			r.k += n
-		}
-	}
-	return true
-}
-
-// clampByte clamps x to [0, 255].
-func clampByte(x int64) uint32 {
-	if uint64(x) > 255 {
-		x = 255 &^ (x >> 63)
-	}
-	return uint32(x)
 }
 
 // plainChunk is shadeChunk for a pipeline that writes its diffuse colour
