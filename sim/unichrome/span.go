@@ -544,6 +544,7 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 	crow := s.mem[y*s.pitch+4*x0:]
 	crow = crow[:4*n]
 	pm := p.pmask
+	full := pm == ^uint32(0)
 	words := &sb.word
 	constCol := w.constCol
 	written := 0
@@ -557,7 +558,11 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 				col = words[i]
 			}
 			b := crow[4*i : 4*i+4]
-			binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+			if full {
+				binary.LittleEndian.PutUint32(b, col) // every bit: nothing to keep
+			} else {
+				binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+			}
 			written++
 		}
 		w.stats.Written += written
@@ -592,7 +597,11 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 			col = words[i]
 		}
 		b := crow[4*i : 4*i+4]
-		binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+		if full {
+			binary.LittleEndian.PutUint32(b, col)
+		} else {
+			binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+		}
 		written++
 	}
 	w.stats.Written += written

@@ -111,7 +111,7 @@ func randomState(r *rand.Rand, l *layout, s *sb) int {
 	// A third of the states take the shapes the span pipeline fuses
 	// (plainChunk, packWords, texModChunk): no fog, specular, alpha test,
 	// stencil, dither or perspective, at most one texture, an ABGR8888
-	// target with ROP COPY and every plane, Z16 without bias, SRC_ALPHA
+	// target with ROP COPY and mostly every plane, Z16 without bias, SRC_ALPHA
 	// blending or none.
 	common := r.IntN(3) == 0
 	if common {
@@ -149,7 +149,7 @@ func randomState(r *rand.Rand, l *layout, s *sb) int {
 		a[8] = w24(uc.AttrZFormat, bit(30)<<22|uint32(l.zpitch)) // Z16, Z buffer
 	}
 	if common {
-		a[4], a[5] = w24(uc.AttrPlaneMask, 0xFFFFFF), w24(uc.AttrROP, 12<<8|0xFF)
+		a[4], a[5] = w24(uc.AttrPlaneMask, pick(0xFFFFFF, 0xFFFFFF, r.Uint32())), w24(uc.AttrROP, 12<<8|0xFF)
 		a[8] = w24(uc.AttrZFormat, bit(30)<<22|uint32(l.zpitch))
 		a[10], a[11], a[12] = w24(uc.AttrZBiasL, 0), w24(uc.AttrZBiasH, 0), w24(uc.AttrZBiasScaleL, 0)
 	}
