@@ -677,18 +677,13 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 		off := 2 * (x0 + i)
 		b := row[off : off+2]
 		stored := uint32(binary.LittleEndian.Uint16(b))
-		var z uint32
-		if sb.zInt {
-			z = sb.zi[i]
-		} else {
-			z = d.zValue(sb.z[i])
-		}
+		z := d.zValue(sb.z[i])
 		if p.zt && !compare(p.zfunc, z, stored) {
 			live[i] = false
 			continue
 		}
 		if p.zw {
-			if !sb.zInt && sb.zw[i] != sb.z[i] { // a bias the write leaves out
+			if sb.zw[i] != sb.z[i] { // a bias the write leaves out
 				z = d.zValue(sb.zw[i])
 			}
 			if z != stored {
