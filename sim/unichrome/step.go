@@ -12,9 +12,9 @@ import "math"
 // steps (the fixed point's truncation of the start and the step: under a
 // unit each; the float64 additions' rounding: under half a unit a step),
 // so a pixel whose fixed-point value lies further than stepMargin from an
-// integer rounds the same. A chunk with any pixel closer than that is
-// redone with the reference's own float64 accumulation, replayed from the
-// row start: the result is the reference's bit for bit.
+// integer rounds the same. A pixel closer than that takes the reference's
+// own float64 accumulation, replayed from the row start: the result is the
+// reference's bit for bit.
 type rowStep struct {
 	v, d  int64   // the scaled value at step k, in 32.32, and its step
 	k     int     // pixels stepped from the row start
@@ -68,10 +68,10 @@ func (r *rowStep) run8(n int, out *[spanN]int32) {
 	if r.fixed {
 		v, d := r.v, r.d
 		m := uint32(stepMargin) + fixForce
-		near := false
+		near := uint64(0) // the pixels within the margin
 		for i := range out[:n] {
 			if uint32(v)+m < 2*m {
-				near = true
+				near |= 1 << uint(i)
 			}
 			x := v >> 32
 			if uint64(x) > 255 {
@@ -81,10 +81,21 @@ func (r *rowStep) run8(n int, out *[spanN]int32) {
 			v += d
 		}
 		r.v = v
-		if !near {
+		if near == 0 {
 			r.k += n
 			return
 		}
+		// The pixels near an edge take the reference's float64 value.
+		f := r.replay()
+		for i := 0; i < n; i++ {
+			if near>>uint(i)&1 != 0 {
+				out[i] = int32(clamp8(f))
+			}
+			f += r.fd
+		}
+		r.k += n
+		r.f, r.fk = f, r.k
+		return
 	}
 	f := r.replay()
 	for i := 0; i < n; i++ {
@@ -109,10 +120,10 @@ func (r *rowStep) runZ(d *depthBuf, n int, out *[spanN]uint32) {
 		v, dv := r.v, r.d
 		m := uint32(stepMargin) + fixForce
 		top := int64(d.scale) - 1
-		near := false
+		near := uint64(0) // the pixels within the margin
 		for i := range out[:n] {
 			if uint32(v)+m < 2*m {
-				near = true
+				near |= 1 << uint(i)
 			}
 			x := v >> 32
 			if uint64(x) > uint64(top) {
@@ -122,10 +133,21 @@ func (r *rowStep) runZ(d *depthBuf, n int, out *[spanN]uint32) {
 			v += dv
 		}
 		r.v = v
-		if !near {
+		if near == 0 {
 			r.k += n
 			return
 		}
+		// The pixels near an edge take the reference's float64 value.
+		f := r.replay()
+		for i := 0; i < n; i++ {
+			if near>>uint(i)&1 != 0 {
+				out[i] = d.zValue(f)
+			}
+			f += r.fd
+		}
+		r.k += n
+		r.f, r.fk = f, r.k
+		return
 	}
 	f := r.replay()
 	for i := 0; i < n; i++ {
@@ -150,19 +172,30 @@ func (r *rowStep) runFix(n, size int, out *[spanN][2]int64, c int) {
 	if r.fixed {
 		v, d := r.v, r.d
 		m := uint32(stepMargin) + fixForce
-		near := false
+		near := uint64(0) // the pixels within the margin
 		for i := range out[:n] {
 			if uint32(v)+m < 2*m {
-				near = true
+				near |= 1 << uint(i)
 			}
 			out[i][c] = v >> 32
 			v += d
 		}
 		r.v = v
-		if !near {
+		if near == 0 {
 			r.k += n
 			return
 		}
+		// The pixels near an edge take the reference's float64 value.
+		f := r.replay()
+		for i := 0; i < n; i++ {
+			if near>>uint(i)&1 != 0 {
+				out[i][c] = fixCoord(f, size, true)
+			}
+			f += r.fd
+		}
+		r.k += n
+		r.f, r.fk = f, r.k
+		return
 	}
 	f := r.replay()
 	for i := 0; i < n; i++ {
