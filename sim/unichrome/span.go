@@ -19,14 +19,20 @@ import (
 // inside the stage's loop.
 //
 // The result is the reference's (shadeRef, fragment), bit for bit: the
-// attributes step with the same float64 additions from the same row
-// start, the stages before Z and colour have no side effect, and the
-// stages with side effects run the pixels in x order. Stencil and Z run
-// before texturing when the alpha test is off (their result cannot depend
-// on the colour), so hidden pixels are not textured. A pipeline whose
-// buffers overlap takes the reference path (pipeline.aliased).
-// TestSpanPathMatchesReference compares the two over random states,
-// primitives and memory.
+// colours, Z16 and a fast unit's texel coordinates step along the row in
+// fixed point from the same row start (rowStep, step.go), a pixel near a
+// rounding edge taking the reference's own float64 sum; the other
+// attributes step with the reference's float64 additions; the stages
+// before Z and colour have no side effect, and the stages with side
+// effects run the pixels in x order. Stencil and Z run before texturing
+// when the alpha test is off (their result cannot depend on the colour),
+// so hidden pixels are not textured. Two common shapes run fused, one loop
+// from Z to the write: a colour written as it is (plainChunk: fill-flat,
+// fill-gouraud) and one bilinear unit MODULATE into a 32-bit target
+// (texModChunk: fill-tex-blend). A pipeline whose buffers overlap takes
+// the reference path (pipeline.aliased). TestSpanPathMatchesReference
+// compares the two over random states, primitives and memory, a third of
+// the states in the fused shapes.
 const spanN = 64
 
 // spanBuf carries one chunk's fragments between the stages; each worker
