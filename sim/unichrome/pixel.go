@@ -71,6 +71,9 @@ type worker struct {
 	sb    spanBuf
 	spans []raster.Span
 	wOne  bool // the triangle's W is 1 at every pixel (span path)
+	rs    [numAttrs]rowStep
+	// texRow says texture unit n's fixCoord values come from rowStep.
+	texRow [2]bool
 	// constCol is set when the triangle's diffuse colour does not vary.
 	constCol bool
 }

@@ -3,6 +3,7 @@ package unichrome
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -18,14 +19,20 @@ import (
 // inside the stage's loop.
 //
 // The result is the reference's (shadeRef, fragment), bit for bit: the
-// attributes step with the same float64 additions from the same row
-// start, the stages before Z and colour have no side effect, and the
-// stages with side effects run the pixels in x order. Stencil and Z run
-// before texturing when the alpha test is off (their result cannot depend
-// on the colour), so hidden pixels are not textured. A pipeline whose
-// buffers overlap takes the reference path (pipeline.aliased).
-// TestSpanPathMatchesReference compares the two over random states,
-// primitives and memory.
+// colours, Z16 and a fast unit's texel coordinates step along the row in
+// fixed point from the same row start (rowStep, step.go), a pixel near a
+// rounding edge taking the reference's own float64 sum; the other
+// attributes step with the reference's float64 additions; the stages
+// before Z and colour have no side effect, and the stages with side
+// effects run the pixels in x order. Stencil and Z run before texturing
+// when the alpha test is off (their result cannot depend on the colour),
+// so hidden pixels are not textured. Two common shapes run fused, one loop
+// from Z to the write: a colour written as it is (plainChunk: fill-flat,
+// fill-gouraud) and one bilinear unit MODULATE into a 32-bit target
+// (texModChunk: fill-tex-blend). A pipeline whose buffers overlap takes
+// the reference path (pipeline.aliased). TestSpanPathMatchesReference
+// compares the two over random states, primitives and memory, a third of
+// the states in the fused shapes.
 const spanN = 64
 
 // spanBuf carries one chunk's fragments between the stages; each worker
@@ -40,12 +47,16 @@ type spanBuf struct {
 	st    [2][spanN][2]float64
 	lod   [2][spanN]int
 	tex   [2][spanN][4]int
-	// fix holds a fast unit's fixCoord values when stepFixed filled them
+	// fix holds a fast unit's fixCoord values when rowStep filled them
 	// (fixed).
 	fix   [2][spanN][2]int64
 	fixed [2]bool
 	out   [2][spanN][4]int // the blending stages' outputs
 	word  [spanN]uint32    // the colour in the target's layout (packCol)
+	tmp   [4][spanN]int32  // rowStep's runs
+	texw  [spanN]uint32    // bilinearSpan's texels
+	zi    [spanN]uint32    // the Z test's value (zInt)
+	zInt  bool             // zi holds Z, z and zw do not
 }
 
 // spanPlan is the compiled choice of stages.
@@ -55,12 +66,14 @@ type spanPlan struct {
 	needSpec bool    // the specular colour or the fog factor is read
 	early    bool    // stencil and Z before texturing (no alpha test)
 	zFast    bool    // Z test and write without stencil or W buffer
+	zInt     bool    // Z16 zFast and Z read by nothing else: integer Z when unbiased
 	texFast  [2]bool // bilinear ABGR8888 repeat on one level whatever the LOD
 	modulate [2]bool // stage n is Ctex*Ccur, Atex*Acur
 	store32  bool    // 32-bit target, ROP COPY, no blending or SRC_ALPHA blending
 	packCol  bool    // store32, no blending, and the diffuse colour goes unchanged (word)
 	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
 	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
+	texMod   bool    // one fast texture, MODULATE, store32, nothing between: texModChunk
 }
 
 // plan decides the span pipeline's stages for p.
@@ -83,6 +96,7 @@ func (p *pipeline) plan() {
 		}
 	}
 	pl.zFast = !p.st && !d.wbuf && d.mem != nil
+	pl.zInt = pl.zFast && d.bytes == 2 && !(fogCoord && p.fogSt.useZ)
 	for n := 0; n < p.ntex && p.txmp; n++ {
 		u := &p.units[n]
 		pl.texFast[n] = u.fastRepeat && u.mip == mipLevel0 && u.magS == filtLinear && u.magT == filtLinear &&
@@ -108,6 +122,8 @@ func (p *pipeline) plan() {
 	if f.A.Bits == 0 {
 		pl.shifts[3] = 32 // the x byte: masked off by the plane mask
 	}
+	pl.texMod = p.txmp && p.ntex == 1 && pl.texFast[0] && pl.modulate[0] && pl.store32 &&
+		!p.cs && !p.fog && !p.at && p.cw
 }
 
 // shadeSpans is the fast path: the triangle's pixels inside clip through
@@ -129,6 +145,35 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	}
 	w.wOne = !varies[atW] && pr.a0[atW] == 1
 	w.constCol = !varies[atR] && !varies[atG] && !varies[atB] && !varies[atA]
+	// Z goes to the Z16 test and write as integers when nothing else
+	// reads it and no bias is added: rowStep's zValue.
+	zInt := p.span.zInt && pr.zbias == 0
+	zs := p.zt || p.zw || p.st
+	// A fast unit whose coordinates are the attributes takes its
+	// fixCoord values from rowStep.
+	for t := range w.texRow {
+		u := &p.units[t]
+		w.texRow[t] = p.txmp && t < p.ntex && p.span.texFast[t] && (!p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne)
+	}
+	sb.zInt = zInt
+	// The colour word's channels that do not vary (packCol).
+	var kword uint32
+	for c := 0; c < 4; c++ {
+		if !varies[atR+c] {
+			kword |= uint32(k[atR+c]) << p.span.shifts[c]
+		}
+	}
+	// The attributes stepped by rowStep: the colours that vary, the
+	// specular colour and fog factor when read (one that does not vary
+	// steps by 0 from its value), Z when integer.
+	var rsAttr [numAttrs]uint8
+	nrs := 0
+	for a := atR; a <= atZ; a++ {
+		if varies[a] && a <= atA || p.span.needSpec && a >= atSR && a <= atFog || a == atZ && zInt {
+			rsAttr[nrs] = uint8(a)
+			nrs++
+		}
+	}
 	if cap(w.spans) == 0 {
 		w.spans = make([]raster.Span, 0, 64)
 	}
@@ -141,36 +186,63 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 			for _, i := range step {
 				cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
 			}
+			for _, a := range rsAttr[:nrs] {
+				if a == atZ {
+					w.rs[a].start(cur[a], gx[a], p.depth.scale, 0, s.X1-s.X0)
+				} else {
+					w.rs[a].start(cur[a], gx[a], 1, 0.5, s.X1-s.X0)
+				}
+			}
+			for t := 0; t < p.ntex; t++ {
+				if w.texRow[t] {
+					lv := &p.units[t].lv[p.units[t].lvmin]
+					as, at := atS0+2*t, atT0+2*t
+					w.rs[as].start(cur[as], gx[as], float64(256*lv.w), -128, s.X1-s.X0)
+					w.rs[at].start(cur[at], gx[at], float64(256*lv.h), -128, s.X1-s.X0)
+				}
+			}
 			for x0 := s.X0; x0 < s.X1; x0 += spanN {
 				n := min(spanN, s.X1-x0)
 				// Interpolation: each attribute's run of values, stepped as
-				// the reference steps them.
+				// the reference steps them (rowStep).
 				if p.span.packCol && !w.constCol {
 					// The colour goes to the target as it is: the four
-					// channels step together into the target's word (a
-					// channel that does not vary steps by 0 from its
-					// value, which clamps the same).
-					var v, d [4]float64
-					for c := 0; c < 4; c++ {
-						v[c] = cur[atR+c]
-						if varies[atR+c] {
-							d[c] = gx[atR+c]
-						}
-					}
-					v0, v1, v2, v3 := v[0], v[1], v[2], v[3]
-					d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
-					rs, gs, bs, as := p.span.shifts[0], p.span.shifts[1], p.span.shifts[2], p.span.shifts[3]
+					// channels into the target's word.
+					word := &sb.word
 					for i := 0; i < n; i++ {
-						sb.word[i] = uint32(clamp8(v0))<<rs | uint32(clamp8(v1))<<gs | uint32(clamp8(v2))<<bs | uint32(clamp8(v3))<<as
-						v0, v1, v2, v3 = v0+d0, v1+d1, v2+d2, v3+d3
+						word[i] = kword
 					}
-					for c, x := range [4]float64{v0, v1, v2, v3} {
-						if varies[atR+c] {
-							cur[atR+c] = x
+					for c := 0; c < 4; c++ {
+						if !varies[atR+c] {
+							continue
+						}
+						tmp := &sb.tmp[c]
+						w.rs[atR+c].run8(n, tmp)
+						sh := p.span.shifts[c]
+						for i := 0; i < n; i++ {
+							word[i] |= uint32(tmp[i]) << sh
 						}
 					}
 				}
-				for c := 0; c < 4 && !(p.span.packCol && !w.constCol); c++ {
+				if p.span.packCol && w.constCol {
+					// Only the first pixel's colour is read (colorStage).
+					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
+				}
+				if p.span.texMod {
+					// texModChunk reads the channels' runs.
+					for c := 0; c < 4; c++ {
+						tmp := &sb.tmp[c]
+						if varies[atR+c] {
+							w.rs[atR+c].run8(n, tmp)
+						} else {
+							kc := int32(k[atR+c])
+							for i := range tmp[:n] {
+								tmp[i] = kc
+							}
+						}
+					}
+				}
+				for c := 0; c < 4 && !p.span.packCol && !p.span.texMod; c++ {
 					a := atR + c
 					if !varies[a] {
 						for i := 0; i < n; i++ {
@@ -178,31 +250,30 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 						}
 						continue
 					}
-					v, d := cur[a], gx[a]
+					tmp := &sb.tmp[c]
+					w.rs[a].run8(n, tmp)
 					for i := 0; i < n; i++ {
-						sb.col[i][c] = clamp8(v)
-						v += d
+						sb.col[i][c] = int(tmp[i])
 					}
-					cur[a] = v
 				}
 				if p.span.needSpec {
 					for c := 0; c < 3; c++ {
 						a := atSR + c
-						v, d := cur[a], gx[a]
+						tmp := &sb.tmp[c]
+						w.rs[a].run8(n, tmp)
 						for i := 0; i < n; i++ {
-							sb.spec[i][c] = clamp8(v)
-							v += d
+							sb.spec[i][c] = int(tmp[i])
 						}
-						cur[a] = v
 					}
-					v, d := cur[atFog], gx[atFog]
+					tmp := &sb.tmp[3]
+					w.rs[atFog].run8(n, tmp)
 					for i := 0; i < n; i++ {
-						sb.fog[i] = clamp8(v)
-						v += d
+						sb.fog[i] = int(tmp[i])
 					}
-					cur[atFog] = v
 				}
-				if p.span.needZ {
+				if zInt {
+					w.rs[atZ].runZ(&p.depth, n, &sb.zi)
+				} else if p.span.needZ {
 					v, d := cur[atZ], gx[atZ]
 					for i := 0; i < n; i++ {
 						sb.z[i] = v + pr.zbias
@@ -227,7 +298,11 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				} else if p.txmp {
 					w.texCoordSpan(p, &cur, gx, gy, &lod, n)
 				}
-				w.shadeChunk(p, n, x0, s.Y)
+				if p.span.packCol && (zInt || !zs) {
+					w.plainChunk(p, n, x0, s.Y, kword)
+				} else {
+					w.shadeChunk(p, n, x0, s.Y)
+				}
 			}
 		}
 		if len(spans) < cap(spans) {
@@ -249,18 +324,22 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		u := &p.units[t]
 		sb.fixed[t] = false
 		switch {
+		case w.texRow[t]:
+			// The fixCoord values stepped along the row (rowStep).
+			lv := &u.lv[u.lvmin]
+			w.rs[as].runFix(n, lv.w, &sb.fix[t], 0)
+			w.rs[at].runFix(n, lv.h, &sb.fix[t], 1)
+			sb.fixed[t] = true
+			continue
 		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
 			// Without perspective, or with W 1 at every pixel (s/1 is
 			// s), the coordinates are the attributes.
-			sa, ta := s0, t0
 			for i := 0; i < n; i++ {
 				st[i] = [2]float64{s0, t0}
 				lv[i] = lod[t]
 				s0 += ds
 				t0 += dt
 			}
-			sb.fixed[t] = p.span.texFast[t] && stepFixed(sa, ds, u.lv[u.lvmin].w, n, &sb.fix[t], 0, st) &&
-				stepFixed(ta, dt, u.lv[u.lvmin].h, n, &sb.fix[t], 1, st)
 		case !(u.needLOD || u.mip == mipConstant):
 			for i := 0; i < n; i++ {
 				if w := sb.w[i]; w == 0 {
@@ -289,44 +368,9 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 	}
 }
 
-// fixForce, when non-zero, widens stepFixed's margin (tests: it sends
+// fixForce, when non-zero, widens rowStep's margin (tests: it sends
 // pixels through the exact fallback).
 var fixForce uint32
-
-// stepFixed fills component c of fix with fixCoord(s_i, size, true) for
-// the chunk's coordinates s_i = s0 + i*ds, accumulated in float64 as the
-// attribute steps (st holds them): the value before the floor is affine
-// in i, so it is stepped in 32.32 fixed point from its exact value at the
-// first pixel, and a pixel whose stepped value lies within a margin of an
-// integer takes fixCoord on its own coordinate. The accumulation's
-// rounding (under 70 units in the last place of the largest |s|) and the
-// fixed point's (a unit a step) stay far inside the margin. It reports
-// false, having filled nothing, when the values could leave the fixed
-// point's range.
-func stepFixed(s0, ds float64, size, n int, fix *[spanN][2]int64, c int, st *[spanN][2]float64) bool {
-	const one = 1 << 32
-	sz := float64(size)
-	x0 := (float64(s0*sz) - 0.5) * 256
-	g := ds * sz * 256
-	smax := math.Abs(s0) + float64(n)*math.Abs(ds)
-	if !(math.Abs(x0) < 1<<29 && math.Abs(g) < 1<<22) {
-		return false
-	}
-	m := uint32((1e-9*(256*sz*smax+math.Abs(x0)+1))*one) + 4*spanN + fixForce
-	if m >= 1<<30+fixForce {
-		return false
-	}
-	x, dx := int64(x0*one), int64(g*one)
-	for i := 0; i < n; i++ {
-		if uint32(x)-m > 0-2*m {
-			fix[i][c] = fixCoord(st[i][c], size, true)
-		} else {
-			fix[i][c] = x >> 32
-		}
-		x += dx
-	}
-	return true
-}
 
 // shadeChunk runs the fragment stages over the chunk's n pixels, which
 // start at (x0, y).
@@ -366,7 +410,16 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 				if sb.fixed[t] {
 					fix = &sb.fix[t]
 				}
-				u.bilinearSpan(st, fix, out, live, n)
+				tw := &sb.texw
+				u.bilinearSpan(st, fix, tw, live, n)
+				if pl.texMod {
+					w.texModChunk(p, n, x0, y)
+					return
+				}
+				for i := 0; i < n; i++ {
+					v := tw[i]
+					out[i] = [4]int{int(v & 0xFF), int(v >> 8 & 0xFF), int(v >> 16 & 0xFF), int(v >> 24)}
+				}
 				continue
 			}
 			for i := 0; i < n; i++ {
@@ -425,6 +478,149 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 	}
 }
 
+// texModChunk finishes shadeChunk for a pipeline with one fast texture
+// unit (bilinearSpan's texels in sb.texw, the diffuse colour's channels
+// in sb.tmp), MODULATE and a 32-bit target
+// (spanPlan.texMod): the stage, blending and the write in one loop, the
+// blend in 16-bit lanes as colorStage's.
+func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
+	sb := &w.sb
+	live := &sb.live
+	s := &p.dst
+	crow := s.mem[y*s.pitch+4*x0:]
+	crow = crow[:4*n]
+	pm := p.pmask
+	sh := &p.span.shifts
+	rs, gs, bs, as := sh[0], sh[1], sh[2], sh[3]
+	abl := p.abl
+	tw := &sb.texw
+	c0, c1, c2, c3 := &sb.tmp[0], &sb.tmp[1], &sb.tmp[2], &sb.tmp[3]
+	written := 0
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		t := tw[i]
+		r := mul8u(int(c0[i]), int(t&0xFF))
+		g := mul8u(int(c1[i]), int(t>>8&0xFF))
+		b := mul8u(int(c2[i]), int(t>>16&0xFF))
+		a := mul8u(int(c3[i]), int(t>>24))
+		out := uint32(r)<<rs | uint32(g)<<gs | uint32(b)<<bs | uint32(a)<<as
+		cb := crow[4*i : 4*i+4]
+		dv := binary.LittleEndian.Uint32(cb)
+		if abl {
+			out = blendSrcAlpha(out, dv, uint64(a))
+		}
+		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
+		written++
+	}
+	w.stats.Written += written
+}
+
+// blendSrcAlpha is mul8(s, a) + mul8(d, 255 - a) per byte lane of the
+// words s and d, clamped to 255.
+func blendSrcAlpha(s, d uint32, a uint64) uint32 {
+	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+	x := spread16(s)*a + 127*ones
+	y := spread16(d)*(255-a) + 127*ones
+	x = (x + ones + x>>8&m) >> 8 & m
+	y = (y + ones + y>>8&m) >> 8 & m
+	sum := x + y
+	sum = (sum | (sum>>8&ones)*0xFF) & m
+	sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+	return uint32(sum | sum>>16)
+}
+
+// plainChunk is shadeChunk for a pipeline that writes its diffuse colour
+// as it is (spanPlan.packCol) with no Z work or the integer Z16 test and
+// write (zInt): stipple, Z and colour in one loop over the chunk's
+// pixels. kword is the colour's word when the colour does not vary
+// (constCol); otherwise sb.word holds the chunk's words.
+func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
+	sb := &w.sb
+	w.stats.Fragments += n
+	stip := uint32(0xFFFFFFFF)
+	if p.sp {
+		// The row's stipple, rotated so that bit i is pixel x0+i's (the
+		// chunk is at most 64 pixels: two rounds of the 32-bit row).
+		row := w.e.stipple[(y+p.spYOS)&31]
+		stip = bits.RotateLeft32(row, -((x0 + p.spXOS) & 31))
+	}
+	s := &p.dst
+	crow := s.mem[y*s.pitch+4*x0:]
+	crow = crow[:4*n]
+	pm := p.pmask
+	full := pm == ^uint32(0)
+	words := &sb.word
+	constCol := w.constCol
+	written := 0
+	if !(p.zt || p.zw) {
+		for i := 0; i < n; i++ {
+			if stip>>(uint(i)&31)&1 == 0 {
+				continue
+			}
+			col := kword
+			if !constCol {
+				col = words[i]
+			}
+			b := crow[4*i : 4*i+4]
+			if full {
+				binary.LittleEndian.PutUint32(b, col) // every bit: nothing to keep
+			} else {
+				binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+			}
+			written++
+		}
+		w.stats.Written += written
+		return
+	}
+	d := &p.depth
+	zrow := d.mem[y*d.pitch+2*x0:]
+	zrow = zrow[:2*n]
+	zi := &sb.zi
+	// The Z function's bits are its outcomes: 1 less, 2 equal, 4
+	// greater (compare); ALWAYS when the test is off.
+	zfn := p.zfunc
+	if !p.zt {
+		zfn = 7
+	}
+	zw := p.zw
+	for i := 0; i < n; i++ {
+		if stip>>(uint(i)&31)&1 == 0 {
+			continue
+		}
+		zb := zrow[2*i : 2*i+2]
+		stored := uint32(binary.LittleEndian.Uint16(zb))
+		z := zi[i]
+		if zfn>>(b2u(z >= stored)+b2u(z > stored))&1 == 0 {
+			continue
+		}
+		if zw && z != stored {
+			binary.LittleEndian.PutUint16(zb, uint16(z))
+		}
+		col := kword
+		if !constCol {
+			col = words[i]
+		}
+		b := crow[4*i : 4*i+4]
+		if full {
+			binary.LittleEndian.PutUint32(b, col)
+		} else {
+			binary.LittleEndian.PutUint32(b, col&pm|binary.LittleEndian.Uint32(b)&^pm)
+		}
+		written++
+	}
+	w.stats.Written += written
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // mul8u is mul8 for non-negative operands: (a*b + 127)/255, the division
 // as adds and shifts (exact below 255*256).
 func mul8u(a, b int) int {
@@ -452,6 +648,34 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 	}
 	// Z16 without stencil or W buffer.
 	row := d.mem[y*d.pitch:]
+	if sb.zInt {
+		// Integer Z (zInt): the Z function's bits are its outcomes (1
+		// less, 2 equal, 4 greater; ALWAYS when the test is off).
+		zfn := p.zfunc
+		if !p.zt {
+			zfn = 7
+		}
+		zrow := row[2*x0:]
+		zrow = zrow[:2*n]
+		zi := &sb.zi
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			zb := zrow[2*i : 2*i+2]
+			stored := uint32(binary.LittleEndian.Uint16(zb))
+			z := zi[i]
+			if zfn>>(b2u(z >= stored)+b2u(z > stored))&1 == 0 {
+				live[i] = false
+				continue
+			}
+			if p.zw && z != stored {
+				binary.LittleEndian.PutUint16(zb, uint16(z))
+			}
+			any = true
+		}
+		return any
+	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
@@ -535,17 +759,7 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 		v := &c[i]
 		out := uint32(v[0])<<rs | uint32(v[1])<<gs | uint32(v[2])<<bs | uint32(v[3])<<as
 		if p.abl {
-			// mul8(s, a) + mul8(d, 255 - a) per lane, clamped to 255.
-			a := uint64(v[3])
-			const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
-			x := spread16(out)*a + 127*ones
-			y := spread16(dv)*(255-a) + 127*ones
-			x = (x + ones + x>>8&m) >> 8 & m
-			y = (y + ones + y>>8&m) >> 8 & m
-			sum := x + y
-			sum = (sum | (sum>>8&ones)*0xFF) & m
-			sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
-			out = uint32(sum | sum>>16)
+			out = blendSrcAlpha(out, dv, uint64(v[3]))
 		}
 		w.stats.Written++
 		binary.LittleEndian.PutUint32(b, out&pm|dv&^pm)
@@ -554,46 +768,62 @@ func (w *worker) colorStage(p *pipeline, c *[spanN][4]int, n, x0, y int) {
 
 // bilinearSpan is bilinearRepeat over the chunk: the same coordinates,
 // weights and rounding, the four texels blended in x with the channels in
-// 16-bit lanes and in y two channels a word in 32-bit lanes.
-func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out *[spanN][4]int, live *[spanN]bool, n int) {
+// 16-bit lanes and in y two channels a word in 32-bit lanes. out[i] holds
+// the filtered texel's channels in the texel's byte order (R, G, B, A from
+// the low byte).
+func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out *[spanN]uint32, live *[spanN]bool, n int) {
 	lv := &u.lv[u.lvmin]
 	mx, my := lv.w-1, lv.h-1
 	mem, pitch := lv.mem, lv.pitch
-	// The texel offsets and weights first, then the texels: two short
-	// loops keep the compiler's registers for each.
-	var offs [spanN][4]int32
-	var wts [spanN][2]uint8
+	// Each pixel blends two texel columns, each column first in y:
+	// top*iy + bot*ay = ix*(t00*iy + t01*ay) + ax*(t10*iy + t11*ay) in
+	// integers, so the columns' sums (col, in 16-bit lanes: at most
+	// 255*256) can be kept from pixel to pixel while the row and y weight
+	// (vt) stay and the pixel is on the same or the next column.
+	const m32 = 0x0000FFFF0000FFFF
+	const half = 32768 | 32768<<32
+	const m8 = 0x000000FF000000FF
+	lastVt, lastX0, lastX1 := int64(math.MinInt64), -1, -1 // no fixCoord value is MinInt64
+	var c0, c1 uint64
+	var r0, r1 int
+	var ay, iy uint64
 	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
 		var us, vt int64
 		if fix != nil {
 			us, vt = fix[i][0], fix[i][1]
 		} else {
 			us, vt = fixCoord(st[i][0], lv.w, true), fixCoord(st[i][1], lv.h, true)
 		}
-		wts[i] = [2]uint8{uint8(us), uint8(vt)}
-		x0, y0 := int(us>>8)&mx, int(vt>>8)&my
-		x1, y1 := (x0+1)&mx, (y0+1)&my
-		r0, r1 := y0*pitch, y1*pitch
-		offs[i] = [4]int32{int32(r0 + 4*x0), int32(r0 + 4*x1), int32(r1 + 4*x0), int32(r1 + 4*x1)}
-	}
-	for i := 0; i < n; i++ {
-		if !live[i] {
-			continue
+		x0 := int(us>>8) & mx
+		if vt != lastVt {
+			y0 := int(vt>>8) & my
+			r0, r1 = y0*pitch, ((y0+1)&my)*pitch
+			ay = uint64(uint8(vt))
+			iy = 256 - ay
+			lastVt, lastX0, lastX1 = vt, -1, -1
 		}
-		o := &offs[i]
-		t00 := spread16(binary.LittleEndian.Uint32(mem[o[0] : o[0]+4]))
-		t10 := spread16(binary.LittleEndian.Uint32(mem[o[1] : o[1]+4]))
-		t01 := spread16(binary.LittleEndian.Uint32(mem[o[2] : o[2]+4]))
-		t11 := spread16(binary.LittleEndian.Uint32(mem[o[3] : o[3]+4]))
-		ax, ay := uint64(wts[i][0]), uint64(wts[i][1])
-		ix, iy := 256-ax, 256-ay
-		top := t00*ix + t10*ax // lanes R, G, B, A: at most 255*256
-		bot := t01*ix + t11*ax
-		const m32 = 0x0000FFFF0000FFFF
-		const half = 32768 | 32768<<32
-		rb := ((top&m32)*iy + (bot&m32)*ay + half) >> 16 // R | B<<32
-		ga := ((top>>16&m32)*iy + (bot>>16&m32)*ay + half) >> 16
-		out[i] = [4]int{int(rb & 0xFF), int(ga & 0xFF), int(rb >> 32 & 0xFF), int(ga >> 32 & 0xFF)}
+		switch x0 {
+		case lastX0:
+		case lastX1:
+			x1 := (x0 + 1) & mx
+			c0 = c1
+			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		default:
+			x1 := (x0 + 1) & mx
+			c0 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x0:]))*ay
+			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		}
+		ax := uint64(uint8(us))
+		ix := 256 - ax
+		rb := ((c0&m32)*ix + (c1&m32)*ax + half) >> 16 & m8 // R | B<<32
+		ga := ((c0>>16&m32)*ix + (c1>>16&m32)*ax + half) >> 16 & m8
+		x := rb | ga<<8
+		out[i] = uint32(x) | uint32(x>>32)<<16
 	}
 }
 

@@ -1,0 +1,79 @@
+package unichrome
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestRowStepMatchesFloat steps random attributes (in range, past both
+// clamps, on exact rounding boundaries) through rowStep and through the
+// reference's float64 accumulation and compares every value.
+func TestRowStepMatchesFloat(t *testing.T) {
+	d := &depthBuf{scale: 1 << 16}
+	r := rand.New(rand.NewPCG(7, 7))
+	for it := 0; it < 4000; it++ {
+		n := 1 + r.IntN(700)
+		var f, fd float64
+		switch it % 8 {
+		case 0: // anywhere, clamps included
+			f, fd = r.Float64()*600-300, (r.Float64()*2-1)*float64(r.IntN(4))
+		case 1: // on multiples of 1/128: many exact halves
+			f, fd = float64(r.IntN(256*128))/128, float64(r.IntN(257)-128)/128
+		case 2: // Z
+			f, fd = r.Float64()*1.2-0.1, (r.Float64()*2-1)/float64(1+r.IntN(4096))
+		case 3: // Z on exact boundaries
+			f, fd = float64(r.IntN(1<<16))/(1<<16), float64(r.IntN(33)-16)/(1<<20)
+		case 4: // decimal steps: the float64 sums land beside the halves
+			f, fd = float64(r.IntN(2560))/10+0.05, float64(r.IntN(21)-10)/10
+		case 5: // Z in decimal steps beside the exact quarters
+			f, fd = float64(r.IntN(100))/100, float64(r.IntN(21)-10)/1000
+		case 6: // texture coordinates
+			f, fd = r.Float64()*8-4, (r.Float64()*2-1)/float64(1+r.IntN(512))
+		default: // texture coordinates in decimal steps
+			f, fd = float64(r.IntN(400)-200)/100, float64(r.IntN(21)-10)/1000
+			if r.IntN(8) == 0 {
+				fd = 0
+			}
+		}
+		const size = 256
+		kind := it % 8
+		z := kind == 2 || kind == 3 || kind == 5
+		tex := kind >= 6
+		var rs rowStep
+		switch {
+		case tex:
+			rs.start(f, fd, 256*size, -128, n)
+		case z:
+			rs.start(f, fd, d.scale, 0, n)
+		default:
+			rs.start(f, fd, 1, 0.5, n)
+		}
+		v := f
+		for x := 0; x < n; x += spanN {
+			m := min(spanN, n-x)
+			var got8 [spanN]int32
+			var gotZ [spanN]uint32
+			var gotFix [spanN][2]int64
+			switch {
+			case tex:
+				rs.runFix(m, size, &gotFix, 1)
+			case z:
+				rs.runZ(d, m, &gotZ)
+			default:
+				rs.run8(m, &got8)
+			}
+			for i := 0; i < m; i++ {
+				if tex {
+					require.Equal(t, fixCoord(v, size, true), gotFix[i][1], "it %d: f %v fd %v pixel %d", it, f, fd, x+i)
+				} else if z {
+					require.Equal(t, d.zValue(v), gotZ[i], "it %d: f %v fd %v pixel %d", it, f, fd, x+i)
+				} else {
+					require.Equal(t, int32(clamp8(v)), got8[i], "it %d: f %v fd %v pixel %d", it, f, fd, x+i)
+				}
+				v += fd
+			}
+		}
+	}
+}
