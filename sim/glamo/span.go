@@ -40,6 +40,7 @@ type spanBuf struct {
 	flat      bool                   // every colour of the chunk is the same
 	zconst    bool                   // every depth of the chunk is z[0]
 	count     int64                  // pixels written
+	spans     [8]raster.Span         // the walker's rows (raster.WalkBuf)
 }
 
 // c5 and c6 are unitTo12 for the 5- and 6-bit colour planes.
@@ -53,7 +54,7 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 	persp, needW, off, lodC := j.persp, j.needW, j.off, j.lodC
 	ntex, needZ := p.ntex, p.needZ
 	xa, ya := j.xa, j.ya
-	j.t.Walk(clip, func(s *raster.Span) {
+	j.t.WalkBuf(clip, sb.spans[:], func(s *raster.Span) {
 		cy16 := int64(s.Y)*16 + 8 - ya
 		cx16 := int64(s.X0)*16 + 8 - xa
 		var acc, dx [8]int64
@@ -706,6 +707,7 @@ func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y 
 func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz, off float64) float64 {
 	p := &e.px
 	vram, live := p.vram, &sb.live
+	nlive := int64(0) // the live pixels, which plainChunk writes
 	if p.needZ {
 		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
 		zb := vram[zRow : zRow+2*uint32(n)]
@@ -726,13 +728,32 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 			if !zt {
 				zf = 7 // always
 			}
-			for i := 0; i < n; i++ {
-				zq := zb[2*i : 2*i+2]
-				zd := binary.LittleEndian.Uint16(zq)
-				ok := cmpMask(zf, int32(zn), int32(zd))
-				live[i] = ok
-				if ok && zw {
-					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+			if zmask == 0xFFFF {
+				// The test as a range of stored depths (depthRange).
+				lo, span, inv := depthRange(zf, int32(zn))
+				for i := 0; i < n; i++ {
+					zq := zb[2*i : 2*i+2]
+					ok := uint32(binary.LittleEndian.Uint16(zq))-lo <= span != inv
+					live[i] = ok
+					if ok {
+						nlive++
+						if zw {
+							binary.LittleEndian.PutUint16(zq, zn)
+						}
+					}
+				}
+			} else {
+				for i := 0; i < n; i++ {
+					zq := zb[2*i : 2*i+2]
+					zd := binary.LittleEndian.Uint16(zq)
+					ok := cmpMask(zf, int32(zn), int32(zd))
+					live[i] = ok
+					if ok {
+						nlive++
+						if zw {
+							binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+						}
+					}
 				}
 			}
 		} else {
@@ -744,9 +765,13 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 				z = q(z + dz)
 				zq := zb[2*i : 2*i+2]
 				zd, zn := binary.LittleEndian.Uint16(zq), z16(zi)
-				live[i] = !zt || compare(zfunc, int64(zn), int64(zd))
-				if live[i] && zw {
-					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+				ok := !zt || compare(zfunc, int64(zn), int64(zd))
+				live[i] = ok
+				if ok {
+					nlive++
+					if zw {
+						binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+					}
 				}
 			}
 		}
@@ -754,6 +779,7 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		for i := 0; i < n; i++ {
 			live[i] = true
 		}
+		nlive = int64(n)
 	}
 	qz := &p.quant[y&3]
 	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
@@ -768,24 +794,16 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		for i := 0; i < n; i++ {
 			if live[i] {
 				binary.LittleEndian.PutUint16(cb[2*i:2*i+2], pxs[(x0+i)&3])
-				sb.count++
 			}
 		}
+		sb.count += nlive
 		return z
 	}
 	if f := p.cfmt; f == 0x11 || f == 0x51 {
 		// RGB565, red high or low: no alpha to interpolate, constant
 		// shifts. The alpha plane still advances by n steps.
 		plain565(cb, live, n, x0, a0, a1, a2, d0, d1, d2, &qz.adds, f == 0x11)
-		if !p.needZ {
-			sb.count += int64(n)
-		} else {
-			for i := 0; i < n; i++ {
-				if live[i] {
-					sb.count++
-				}
-			}
-		}
+		sb.count += nlive
 		acc[0], acc[1], acc[2], acc[3] = a0+d0*int64(n), a1+d1*int64(n), a2+d2*int64(n), a3+d3*int64(n)
 		return z
 	}
@@ -797,9 +815,9 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		a3 += d3
 		if live[i] {
 			binary.LittleEndian.PutUint16(cb[2*i:2*i+2], qz.pixel(r, g, b, a, (x0+i)&3))
-			sb.count++
 		}
 	}
+	sb.count += nlive
 	acc[0], acc[1], acc[2], acc[3] = a0, a1, a2, a3
 	return z
 }
@@ -807,33 +825,76 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 // plain565 is plainChunk's colour loop for the RGB565 targets (quantizer
 // with 31, 63 and 31 levels), writing the live pixels.
 func plain565(cb []byte, live *[spanChunk]bool, n, x0 int, a0, a1, a2, d0, d1, d2 int64, adds *[4]int32, rHigh bool) {
-	var ph [4]int32 // the dither offsets by pixel index within the chunk
-	for k := range ph {
-		ph[k] = adds[(x0+k)&3]
-	}
 	last := int64(n - 1)
 	inRange := func(a, d, hi int64) bool {
 		lo, end := a>>4, (a+d*last)>>4
 		return lo >= 0 && lo <= hi && end >= 0 && end <= hi
 	}
 	if !rHigh || !inRange(a0, d0, 31*256) || !inRange(a1, d1, 63*256) || !inRange(a2, d2, 31*256) {
+		var ph [4]int32 // the dither offsets by pixel index within the chunk
+		for k := range ph {
+			ph[k] = adds[(x0+k)&3]
+		}
 		plain565Any(cb, live, n, a0, a1, a2, d0, d1, d2, &ph, rHigh)
 		return
 	}
-	// Every channel stays inside its table, so c5 and c6 need no clamp.
-	// Red and blue step together in the 32-bit halves of one integer:
-	// both stay in 0..2^21 over the chunk, so the halves never mix.
+	// Every channel stays inside its table, so c5 and c6 need no clamp,
+	// and the quantisation tables give each channel's bits at once (the
+	// table of the dither offset of the pixel's column). Red and blue
+	// step together in the 32-bit halves of one integer: both stay in
+	// 0..2^21 over the chunk, so the halves never mix.
+	var t5 [4]*[8192]uint8
+	var t6 [4]*[16384]uint8
+	for k := range t5 {
+		d := quantIndex(adds[(x0+k)&3])
+		t5[k], t6[k] = &quant5[d], &quant6[d]
+	}
 	rb, drb := a0+a2<<32, d0+d2<<32
 	cb = cb[:2*n]
 	for i := 0; i < n; i++ {
-		r, b := lut5p[(rb>>4)&8191], lut5p[(rb>>36)&8191]
-		g := lut6p[(a1>>4)&16383]
+		k := i & 3
+		q5, q6 := t5[k], t6[k]
+		r, b := q5[(rb>>4)&8191], q5[(rb>>36)&8191]
+		g := q6[(a1>>4)&16383]
 		rb += drb
 		a1 += d1
 		if live[i&(spanChunk-1)] {
-			add := ph[i&3]
-			px := uint16((r*31+add)>>12)<<11 | uint16((g*63+add)>>12)<<5 | uint16((b*31+add)>>12)
-			binary.LittleEndian.PutUint16(cb[2*i:], px)
+			binary.LittleEndian.PutUint16(cb[2*i:], uint16(r)<<11|uint16(g)<<5|uint16(b))
+		}
+	}
+}
+
+// quant5 and quant6 map a colour plane's value in s5.8 or s6.8 units (an
+// index of lut5p or lut6p) straight to its quantised 5- or 6-bit channel,
+// one table per dither offset (quantIndex): (lut5p[v]*31 + add) >> 12 and
+// (lut6p[v]*63 + add) >> 12, the quantizer's arithmetic. Filled by
+// initQuantTables from pixel.go's init, after lut5p and lut6p.
+var (
+	quant5 [17][8192]uint8
+	quant6 [17][16384]uint8
+)
+
+// quantIndex returns the table of a dither offset: offsets d*256+128 (d =
+// 0..15, the Bayer levels) are tables 0..15, rounding to nearest (2048)
+// is table 16.
+func quantIndex(add int32) int {
+	if add == 2048 {
+		return 16
+	}
+	return int(add>>8) & 15
+}
+
+func initQuantTables() {
+	for d := range quant5 {
+		add := int32(d*256 + 128)
+		if d == 16 {
+			add = 2048
+		}
+		for v := range quant5[d] {
+			quant5[d][v] = uint8((lut5p[v]*31 + add) >> 12)
+		}
+		for v := range quant6[d] {
+			quant6[d][v] = uint8((lut6p[v]*63 + add) >> 12)
 		}
 	}
 }

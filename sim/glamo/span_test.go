@@ -383,3 +383,21 @@ func TestDepthRange(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantTables checks quant5 and quant6 against the quantizer's
+// arithmetic for every dither offset the quantizer produces.
+func TestQuantTables(t *testing.T) {
+	adds := []int32{2048}
+	for d := int32(0); d < 16; d++ {
+		adds = append(adds, d*256+128)
+	}
+	for _, add := range adds {
+		q5, q6 := &quant5[quantIndex(add)], &quant6[quantIndex(add)]
+		for v := range q5 {
+			require.Equal(t, uint8((lut5p[v]*31+add)>>12), q5[v], "5-bit, add %d, v %d", add, v)
+		}
+		for v := range q6 {
+			require.Equal(t, uint8((lut6p[v]*63+add)>>12), q6[v], "6-bit, add %d, v %d", add, v)
+		}
+	}
+}
