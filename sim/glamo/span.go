@@ -2,6 +2,7 @@ package glamo
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -41,6 +42,8 @@ type spanBuf struct {
 	zconst    bool                   // every depth of the chunk is z[0]
 	count     int64                  // pixels written
 	spans     [8]raster.Span         // the walker's rows (raster.WalkBuf)
+	fu, fv    [spanChunk]int32       // unit 0's fixed coordinates (stepCoord)
+	fixed     bool                   // fu and fv hold the chunk's coordinates
 }
 
 // c5 and c6 are unitTo12 for the 5- and 6-bit colour planes.
@@ -113,6 +116,16 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 					sb.w[i] = w
 					w = q(w + dw)
 				}
+			}
+			sb.fixed = false
+			if p.texMod && !persp {
+				// bilinearModulate reads the fixed coordinates only.
+				l := &p.tex[0].levels[0]
+				uc[0] = stepCoord(&sb.fu, n, uc[0], up[0].dx, l.w)
+				vc[0] = stepCoord(&sb.fv, n, vc[0], vp[0].dx, l.h)
+				sb.fixed = true
+				e.shadeSpan(sb, n, x0, s.Y)
+				continue
 			}
 			for u := 0; u < ntex; u++ {
 				uv, dudx, dvdx := &sb.uv[u], up[u].dx, vp[u].dx
@@ -440,6 +453,63 @@ func (t *texUnit) bilinearSpan(sb *spanBuf, u, n int) {
 		ga := w00*(e00>>16&laneMask) + w10*(e10>>16&laneMask) + w01*(e01>>16&laneMask) + w11*(e11>>16&laneMask) + half
 		out[i] = [4]int32{int32(rb >> 16 & 0xFFFF), int32(ga >> 16 & 0xFFFF), int32(rb >> 48), int32(ga >> 48)}
 	}
+}
+
+// stepCoord fills f[0:n] with fixCoord(u_i * size * 256) - 128 (the
+// texel coordinate with 8 fraction bits, less half a texel, as
+// sampleLevelTo takes it) for u_0 = u and u_i+1 = q(u_i + d), the affine
+// interpolation of walkTriRef, and returns u_n.
+//
+// It steps in integers, exactly, where the s[7].16 arithmetic allows:
+// while every u_i of the chunk is positive and lies in u's binade
+// [2^k, 2^k+1), the chip's grid there is g = 2^(k-16), u_i = M_i*g with
+// M_i an integer in [2^16, 2^17), and q(M*g + d) = (M + round(d/g))*g,
+// the same integer step every pixel, unless d/g ends in exactly one half
+// (where round-to-even depends on M's parity). The coordinate is then
+// M_i*size*2^(k-8), whose floor is a shift. Any other chunk (a binade
+// crossed, a negative coordinate, a tie, a clamp) steps in float64 as
+// walkTriRef does. TestStepCoord compares the two over random inputs.
+func stepCoord(f *[spanChunk]int32, n int, u, d float64, size int) float64 {
+	sw := float64(size) * 256
+	if d == 0 {
+		// q(u + 0) is u (u is on the grid): one coordinate for the chunk.
+		c := int32(fixCoord(u*sw) - 128)
+		for i := 0; i < n; i++ {
+			f[i] = c
+		}
+		return u
+	}
+	b := math.Float64bits(u)
+	if e := int(b >> 52 & 0x7FF); b>>63 == 0 && e > 1023-60 && e < 1023+60 && b&(1<<36-1) == 0 {
+		k := e - 1023
+		m := int64((b&(1<<52-1) | 1<<52) >> 36) // u / g, in [2^16, 2^17)
+		dg := math.Ldexp(d, 16-k)               // d / g, exactly
+		step := math.RoundToEven(dg)
+		s := k - 8 // the coordinate is m*size*2^s
+		if math.Abs(dg-math.Trunc(dg)) != 0.5 && math.Abs(step) < 1<<17 && float64(size)*math.Ldexp(1<<17, s) <= 1<<28 {
+			di := int64(step)
+			if end := m + int64(n)*di; end >= 1<<16 && end < 1<<17 {
+				a, da := m*int64(size), di*int64(size)
+				if s >= 0 {
+					for i := 0; i < n; i++ {
+						f[i] = int32(a<<uint(s) - 128)
+						a += da
+					}
+				} else {
+					for i := 0; i < n; i++ {
+						f[i] = int32(a>>uint(-s) - 128)
+						a += da
+					}
+				}
+				return math.Ldexp(float64(end), k-16)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		f[i] = int32(fixCoord(u*sw) - 128)
+		u = q(u + d)
+	}
+	return u
 }
 
 // axis wraps one texel coordinate for bilinearSpan: with mask >= 0 the
@@ -993,9 +1063,17 @@ func cmpMask(f uint32, a, b int32) bool {
 // and texture 0, in colour and alpha), in one loop: each texel is
 // filtered in bilinearSpan's lanes and multiplied into sb.out at once.
 func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
-	uv, col, out := &sb.uv[0], &sb.col, &sb.out
+	col, out := &sb.col, &sb.out
 	l := &t.levels[0]
-	sw, sh := float64(l.w)*256, float64(l.h)*256
+	fus, fvs := &sb.fu, &sb.fv
+	if !sb.fixed {
+		// texCoordFixed of the interpolated coordinates, less half a texel.
+		uv := &sb.uv[0]
+		sw, sh := float64(l.w)*256, float64(l.h)*256
+		for i := 0; i < n; i++ {
+			fus[i], fvs[i] = int32(fixCoord(uv[i][0]*sw)-128), int32(fixCoord(uv[i][1]*sh)-128)
+		}
+	}
 	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)
 	base, pitch := l.base, l.pitch
 	vr := t.vram
@@ -1004,7 +1082,7 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 		lt := (*[1 << 16]uint64)(t.lanes)
 		mu, mv := uint32(au.mask), uint32(av.mask)
 		for i := 0; i < n; i++ {
-			fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+			fu, fv := int64(fus[i&(spanChunk-1)]), int64(fvs[i&(spanChunk-1)])
 			u, v := uint32(fu>>8), uint32(fv>>8)
 			x0, x1 := 2*(u&mu), 2*((u+1)&mu)
 			r0, r1 := base+(v&mv)*pitch, base+((v+1)&mv)*pitch
@@ -1042,7 +1120,7 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 	if t.bpp == 16 {
 		lt := (*[1 << 16]uint64)(t.lanes)
 		for i := 0; i < n; i++ {
-			fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+			fu, fv := int64(fus[i&(spanChunk-1)]), int64(fvs[i&(spanChunk-1)])
 			x0, x1 := au.pair(fu >> 8)
 			y0, y1 := av.pair(fv >> 8)
 			r0, r1 := base+y0*pitch, base+y1*pitch
@@ -1056,7 +1134,7 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 	}
 	lt := (*[256]uint64)(t.lanes)
 	for i := 0; i < n; i++ {
-		fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+		fu, fv := int64(fus[i&(spanChunk-1)]), int64(fvs[i&(spanChunk-1)])
 		x0, x1 := au.pair(fu >> 8)
 		y0, y1 := av.pair(fv >> 8)
 		r0, r1 := base+y0*pitch, base+y1*pitch
