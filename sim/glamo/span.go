@@ -460,15 +460,18 @@ func (t *texUnit) bilinearSpan(sb *spanBuf, u, n int) {
 // sampleLevelTo takes it) for u_0 = u and u_i+1 = q(u_i + d), the affine
 // interpolation of walkTriRef, and returns u_n.
 //
-// It steps in integers, exactly, where the s[7].16 arithmetic allows:
-// while every u_i of the chunk is positive and lies in u's binade
-// [2^k, 2^k+1), the chip's grid there is g = 2^(k-16), u_i = M_i*g with
-// M_i an integer in [2^16, 2^17), and q(M*g + d) = (M + round(d/g))*g,
-// the same integer step every pixel, unless d/g ends in exactly one half
-// (where round-to-even depends on M's parity). The coordinate is then
-// M_i*size*2^(k-8), whose floor is a shift. Any other chunk (a binade
-// crossed, a negative coordinate, a tie, a clamp) steps in float64 as
-// walkTriRef does. TestStepCoord compares the two over random inputs.
+// It steps in integers, exactly, where the s[7].16 arithmetic allows. In
+// a positive binade [2^k, 2^k+1) the chip's grid is g = 2^(k-16), so u_i
+// = M*g with M an integer in [2^16, 2^17), and when the exact sum M*g + d
+// stays in that binade, q(M*g + d) = (M + round(d/g))*g: the same integer
+// step for every pixel, unless d/g ends in exactly one half (where
+// round-to-even depends on M's parity). A run of pixels whose M stays in
+// [2^16+1, 2^17-1] keeps every exact sum inside the binade (the step is
+// within half a unit of the rounded one), and its coordinates are
+// M*size*2^(k-8), whose floor is a shift. The step out of a run, and any
+// pixel no run covers (zero or negative coordinates, ties, clamps), is
+// walkTriRef's float64 step. TestStepCoord compares the two over random
+// inputs.
 func stepCoord(f *[spanChunk]int32, n int, u, d float64, size int) float64 {
 	sw := float64(size) * 256
 	if d == 0 {
@@ -479,37 +482,64 @@ func stepCoord(f *[spanChunk]int32, n int, u, d float64, size int) float64 {
 		}
 		return u
 	}
-	b := math.Float64bits(u)
-	if e := int(b >> 52 & 0x7FF); b>>63 == 0 && e > 1023-60 && e < 1023+60 && b&(1<<36-1) == 0 {
-		k := e - 1023
-		m := int64((b&(1<<52-1) | 1<<52) >> 36) // u / g, in [2^16, 2^17)
-		dg := math.Ldexp(d, 16-k)               // d / g, exactly
-		step := math.RoundToEven(dg)
-		s := k - 8 // the coordinate is m*size*2^s
-		if math.Abs(dg-math.Trunc(dg)) != 0.5 && math.Abs(step) < 1<<17 && float64(size)*math.Ldexp(1<<17, s) <= 1<<28 {
-			di := int64(step)
-			if end := m + int64(n)*di; end >= 1<<16 && end < 1<<17 {
-				a, da := m*int64(size), di*int64(size)
-				if s >= 0 {
-					for i := 0; i < n; i++ {
-						f[i] = int32(a<<uint(s) - 128)
-						a += da
-					}
-				} else {
-					for i := 0; i < n; i++ {
-						f[i] = int32(a>>uint(-s) - 128)
-						a += da
-					}
-				}
-				return math.Ldexp(float64(end), k-16)
-			}
+	for i := 0; i < n; {
+		if r := stepRun(f, i, n, u, d, size); r > 1 {
+			b := math.Float64bits(u)
+			k := int(b>>52&0x7FF) - 1023
+			dg := math.Ldexp(d, 16-k)
+			last := int64((b&(1<<52-1)|1<<52)>>36) + int64(r-1)*int64(math.RoundToEven(dg))
+			u = q(math.Ldexp(float64(last), k-16) + d)
+			i += r
+			continue
 		}
-	}
-	for i := 0; i < n; i++ {
 		f[i] = int32(fixCoord(u*sw) - 128)
 		u = q(u + d)
+		i++
 	}
 	return u
+}
+
+// stepRun fills f[i:i+r] by stepCoord's integer stepping from u, for the
+// longest run r <= n-i that it allows, and returns r (0 when it allows
+// none).
+func stepRun(f *[spanChunk]int32, i, n int, u, d float64, size int) int {
+	b := math.Float64bits(u)
+	e := int(b >> 52 & 0x7FF)
+	if b>>63 != 0 || e <= 1023-60 || e >= 1023+60 || b&(1<<36-1) != 0 {
+		return 0 // not positive, outside the exponents handled, or off the grid
+	}
+	k := e - 1023
+	m := int64((b&(1<<52-1) | 1<<52) >> 36) // u / g, in [2^16, 2^17)
+	dg := math.Ldexp(d, 16-k)               // d / g, exactly
+	step := math.RoundToEven(dg)
+	s := k - 8 // the coordinate is m*size*2^s
+	if math.Abs(dg-math.Trunc(dg)) == 0.5 || math.Abs(step) >= 1<<16 || float64(size)*math.Ldexp(1<<17, s) > 1<<28 {
+		return 0
+	}
+	di := int64(step)
+	r := n - i
+	switch {
+	case di > 0:
+		r = min(r, int((1<<17-1-m)/di)+1)
+	case di < 0 && m >= 1<<16+1:
+		r = min(r, int((m-(1<<16+1))/-di)+1)
+	case m < 1<<16+1:
+		r = 1
+	}
+	a, da := m*int64(size), di*int64(size)
+	o := f[i : i+r]
+	if s >= 0 {
+		for j := range o {
+			o[j] = int32(a<<uint(s) - 128)
+			a += da
+		}
+	} else {
+		for j := range o {
+			o[j] = int32(a>>uint(-s) - 128)
+			a += da
+		}
+	}
+	return r
 }
 
 // axis wraps one texel coordinate for bilinearSpan: with mask >= 0 the

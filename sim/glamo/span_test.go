@@ -429,8 +429,11 @@ func TestStepCoord(t *testing.T) {
 	fast := 0
 	for it := 0; it < 200000; it++ {
 		u := q(r.Float64() * 4)
-		if r.IntN(4) == 0 {
+		switch r.IntN(4) {
+		case 0:
 			u = q(r.NormFloat64() * 1000)
+		case 1: // just above or below a power of two
+			u = q(math.Ldexp(1+float64(r.IntN(64)-32)/65536, r.IntN(8)-4))
 		}
 		var d float64
 		switch r.IntN(5) {
