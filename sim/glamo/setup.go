@@ -189,8 +189,11 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 	for i := range v {
 		xs[i], ys[i] = float64(pt[i].X)/16, float64(pt[i].Y)/16
 	}
+	// The job is built in its slot (a triJob is a few hundred bytes).
+	j := e.jobs.add()
 	// Integer colour planes.
-	var ip [8]iplane
+	ip := &j.ip
+	*ip = [8]iplane{}
 	nch := 4
 	if p.specAdd || p.fog || (p.ntex > 0 && p.txbl && p.comb.useSpc) {
 		nch = 8
@@ -251,8 +254,8 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 			lodC[u] = lodOf(&p.tex[u], up[u].dx, vp[u].dx, up[u].dy, vp[u].dy)
 		}
 	}
-	*e.jobs.add() = triJob{t: t, box: bounds, xa: pt[0].X, ya: pt[0].Y, nch: nch, ip: ip, zp: zp, wp: wp,
-		needW: needW, up: up, vp: vp, persp: persp, off: off, lodC: lodC}
+	j.t, j.box, j.xa, j.ya, j.nch = t, bounds, pt[0].X, pt[0].Y, nch
+	j.zp, j.wp, j.needW, j.up, j.vp, j.persp, j.off, j.lodC = zp, wp, needW, up, vp, persp, off, lodC
 	return nil
 }
 
