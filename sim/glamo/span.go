@@ -950,16 +950,32 @@ func plain565(cb []byte, live *[spanChunk]bool, n, x0 int, a0, a1, a2, d0, d1, d
 		t5[k], t6[k] = &quant5[d], &quant6[d]
 	}
 	rb, drb := a0+a2<<32, d0+d2<<32
-	cb = cb[:2*n]
+	// The pixels first, into px (a loop with no branch and few live
+	// values), then the live ones to memory.
+	var px [spanChunk]uint16
 	for i := 0; i < n; i++ {
 		k := i & 3
 		q5, q6 := t5[k], t6[k]
-		r, b := q5[(rb>>4)&8191], q5[(rb>>36)&8191]
-		g := q6[(a1>>4)&16383]
+		px[i&(spanChunk-1)] = uint16(q5[(rb>>4)&8191])<<11 | uint16(q6[(a1>>4)&16383])<<5 | uint16(q5[(rb>>36)&8191])
 		rb += drb
 		a1 += d1
+	}
+	if cap(cb) >= 2*spanChunk {
+		// The chunk's bytes as an array, indexed without bounds checks
+		// (only the first n pixels are written).
+		out := (*[2 * spanChunk]byte)(cb[:2*spanChunk])
+		for i := 0; i < n; i++ {
+			if live[i&(spanChunk-1)] {
+				v := px[i&(spanChunk-1)]
+				out[(2*i)&(2*spanChunk-1)], out[(2*i+1)&(2*spanChunk-1)] = byte(v), byte(v>>8)
+			}
+		}
+		return
+	}
+	cb = cb[:2*n]
+	for i := 0; i < n; i++ {
 		if live[i&(spanChunk-1)] {
-			binary.LittleEndian.PutUint16(cb[2*i:], uint16(r)<<11|uint16(g)<<5|uint16(b))
+			binary.LittleEndian.PutUint16(cb[2*i:], px[i&(spanChunk-1)])
 		}
 	}
 }
