@@ -44,6 +44,21 @@ type spanBuf struct {
 	spans     [8]raster.Span         // the walker's rows (raster.WalkBuf)
 	fu, fv    [spanChunk]int32       // unit 0's fixed coordinates (stepCoord)
 	fixed     bool                   // fu and fv hold the chunk's coordinates
+	zrow      [2 * spanChunk]byte    // depthRow's chunk of one depth
+	zrowZ     uint16                 // and its depth
+	zrowOK    bool                   // zrow is filled
+}
+
+// depthRow returns a chunk of stored depths all z (kept between calls:
+// a fill writes the same depth chunk after chunk).
+func (sb *spanBuf) depthRow(z uint16) *[2 * spanChunk]byte {
+	if !sb.zrowOK || sb.zrowZ != z {
+		for i := 0; i < spanChunk; i++ {
+			binary.LittleEndian.PutUint16(sb.zrow[2*i:], z)
+		}
+		sb.zrowZ, sb.zrowOK = z, true
+	}
+	return &sb.zrow
 }
 
 // c5 and c6 are unitTo12 for the 5- and 6-bit colour planes.
@@ -635,18 +650,28 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 			}
 			if zmask == 0xFFFF {
 				// The test as a range of stored depths (depthRange).
+				// The test first, then the writes: the chunk's one depth
+				// copied whole when every pixel passed.
 				lo, span, inv := depthRange(zf, int32(zn))
+				pass := 0
 				for i := 0; i < n; i++ {
-					if !live[i] {
-						continue
+					if live[i] {
+						if uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span == inv {
+							live[i] = false
+						} else {
+							pass++
+						}
 					}
-					zq := zb[2*i : 2*i+2]
-					if uint32(binary.LittleEndian.Uint16(zq))-lo <= span == inv {
-						live[i] = false
-						continue
-					}
-					if zw {
-						binary.LittleEndian.PutUint16(zq, zn)
+				}
+				if zw {
+					if pass == n {
+						copy(zb, sb.depthRow(zn)[:2*n])
+					} else {
+						for i := 0; i < n; i++ {
+							if live[i] {
+								binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
+							}
+						}
 					}
 				}
 				goto colour
@@ -830,15 +855,24 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 			}
 			if zmask == 0xFFFF {
 				// The test as a range of stored depths (depthRange).
+				// The test first, then the writes: the chunk's one depth
+				// copied whole when every pixel passed.
 				lo, span, inv := depthRange(zf, int32(zn))
 				for i := 0; i < n; i++ {
-					zq := zb[2*i : 2*i+2]
-					ok := uint32(binary.LittleEndian.Uint16(zq))-lo <= span != inv
+					ok := uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span != inv
 					live[i] = ok
 					if ok {
 						nlive++
-						if zw {
-							binary.LittleEndian.PutUint16(zq, zn)
+					}
+				}
+				if zw {
+					if nlive == int64(n) {
+						copy(zb, sb.depthRow(zn)[:2*n])
+					} else {
+						for i := 0; i < n; i++ {
+							if live[i] {
+								binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
+							}
 						}
 					}
 				}
