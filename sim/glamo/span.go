@@ -1279,10 +1279,12 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		ph[k] = uint64(adds[(x0+k)&3]) * (1 | 1<<32)
 	}
 	cb = cb[:2*n]
+	k := int64(0)
 	for i := 0; i < n; i++ {
 		if !live[i&(spanChunk-1)] {
 			continue
 		}
+		k++
 		c := &cols[i&(spanChunk-1)]
 		q := cb[2*i : 2*i+2]
 		d := dstLanes[binary.LittleEndian.Uint16(q)]
@@ -1293,12 +1295,6 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		rbq := (rb*31 + add) >> 12
 		gq := (g*63 + add) >> 12 & 0xFF
 		binary.LittleEndian.PutUint16(q, uint16(rbq&0xFF)<<11|uint16(gq)<<5|uint16(rbq>>32&0xFF))
-	}
-	k := int64(0)
-	for i := 0; i < n; i++ {
-		if live[i&(spanChunk-1)] {
-			k++
-		}
 	}
 	return k
 }
