@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -56,7 +57,12 @@ func (c *Context) upload(a *driver.Attrib, arr string, dc *driver.DrawCall, norm
 		esz = 4 * a.Size
 		code = dtFloat
 	}
-	data := make([]byte, n*esz)
+	bp := uploadBufs.Get().(*[]byte)
+	defer uploadBufs.Put(bp)
+	if cap(*bp) < n*esz {
+		*bp = make([]byte, n*esz)
+	}
+	data := (*bp)[:n*esz]
 	for i := 0; i < n; i++ {
 		vi := dc.MinIndex + i
 		if conv {
@@ -76,6 +82,11 @@ func (c *Context) upload(a *driver.Attrib, arr string, dc *driver.DrawCall, norm
 	ctl = hg.Pack("MGVStrm0Ctl", "STRIDE", esz, "DIM", a.Size-1, "TYPE", code, "ARRAY", arr)
 	return ctl, addr, nil
 }
+
+// uploadBufs holds upload's staging buffers: the device copies the data
+// (hal.Device.Write), so a buffer serves the next draw and a draw of
+// thousands of vertices allocates nothing.
+var uploadBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // identity reports whether m is the identity.
 func identity(m mgl32.Mat4) bool { return m == mgl32.Ident4() }

@@ -71,7 +71,7 @@ type Engine struct {
 	buf []byte
 	pos int // byte offset of the word being executed
 
-	jobs      []triJob
+	jobs      jobList
 	sched     raster.Scheduler
 	batch     jobBatch
 	workers   int
@@ -286,7 +286,7 @@ func (e *Engine) Reset() {
 
 // write performs one 16-bit register write.
 func (e *Engine) write(addr, v uint16) error {
-	if len(e.jobs) > 0 && (addr < 0x1B00 || addr >= 0x1B84) && addr != 0x2058 && addr != 0x2052 {
+	if e.jobs.n > 0 && (addr < 0x1B00 || addr >= 0x1B84) && addr != 0x2058 && addr != 0x2052 {
 		// Pending triangles see the state they were set up with.
 		e.flushJobs()
 	}

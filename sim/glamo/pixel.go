@@ -886,6 +886,7 @@ func init() {
 	for i := range lut6p {
 		lut6p[i] = lut6_8[min(i, len(lut6_8)-1)]
 	}
+	initQuantTables()
 }
 
 // parallelSafe reports whether row bands of the clip rectangle touch

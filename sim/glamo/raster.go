@@ -12,7 +12,7 @@ import (
 // (pixState.parallel: no two rows or buffers share memory, and no texture
 // aliases a target).
 func (e *Engine) flushJobs() {
-	if len(e.jobs) == 0 {
+	if e.jobs.n == 0 {
 		return
 	}
 	e.sched.SetWorkers(e.workers)
@@ -20,7 +20,7 @@ func (e *Engine) flushJobs() {
 		e.worker(w)
 	}
 	b := &e.batch
-	b.e, b.jobs = e, e.jobs
+	b.e, b.jobs = e, &e.jobs
 	clip := e.clipRect()
 	if e.px.parallel {
 		// Shade never fails: nothing in the pixel pipeline faults.
@@ -29,7 +29,7 @@ func (e *Engine) flushJobs() {
 		_ = e.sched.RunSerial(clip, b)
 	}
 	b.e, b.jobs = nil, nil
-	e.jobs = e.jobs[:0]
+	e.jobs.n = 0
 	for w := range e.sched.Workers() {
 		e.stats.Pixels += e.rw[w].count()
 	}
@@ -38,13 +38,13 @@ func (e *Engine) flushJobs() {
 // jobBatch is the Scheduler's view of the pending triangles.
 type jobBatch struct {
 	e    *Engine
-	jobs []triJob
+	jobs *jobList
 }
 
-func (b *jobBatch) Len() int                 { return len(b.jobs) }
-func (b *jobBatch) Bounds(i int) raster.Rect { return b.jobs[i].box }
+func (b *jobBatch) Len() int                 { return b.jobs.n }
+func (b *jobBatch) Bounds(i int) raster.Rect { return b.jobs.at(i).box }
 func (b *jobBatch) Shade(w, i int, clip raster.Rect) error {
-	b.e.walkTri(&b.jobs[i], clip, b.e.rw[w])
+	b.e.walkTri(b.jobs.at(i), clip, b.e.rw[w])
 	return nil
 }
 

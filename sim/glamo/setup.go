@@ -189,8 +189,11 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 	for i := range v {
 		xs[i], ys[i] = float64(pt[i].X)/16, float64(pt[i].Y)/16
 	}
+	// The job is built in its slot (a triJob is a few hundred bytes).
+	j := e.jobs.add()
 	// Integer colour planes.
-	var ip [8]iplane
+	ip := &j.ip
+	*ip = [8]iplane{}
 	nch := 4
 	if p.specAdd || p.fog || (p.ntex > 0 && p.txbl && p.comb.useSpc) {
 		nch = 8
@@ -251,10 +254,36 @@ func (e *Engine) setupTriFlat(a, b, c, flat *vertex) error {
 			lodC[u] = lodOf(&p.tex[u], up[u].dx, vp[u].dx, up[u].dy, vp[u].dy)
 		}
 	}
-	e.jobs = append(e.jobs, triJob{t: t, box: bounds, xa: pt[0].X, ya: pt[0].Y, nch: nch, ip: ip, zp: zp, wp: wp,
-		needW: needW, up: up, vp: vp, persp: persp, off: off, lodC: lodC})
+	j.t, j.box, j.xa, j.ya, j.nch = t, bounds, pt[0].X, pt[0].Y, nch
+	j.zp, j.wp, j.needW, j.up, j.vp, j.persp, j.off, j.lodC = zp, wp, needW, up, vp, persp, off, lodC
 	return nil
 }
+
+// jobBlock is the number of jobs in one block of a jobList.
+const jobBlock = 1024
+
+// jobList holds the pending triangles in blocks of jobBlock that it keeps
+// between flushes: a draw of thousands of triangles neither copies the
+// jobs (as a growing slice would, a few hundred bytes each) nor allocates
+// once the blocks exist.
+type jobList struct {
+	blocks [][]triJob
+	n      int
+}
+
+// add returns a slot for one more job.
+func (l *jobList) add() *triJob {
+	b := l.n / jobBlock
+	if b == len(l.blocks) {
+		l.blocks = append(l.blocks, make([]triJob, jobBlock))
+	}
+	j := &l.blocks[b][l.n%jobBlock]
+	l.n++
+	return j
+}
+
+// at returns job i (i < n).
+func (l *jobList) at(i int) *triJob { return &l.blocks[i/jobBlock][i%jobBlock] }
 
 // triJob is a set-up triangle waiting to be walked: the raster engine
 // runs jobs in order, on row bands in parallel when that cannot change a

@@ -2,6 +2,7 @@ package glamo
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -40,6 +41,24 @@ type spanBuf struct {
 	flat      bool                   // every colour of the chunk is the same
 	zconst    bool                   // every depth of the chunk is z[0]
 	count     int64                  // pixels written
+	spans     [8]raster.Span         // the walker's rows (raster.WalkBuf)
+	fu, fv    [spanChunk]int32       // unit 0's fixed coordinates (stepCoord)
+	fixed     bool                   // fu and fv hold the chunk's coordinates
+	zrow      [2 * spanChunk]byte    // depthRow's chunk of one depth
+	zrowZ     uint16                 // and its depth
+	zrowOK    bool                   // zrow is filled
+}
+
+// depthRow returns a chunk of stored depths all z (kept between calls:
+// a fill writes the same depth chunk after chunk).
+func (sb *spanBuf) depthRow(z uint16) *[2 * spanChunk]byte {
+	if !sb.zrowOK || sb.zrowZ != z {
+		for i := 0; i < spanChunk; i++ {
+			binary.LittleEndian.PutUint16(sb.zrow[2*i:], z)
+		}
+		sb.zrowZ, sb.zrowOK = z, true
+	}
+	return &sb.zrow
 }
 
 // c5 and c6 are unitTo12 for the 5- and 6-bit colour planes.
@@ -53,7 +72,7 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 	persp, needW, off, lodC := j.persp, j.needW, j.off, j.lodC
 	ntex, needZ := p.ntex, p.needZ
 	xa, ya := j.xa, j.ya
-	j.t.Walk(clip, func(s *raster.Span) {
+	j.t.WalkBuf(clip, sb.spans[:], func(s *raster.Span) {
 		cy16 := int64(s.Y)*16 + 8 - ya
 		cx16 := int64(s.X0)*16 + 8 - xa
 		var acc, dx [8]int64
@@ -112,6 +131,16 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 					sb.w[i] = w
 					w = q(w + dw)
 				}
+			}
+			sb.fixed = false
+			if p.texMod && !persp {
+				// bilinearModulate reads the fixed coordinates only.
+				l := &p.tex[0].levels[0]
+				uc[0] = stepCoord(&sb.fu, n, uc[0], up[0].dx, l.w)
+				vc[0] = stepCoord(&sb.fv, n, vc[0], vp[0].dx, l.h)
+				sb.fixed = true
+				e.shadeSpan(sb, n, x0, s.Y)
+				continue
 			}
 			for u := 0; u < ntex; u++ {
 				uv, dudx, dvdx := &sb.uv[u], up[u].dx, vp[u].dx
@@ -441,6 +470,93 @@ func (t *texUnit) bilinearSpan(sb *spanBuf, u, n int) {
 	}
 }
 
+// stepCoord fills f[0:n] with fixCoord(u_i * size * 256) - 128 (the
+// texel coordinate with 8 fraction bits, less half a texel, as
+// sampleLevelTo takes it) for u_0 = u and u_i+1 = q(u_i + d), the affine
+// interpolation of walkTriRef, and returns u_n.
+//
+// It steps in integers, exactly, where the s[7].16 arithmetic allows. In
+// a positive binade [2^k, 2^k+1) the chip's grid is g = 2^(k-16), so u_i
+// = M*g with M an integer in [2^16, 2^17), and when the exact sum M*g + d
+// stays in that binade, q(M*g + d) = (M + round(d/g))*g: the same integer
+// step for every pixel, unless d/g ends in exactly one half (where
+// round-to-even depends on M's parity). A run of pixels whose M stays in
+// [2^16+1, 2^17-1] keeps every exact sum inside the binade (the step is
+// within half a unit of the rounded one), and its coordinates are
+// M*size*2^(k-8), whose floor is a shift. The step out of a run, and any
+// pixel no run covers (zero or negative coordinates, ties, clamps), is
+// walkTriRef's float64 step. TestStepCoord compares the two over random
+// inputs.
+func stepCoord(f *[spanChunk]int32, n int, u, d float64, size int) float64 {
+	sw := float64(size) * 256
+	if d == 0 {
+		// q(u + 0) is u (u is on the grid): one coordinate for the chunk.
+		c := int32(fixCoord(u*sw) - 128)
+		for i := 0; i < n; i++ {
+			f[i] = c
+		}
+		return u
+	}
+	for i := 0; i < n; {
+		if r := stepRun(f, i, n, u, d, size); r > 1 {
+			b := math.Float64bits(u)
+			k := int(b>>52&0x7FF) - 1023
+			dg := math.Ldexp(d, 16-k)
+			last := int64((b&(1<<52-1)|1<<52)>>36) + int64(r-1)*int64(math.RoundToEven(dg))
+			u = q(math.Ldexp(float64(last), k-16) + d)
+			i += r
+			continue
+		}
+		f[i] = int32(fixCoord(u*sw) - 128)
+		u = q(u + d)
+		i++
+	}
+	return u
+}
+
+// stepRun fills f[i:i+r] by stepCoord's integer stepping from u, for the
+// longest run r <= n-i that it allows, and returns r (0 when it allows
+// none).
+func stepRun(f *[spanChunk]int32, i, n int, u, d float64, size int) int {
+	b := math.Float64bits(u)
+	e := int(b >> 52 & 0x7FF)
+	if b>>63 != 0 || e <= 1023-60 || e >= 1023+60 || b&(1<<36-1) != 0 {
+		return 0 // not positive, outside the exponents handled, or off the grid
+	}
+	k := e - 1023
+	m := int64((b&(1<<52-1) | 1<<52) >> 36) // u / g, in [2^16, 2^17)
+	dg := math.Ldexp(d, 16-k)               // d / g, exactly
+	step := math.RoundToEven(dg)
+	s := k - 8 // the coordinate is m*size*2^s
+	if math.Abs(dg-math.Trunc(dg)) == 0.5 || math.Abs(step) >= 1<<16 || float64(size)*math.Ldexp(1<<17, s) > 1<<28 {
+		return 0
+	}
+	di := int64(step)
+	r := n - i
+	switch {
+	case di > 0:
+		r = min(r, int((1<<17-1-m)/di)+1)
+	case di < 0 && m >= 1<<16+1:
+		r = min(r, int((m-(1<<16+1))/-di)+1)
+	case m < 1<<16+1:
+		r = 1
+	}
+	a, da := m*int64(size), di*int64(size)
+	o := f[i : i+r]
+	if s >= 0 {
+		for j := range o {
+			o[j] = int32(a<<uint(s) - 128)
+			a += da
+		}
+	} else {
+		for j := range o {
+			o[j] = int32(a>>uint(-s) - 128)
+			a += da
+		}
+	}
+	return r
+}
+
 // axis wraps one texel coordinate for bilinearSpan: with mask >= 0 the
 // size is a power of two that wraps, else the coordinate clamps to
 // [0, last].
@@ -534,18 +650,28 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 			}
 			if zmask == 0xFFFF {
 				// The test as a range of stored depths (depthRange).
+				// The test first, then the writes: the chunk's one depth
+				// copied whole when every pixel passed.
 				lo, span, inv := depthRange(zf, int32(zn))
+				pass := 0
 				for i := 0; i < n; i++ {
-					if !live[i] {
-						continue
+					if live[i] {
+						if uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span == inv {
+							live[i] = false
+						} else {
+							pass++
+						}
 					}
-					zq := zb[2*i : 2*i+2]
-					if uint32(binary.LittleEndian.Uint16(zq))-lo <= span == inv {
-						live[i] = false
-						continue
-					}
-					if zw {
-						binary.LittleEndian.PutUint16(zq, zn)
+				}
+				if zw {
+					if pass == n {
+						copy(zb, sb.depthRow(zn)[:2*n])
+					} else {
+						for i := 0; i < n; i++ {
+							if live[i] {
+								binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
+							}
+						}
 					}
 				}
 				goto colour
@@ -706,6 +832,7 @@ func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y 
 func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz, off float64) float64 {
 	p := &e.px
 	vram, live := p.vram, &sb.live
+	nlive := int64(0) // the live pixels, which plainChunk writes
 	if p.needZ {
 		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
 		zb := vram[zRow : zRow+2*uint32(n)]
@@ -726,13 +853,41 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 			if !zt {
 				zf = 7 // always
 			}
-			for i := 0; i < n; i++ {
-				zq := zb[2*i : 2*i+2]
-				zd := binary.LittleEndian.Uint16(zq)
-				ok := cmpMask(zf, int32(zn), int32(zd))
-				live[i] = ok
-				if ok && zw {
-					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+			if zmask == 0xFFFF {
+				// The test as a range of stored depths (depthRange).
+				// The test first, then the writes: the chunk's one depth
+				// copied whole when every pixel passed.
+				lo, span, inv := depthRange(zf, int32(zn))
+				for i := 0; i < n; i++ {
+					ok := uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span != inv
+					live[i] = ok
+					if ok {
+						nlive++
+					}
+				}
+				if zw {
+					if nlive == int64(n) {
+						copy(zb, sb.depthRow(zn)[:2*n])
+					} else {
+						for i := 0; i < n; i++ {
+							if live[i] {
+								binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
+							}
+						}
+					}
+				}
+			} else {
+				for i := 0; i < n; i++ {
+					zq := zb[2*i : 2*i+2]
+					zd := binary.LittleEndian.Uint16(zq)
+					ok := cmpMask(zf, int32(zn), int32(zd))
+					live[i] = ok
+					if ok {
+						nlive++
+						if zw {
+							binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+						}
+					}
 				}
 			}
 		} else {
@@ -744,9 +899,13 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 				z = q(z + dz)
 				zq := zb[2*i : 2*i+2]
 				zd, zn := binary.LittleEndian.Uint16(zq), z16(zi)
-				live[i] = !zt || compare(zfunc, int64(zn), int64(zd))
-				if live[i] && zw {
-					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+				ok := !zt || compare(zfunc, int64(zn), int64(zd))
+				live[i] = ok
+				if ok {
+					nlive++
+					if zw {
+						binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+					}
 				}
 			}
 		}
@@ -754,6 +913,7 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		for i := 0; i < n; i++ {
 			live[i] = true
 		}
+		nlive = int64(n)
 	}
 	qz := &p.quant[y&3]
 	cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
@@ -768,24 +928,16 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		for i := 0; i < n; i++ {
 			if live[i] {
 				binary.LittleEndian.PutUint16(cb[2*i:2*i+2], pxs[(x0+i)&3])
-				sb.count++
 			}
 		}
+		sb.count += nlive
 		return z
 	}
 	if f := p.cfmt; f == 0x11 || f == 0x51 {
 		// RGB565, red high or low: no alpha to interpolate, constant
 		// shifts. The alpha plane still advances by n steps.
 		plain565(cb, live, n, x0, a0, a1, a2, d0, d1, d2, &qz.adds, f == 0x11)
-		if !p.needZ {
-			sb.count += int64(n)
-		} else {
-			for i := 0; i < n; i++ {
-				if live[i] {
-					sb.count++
-				}
-			}
-		}
+		sb.count += nlive
 		acc[0], acc[1], acc[2], acc[3] = a0+d0*int64(n), a1+d1*int64(n), a2+d2*int64(n), a3+d3*int64(n)
 		return z
 	}
@@ -797,9 +949,9 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 		a3 += d3
 		if live[i] {
 			binary.LittleEndian.PutUint16(cb[2*i:2*i+2], qz.pixel(r, g, b, a, (x0+i)&3))
-			sb.count++
 		}
 	}
+	sb.count += nlive
 	acc[0], acc[1], acc[2], acc[3] = a0, a1, a2, a3
 	return z
 }
@@ -807,33 +959,92 @@ func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz,
 // plain565 is plainChunk's colour loop for the RGB565 targets (quantizer
 // with 31, 63 and 31 levels), writing the live pixels.
 func plain565(cb []byte, live *[spanChunk]bool, n, x0 int, a0, a1, a2, d0, d1, d2 int64, adds *[4]int32, rHigh bool) {
-	var ph [4]int32 // the dither offsets by pixel index within the chunk
-	for k := range ph {
-		ph[k] = adds[(x0+k)&3]
-	}
 	last := int64(n - 1)
 	inRange := func(a, d, hi int64) bool {
 		lo, end := a>>4, (a+d*last)>>4
 		return lo >= 0 && lo <= hi && end >= 0 && end <= hi
 	}
 	if !rHigh || !inRange(a0, d0, 31*256) || !inRange(a1, d1, 63*256) || !inRange(a2, d2, 31*256) {
+		var ph [4]int32 // the dither offsets by pixel index within the chunk
+		for k := range ph {
+			ph[k] = adds[(x0+k)&3]
+		}
 		plain565Any(cb, live, n, a0, a1, a2, d0, d1, d2, &ph, rHigh)
 		return
 	}
-	// Every channel stays inside its table, so c5 and c6 need no clamp.
-	// Red and blue step together in the 32-bit halves of one integer:
-	// both stay in 0..2^21 over the chunk, so the halves never mix.
+	// Every channel stays inside its table, so c5 and c6 need no clamp,
+	// and the quantisation tables give each channel's bits at once (the
+	// table of the dither offset of the pixel's column). Red and blue
+	// step together in the 32-bit halves of one integer: both stay in
+	// 0..2^21 over the chunk, so the halves never mix.
+	var t5 [4]*[8192]uint8
+	var t6 [4]*[16384]uint8
+	for k := range t5 {
+		d := quantIndex(adds[(x0+k)&3])
+		t5[k], t6[k] = &quant5[d], &quant6[d]
+	}
 	rb, drb := a0+a2<<32, d0+d2<<32
-	cb = cb[:2*n]
+	// The pixels first, into px (a loop with no branch and few live
+	// values), then the live ones to memory.
+	var px [spanChunk]uint16
 	for i := 0; i < n; i++ {
-		r, b := lut5p[(rb>>4)&8191], lut5p[(rb>>36)&8191]
-		g := lut6p[(a1>>4)&16383]
+		k := i & 3
+		q5, q6 := t5[k], t6[k]
+		px[i&(spanChunk-1)] = uint16(q5[(rb>>4)&8191])<<11 | uint16(q6[(a1>>4)&16383])<<5 | uint16(q5[(rb>>36)&8191])
 		rb += drb
 		a1 += d1
+	}
+	if cap(cb) >= 2*spanChunk {
+		// The chunk's bytes as an array, indexed without bounds checks
+		// (only the first n pixels are written).
+		out := (*[2 * spanChunk]byte)(cb[:2*spanChunk])
+		for i := 0; i < n; i++ {
+			if live[i&(spanChunk-1)] {
+				v := px[i&(spanChunk-1)]
+				out[(2*i)&(2*spanChunk-1)], out[(2*i+1)&(2*spanChunk-1)] = byte(v), byte(v>>8)
+			}
+		}
+		return
+	}
+	cb = cb[:2*n]
+	for i := 0; i < n; i++ {
 		if live[i&(spanChunk-1)] {
-			add := ph[i&3]
-			px := uint16((r*31+add)>>12)<<11 | uint16((g*63+add)>>12)<<5 | uint16((b*31+add)>>12)
-			binary.LittleEndian.PutUint16(cb[2*i:], px)
+			binary.LittleEndian.PutUint16(cb[2*i:], px[i&(spanChunk-1)])
+		}
+	}
+}
+
+// quant5 and quant6 map a colour plane's value in s5.8 or s6.8 units (an
+// index of lut5p or lut6p) straight to its quantised 5- or 6-bit channel,
+// one table per dither offset (quantIndex): (lut5p[v]*31 + add) >> 12 and
+// (lut6p[v]*63 + add) >> 12, the quantizer's arithmetic. Filled by
+// initQuantTables from pixel.go's init, after lut5p and lut6p.
+var (
+	quant5 [17][8192]uint8
+	quant6 [17][16384]uint8
+)
+
+// quantIndex returns the table of a dither offset: offsets d*256+128 (d =
+// 0..15, the Bayer levels) are tables 0..15, rounding to nearest (2048)
+// is table 16.
+func quantIndex(add int32) int {
+	if add == 2048 {
+		return 16
+	}
+	return int(add>>8) & 15
+}
+
+func initQuantTables() {
+	for d := range quant5 {
+		add := int32(d*256 + 128)
+		if d == 16 {
+			add = 2048
+		}
+		for v := range quant5[d] {
+			quant5[d][v] = uint8((lut5p[v]*31 + add) >> 12)
+		}
+		for v := range quant6[d] {
+			quant6[d][v] = uint8((lut6p[v]*63 + add) >> 12)
 		}
 	}
 }
@@ -932,9 +1143,17 @@ func cmpMask(f uint32, a, b int32) bool {
 // and texture 0, in colour and alpha), in one loop: each texel is
 // filtered in bilinearSpan's lanes and multiplied into sb.out at once.
 func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
-	uv, col, out := &sb.uv[0], &sb.col, &sb.out
+	col, out := &sb.col, &sb.out
 	l := &t.levels[0]
-	sw, sh := float64(l.w)*256, float64(l.h)*256
+	fus, fvs := &sb.fu, &sb.fv
+	if !sb.fixed {
+		// texCoordFixed of the interpolated coordinates, less half a texel.
+		uv := &sb.uv[0]
+		sw, sh := float64(l.w)*256, float64(l.h)*256
+		for i := 0; i < n; i++ {
+			fus[i], fvs[i] = int32(fixCoord(uv[i][0]*sw)-128), int32(fixCoord(uv[i][1]*sh)-128)
+		}
+	}
 	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)
 	base, pitch := l.base, l.pitch
 	vr := t.vram
@@ -943,7 +1162,7 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 		lt := (*[1 << 16]uint64)(t.lanes)
 		mu, mv := uint32(au.mask), uint32(av.mask)
 		for i := 0; i < n; i++ {
-			fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+			fu, fv := int64(fus[i&(spanChunk-1)]), int64(fvs[i&(spanChunk-1)])
 			u, v := uint32(fu>>8), uint32(fv>>8)
 			x0, x1 := 2*(u&mu), 2*((u+1)&mu)
 			r0, r1 := base+(v&mv)*pitch, base+((v+1)&mv)*pitch
@@ -981,7 +1200,7 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 	if t.bpp == 16 {
 		lt := (*[1 << 16]uint64)(t.lanes)
 		for i := 0; i < n; i++ {
-			fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+			fu, fv := int64(fus[i&(spanChunk-1)]), int64(fvs[i&(spanChunk-1)])
 			x0, x1 := au.pair(fu >> 8)
 			y0, y1 := av.pair(fv >> 8)
 			r0, r1 := base+y0*pitch, base+y1*pitch
@@ -995,7 +1214,7 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 	}
 	lt := (*[256]uint64)(t.lanes)
 	for i := 0; i < n; i++ {
-		fu, fv := fixCoord(uv[i][0]*sw)-128, fixCoord(uv[i][1]*sh)-128
+		fu, fv := int64(fus[i&(spanChunk-1)]), int64(fvs[i&(spanChunk-1)])
 		x0, x1 := au.pair(fu >> 8)
 		y0, y1 := av.pair(fv >> 8)
 		r0, r1 := base+y0*pitch, base+y1*pitch
@@ -1060,10 +1279,12 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		ph[k] = uint64(adds[(x0+k)&3]) * (1 | 1<<32)
 	}
 	cb = cb[:2*n]
+	k := int64(0)
 	for i := 0; i < n; i++ {
 		if !live[i&(spanChunk-1)] {
 			continue
 		}
+		k++
 		c := &cols[i&(spanChunk-1)]
 		q := cb[2*i : 2*i+2]
 		d := dstLanes[binary.LittleEndian.Uint16(q)]
@@ -1074,12 +1295,6 @@ func over565InRange(cb []byte, cols *[spanChunk][4]int32, live *[spanChunk]bool,
 		rbq := (rb*31 + add) >> 12
 		gq := (g*63 + add) >> 12 & 0xFF
 		binary.LittleEndian.PutUint16(q, uint16(rbq&0xFF)<<11|uint16(gq)<<5|uint16(rbq>>32&0xFF))
-	}
-	k := int64(0)
-	for i := 0; i < n; i++ {
-		if live[i&(spanChunk-1)] {
-			k++
-		}
 	}
 	return k
 }

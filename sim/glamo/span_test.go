@@ -2,6 +2,7 @@ package glamo
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -150,6 +151,22 @@ func randomPixelState(r *rand.Rand) map[uint16]uint32 {
 	s[0x260C] = pick(1, 2, 3, 4)<<11 | bit(20)<<15 | bit(50)<<16 | bit(20)<<19 | bit(20)<<10 | bit(50)<<9
 	s[0x2620], s[0x2624], s[0x2628] = hg.F24(r.Float64()*2-1), hg.F24(r.Float64()*0.01-0.005), hg.F24(r.Float64()*0.02-0.01)
 	s[0x2050] = 3 | 3<<12 | uint32(r.IntN(4))<<10 | uint32(r.IntN(4))<<8
+	if bit(20) == 1 {
+		// fill-tex-blend's shape (pixState.texMod: one bilinear texture
+		// times the diffuse colour, bilinearModulate), affine or not,
+		// wrapped or clamped, blended or not, with or without Z and dither.
+		s[0x2100] = 1<<10 | 1<<12 | bit(30)<<9 | bit(50)<<1 | bit(60)<<19 | bit(60)<<20 | bit(50)
+		s[0x2104] = 1 << 17
+		b := hg.TexUnitBase(0)
+		s[b] = pick(0x63, 0x63, 0x60, 0x13, 0x50)<<24 | pick(1, 3)<<16 | pick(1, 3)<<19 | s[b]&(7<<8)
+		s[b+4] = 1<<18 | 1<<15
+		for _, a := range []uint16{0x2350, 0x2390} {
+			s[a], s[a+4] = 1<<13|1<<8, pick(0x03, 0x06)<<25|0x06<<16|2<<6
+			if s[a+4]>>25 == 0x06 {
+				s[a+4] = s[a+4]&^(0x3F<<16) | 0x03<<16
+			}
+		}
+	}
 	return s
 }
 
@@ -382,4 +399,65 @@ func TestDepthRange(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestQuantTables checks quant5 and quant6 against the quantizer's
+// arithmetic for every dither offset the quantizer produces.
+func TestQuantTables(t *testing.T) {
+	adds := []int32{2048}
+	for d := int32(0); d < 16; d++ {
+		adds = append(adds, d*256+128)
+	}
+	for _, add := range adds {
+		q5, q6 := &quant5[quantIndex(add)], &quant6[quantIndex(add)]
+		for v := range q5 {
+			require.Equal(t, uint8((lut5p[v]*31+add)>>12), q5[v], "5-bit, add %d, v %d", add, v)
+		}
+		for v := range q6 {
+			require.Equal(t, uint8((lut6p[v]*63+add)>>12), q6[v], "6-bit, add %d, v %d", add, v)
+		}
+	}
+}
+
+// TestStepCoord compares stepCoord's integer stepping with the float64
+// stepping of walkTriRef (q(u + d), then fixCoord) over random
+// coordinates, steps and sizes, with steps that land on rounding ties and
+// chunks that cross binades.
+func TestStepCoord(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	sizes := []int{1, 8, 64, 256, 1024, 2048, 3, 100, 640}
+	fast := 0
+	for it := 0; it < 200000; it++ {
+		u := q(r.Float64() * 4)
+		switch r.IntN(4) {
+		case 0:
+			u = q(r.NormFloat64() * 1000)
+		case 1: // just above or below a power of two
+			u = q(math.Ldexp(1+float64(r.IntN(64)-32)/65536, r.IntN(8)-4))
+		}
+		var d float64
+		switch r.IntN(5) {
+		case 0:
+			d = 0
+		case 1: // a tie or near-tie against u's grid
+			_, e := math.Frexp(u)
+			d = q(math.Ldexp(float64(r.IntN(64))+0.5, e-17) * float64(1-2*r.IntN(2)))
+		default:
+			d = q(r.NormFloat64() * math.Ldexp(1, -r.IntN(20)))
+		}
+		n := 1 + r.IntN(spanChunk)
+		size := sizes[r.IntN(len(sizes))]
+		var got [spanChunk]int32
+		gotU := stepCoord(&got, n, u, d, size)
+		uu, sw := u, float64(size)*256
+		for i := 0; i < n; i++ {
+			require.Equal(t, int32(fixCoord(uu*sw)-128), got[i], "u %v d %v size %d pixel %d", u, d, size, i)
+			uu = q(uu + d)
+		}
+		require.Equal(t, uu, gotU, "u %v d %v size %d n %d: the next chunk's coordinate", u, d, size, n)
+		if d != 0 && math.Float64bits(u)>>63 == 0 && u != 0 {
+			fast++
+		}
+	}
+	require.Greater(t, fast, 50000, "the integer path's inputs are drawn")
 }

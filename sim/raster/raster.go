@@ -136,6 +136,26 @@ func (t *Triangle) Walk(clip Rect, fn func(s *Span)) {
 	}
 }
 
+// WalkBuf is Walk with the caller's span buffer (its capacity is used; a
+// buffer without capacity gets one span): fn gets a pointer into it, so a caller that keeps one buffer per worker
+// walks any number of triangles without allocating (Walk allocates its
+// Span, which escapes to fn).
+func (t *Triangle) WalkBuf(clip Rect, buf []Span, fn func(s *Span)) {
+	if cap(buf) == 0 {
+		buf = make([]Span, 0, 1)
+	}
+	for {
+		spans := t.Spans(clip, buf[:0])
+		for i := range spans {
+			fn(&spans[i])
+		}
+		if len(spans) < cap(buf) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
+}
+
 // Spans appends the triangle's non-empty row spans inside clip, top to
 // bottom, to buf, as many as buf has room for (at least one when it has
 // none: it grows), and returns it: a caller that walks many small

@@ -94,3 +94,32 @@ func TestSpansMatchWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkBufMatchesWalk checks that WalkBuf gives Walk's spans for every
+// buffer size, and that with a buffer it allocates nothing.
+func TestWalkBufMatchesWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	clip := Rect{3, 2, 60, 50}
+	for _, tri := range randomTris(r, 300, 64, 48, false) {
+		var walked []Span
+		tri.Walk(clip, func(s *Span) { walked = append(walked, *s) })
+		for _, n := range []int{0, 1, 3, 8} {
+			var got []Span
+			tri.WalkBuf(clip, make([]Span, 0, n), func(s *Span) { got = append(got, *s) })
+			require.Equal(t, walked, got, "buffer of %d", n)
+		}
+	}
+	tri, ok := Setup(pt(0, 0), pt(30, 2), pt(5, 40), 4)
+	require.True(t, ok)
+	want := 0
+	tri.Walk(clip, func(s *Span) { want++ })
+	buf := make([]Span, 4)
+	rows := 0
+	allocs := testing.AllocsPerRun(10, func() {
+		rows = 0
+		tri.WalkBuf(clip, buf, func(s *Span) { rows++ })
+	})
+	assert.Equal(t, want, rows)
+	assert.Greater(t, rows, 30, "the triangle spans rows 2..39")
+	assert.Zero(t, allocs, "WalkBuf allocates nothing")
+}

@@ -49,6 +49,7 @@ type Batch interface {
 type Scheduler struct {
 	workers int
 	bins    [][]int32
+	rects   []Rect // each primitive's bounds inside the clip, for one Run
 	errs    []bandErr
 }
 
@@ -104,13 +105,18 @@ func (s *Scheduler) Run(clip Rect, b Batch) error {
 	if n == 0 || clip.Empty() {
 		return s.RunSerial(clip, b)
 	}
+	// Each primitive's bounds are asked for once: binning and the bands
+	// read them from rects.
+	rects := s.rects[:0]
 	area := 0
 	for i := 0; i < n; i++ {
 		r := b.Bounds(i).Intersect(clip)
+		rects = append(rects, r)
 		if !r.Empty() {
 			area += (r.X1 - r.X0) * (r.Y1 - r.Y0)
 		}
 	}
+	s.rects = rects
 	first := floorDiv(int64(clip.Y0), BandRows)
 	nb := int(floorDiv(int64(clip.Y1-1), BandRows)-first) + 1
 	if area < ParallelArea || nb < 2 {
@@ -126,7 +132,7 @@ func (s *Scheduler) Run(clip Rect, b Batch) error {
 		bins[k] = bins[k][:0]
 	}
 	for i := 0; i < n; i++ {
-		r := b.Bounds(i).Intersect(clip)
+		r := rects[i]
 		if r.Empty() {
 			continue
 		}
@@ -151,7 +157,7 @@ func (s *Scheduler) Run(clip Rect, b Batch) error {
 			if k >= nb {
 				return
 			}
-			s.shadeBand(b, w, k, int(first)*BandRows+k*BandRows, clip, bins[k], &errs[k])
+			s.shadeBand(b, w, int(first)*BandRows+k*BandRows, clip, bins[k], rects, &errs[k])
 		}
 	}
 	workers = min(workers, nb)
@@ -185,9 +191,9 @@ func (s *Scheduler) Run(clip Rect, b Batch) error {
 	return nil
 }
 
-// shadeBand runs the band's primitives on worker w, recording the first
-// error or panic in e.
-func (s *Scheduler) shadeBand(b Batch, w, k, y0 int, clip Rect, prims []int32, e *bandErr) {
+// shadeBand runs the band's primitives on worker w (rects: their bounds
+// inside the clip), recording the first error or panic in e.
+func (s *Scheduler) shadeBand(b Batch, w, y0 int, clip Rect, prims []int32, rects []Rect, e *bandErr) {
 	band := clip.Intersect(Rect{X0: clip.X0, Y0: y0, X1: clip.X1, Y1: y0 + BandRows})
 	cur := -1
 	defer func() {
@@ -197,7 +203,7 @@ func (s *Scheduler) shadeBand(b Batch, w, k, y0 int, clip Rect, prims []int32, e
 	}()
 	for _, i := range prims {
 		cur = int(i)
-		r := b.Bounds(cur).Intersect(band)
+		r := rects[cur].Intersect(band)
 		if r.Empty() {
 			continue
 		}
