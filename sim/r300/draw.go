@@ -138,11 +138,15 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
 	// An indexed draw shades each index once (the vertex cache, L1785's
 	// VF_MAX_VTX_NUM, without its size limit: the result is the same).
-	var seen map[uint32]int
+	var seen *vertexCache
 	if indices != nil && s.pvs != nil {
-		seen = map[uint32]int{}
+		seen = &e.vcache
+		seen.reset(minI, maxI)
 	}
-	var regs pvsRegs
+	regs := &e.pvsRegs
+	if s.pvs != nil {
+		s.pvs.clearAll(regs)
+	}
 	for i := 0; i < n; i++ {
 		v := &e.verts[i]
 		*v = vertex{}
@@ -156,12 +160,12 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 			}
 			// L2066-2075: indices outside [MIN, MAX] are clamped.
 			idx = max(minI, min(maxI, idx))
-			if j, ok := seen[idx]; ok {
-				*v = e.verts[j]
-				continue
-			}
 			if seen != nil {
-				seen[idx] = i
+				if j, ok := seen.lookup(idx); ok {
+					*v = e.verts[j]
+					continue
+				}
+				seen.add(idx, i)
 			}
 			var err error
 			if buf, err = e.vertexDwords(idx, buf); err != nil {
@@ -170,7 +174,7 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 			d = buf
 		}
 		if s.pvs != nil {
-			if err := s.pvs.shade(s.els, &s.out, d, v, &regs); err != nil {
+			if err := s.pvs.shade(s.els, &s.out, d, v, regs); err != nil {
 				return err
 			}
 		} else if err := assemble(s.els, &s.out, d, v); err != nil {
@@ -186,6 +190,60 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		s.pvs.steps %= 64
 	}
 	return e.x.Step(n)
+}
+
+// vertexCache remembers which vertex of a draw shaded each index. Index
+// ranges up to vcacheDirect use a table stamped per draw (reused between
+// draws: a map per draw dominated small draws); wider ranges a map.
+type vertexCache struct {
+	base  uint32
+	gen   uint32
+	stamp []uint32
+	at    []int32
+	wide  map[uint32]int
+}
+
+const vcacheDirect = 1 << 17
+
+func (c *vertexCache) reset(lo, hi uint32) {
+	c.wide = nil
+	if hi < lo || hi-lo >= vcacheDirect {
+		c.wide = map[uint32]int{}
+		return
+	}
+	c.base = lo
+	if m := int(hi-lo) + 1; len(c.stamp) < m {
+		c.stamp = make([]uint32, m)
+		c.at = make([]int32, m)
+		c.gen = 0
+	}
+	c.gen++
+	if c.gen == 0 {
+		clear(c.stamp)
+		c.gen = 1
+	}
+}
+
+func (c *vertexCache) lookup(idx uint32) (int, bool) {
+	if c.wide != nil {
+		j, ok := c.wide[idx]
+		return j, ok
+	}
+	k := idx - c.base
+	if c.stamp[k] == c.gen {
+		return int(c.at[k]), true
+	}
+	return 0, false
+}
+
+func (c *vertexCache) add(idx uint32, i int) {
+	if c.wide != nil {
+		c.wide[idx] = i
+		return
+	}
+	k := idx - c.base
+	c.stamp[k] = c.gen
+	c.at[k] = int32(i)
 }
 
 // viewport applies VAP_VTE_CNTL (L2108-2121) and converts to subpixels.

@@ -78,6 +78,10 @@ type Engine struct {
 	x *device.Exec
 	// scratch buffers reused between draws.
 	verts []vertex
+	// vcache and pvsRegs are fetch's vertex cache and PVS register file,
+	// kept between draws.
+	vcache  vertexCache
+	pvsRegs pvsRegs
 	// batch holds the draw's set-up primitives; sched shades them with
 	// wantWorkers workers (hal.Parallel), each with its scratch state in
 	// workers.

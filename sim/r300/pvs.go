@@ -2,6 +2,7 @@ package r300
 
 import (
 	"math"
+	mbits "math/bits"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -107,6 +108,28 @@ type pvsState struct {
 	maxC   int
 	// steps counts instructions not yet charged to the watchdog.
 	steps int
+	// tempW and outW are the temporaries and outputs the program can
+	// write (every one when a relative write can reach it): resetVertex
+	// clears only these, the rest stay zero from clearAll.
+	tempW, outW uint32
+}
+
+// clearAll zeroes a register file before a draw's first vertex.
+func (st *pvsState) clearAll(r *pvsRegs) { *r = pvsRegs{} }
+
+// resetVertex returns a register file that held a vertex of this draw to
+// the zero state every vertex starts in. The inputs need no clearing:
+// every vertex of the draw writes the same input components (the stream
+// elements), the others stay zero.
+func (st *pvsState) resetVertex(r *pvsRegs) {
+	for m := st.tempW; m != 0; m &= m - 1 {
+		r.temp[mbits.TrailingZeros32(m)] = [4]float32{}
+	}
+	for m := st.outW; m != 0; m &= m - 1 {
+		r.out[mbits.TrailingZeros32(m)] = [4]float32{}
+	}
+	r.a0 = [4]int32{}
+	r.aL = 0
 }
 
 // pvsRegs is one vertex's register file.
@@ -137,6 +160,20 @@ func (e *Engine) preparePVS() (*pvsState, error) {
 	for i := st.first; i <= st.last; i++ {
 		if err := st.decode(i, p.Inst(i)); err != nil {
 			return nil, err
+		}
+	}
+	for i := st.first; i <= st.last; i++ {
+		o := &st.ops[i]
+		mask := &st.tempW
+		if o.dstFile == r3.PVSDstOut {
+			mask = &st.outW
+		} else if o.dstFile != r3.PVSDstTemp {
+			continue
+		}
+		if o.dstMode != r3.PVSAddrAbsolute {
+			*mask = ^uint32(0)
+		} else if o.dstOff >= 0 && o.dstOff < 32 {
+			*mask |= 1 << uint(o.dstOff)
 		}
 	}
 	for i := range st.act {

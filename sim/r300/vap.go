@@ -255,7 +255,7 @@ func assemble(els []element, out *outputs, d []uint32, v *vertex) error {
 // vector k is the k-th output enabled in the order position, point size,
 // colours 0-3, texture coordinates 0-7 ([OUT] Mesa r300_vs.c).
 func (st *pvsState) shade(els []element, out *outputs, d []uint32, v *vertex, r *pvsRegs) error {
-	*r = pvsRegs{}
+	st.resetVertex(r)
 	if err := fetchInputs(els, d, &r.in); err != nil {
 		return err
 	}
