@@ -362,7 +362,7 @@ func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
 	tri := func(a, b, c int, prov int) error {
 		t := [3]vertex{vs[a], vs[b], vs[c]}
 		s.shade(t[:], prov)
-		return e.triangle(s, t)
+		return e.triangle(s, &t)
 	}
 	line := func(a, b int) error {
 		l := [2]vertex{vs[a], vs[b]}
@@ -446,7 +446,7 @@ func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
 				} else {
 					s.shade(tv[:], p)
 				}
-				if err := e.triangle(s, tv); err != nil {
+				if err := e.triangle(s, &tv); err != nil {
 					return err
 				}
 			}
@@ -522,7 +522,7 @@ func (e *Engine) clipLine(s *drawState, l [2]vertex) error {
 }
 
 // triangle clips, culls and rasterises one triangle.
-func (e *Engine) triangle(s *drawState, t [3]vertex) error {
+func (e *Engine) triangle(s *drawState, t *[3]vertex) error {
 	e.Stats.Prims++
 	if !s.clip {
 		return e.setupTri(s, &t[0], &t[1], &t[2])
