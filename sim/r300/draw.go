@@ -133,6 +133,9 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		e.verts = make([]vertex, n)
 	}
 	e.verts = e.verts[:n]
+	if s.pvs != nil && !e.reference {
+		return e.fetchPVS(s, walk, n, data, indices)
+	}
 	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
 	var buf []uint32
 	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
@@ -189,6 +192,111 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		n += s.pvs.steps / 64
 		s.pvs.steps %= 64
 	}
+	return e.x.Step(n)
+}
+
+// fetchPVS is fetch for a vertex program, shading the vertices in
+// batches (pvsbatch.go): the same vertices, registers, faults and
+// watchdog steps as fetch's vertex-by-vertex path (Engine.reference).
+// A vertex whose fetch faults ends the draw after the vertices before it
+// are shaded, as there.
+func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, indices []uint32) error {
+	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
+	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
+	var seen *vertexCache
+	if indices != nil {
+		seen = &e.vcache
+		seen.reset(minI, maxI)
+	}
+	st := s.pvs
+	rs := &e.pvsBatch
+	for i := range rs {
+		st.clearAll(&rs[i])
+	}
+	// slot[b] is the vertex lane b shades; dups are vertices to copy
+	// from a vertex of the pending batch once it is shaded.
+	var slot [pvsBatchSize]int
+	nb := 0
+	dups := e.pvsDups[:0]
+	flush := func() error {
+		if nb == 0 {
+			return nil
+		}
+		if err := st.runBatch(rs[:nb]); err != nil {
+			return err
+		}
+		for b := 0; b < nb; b++ {
+			v := &e.verts[slot[b]]
+			st.output(&s.out, &rs[b], v)
+			if !s.clip {
+				s.viewport(v)
+			}
+			st.resetVertex(&rs[b])
+		}
+		nb = 0
+		for _, d := range dups {
+			e.verts[d[0]] = e.verts[d[1]]
+		}
+		dups = dups[:0]
+		return nil
+	}
+	// fault shades the pending batch (whose vertices came first), then
+	// returns err.
+	fault := func(err error) error {
+		if ferr := flush(); ferr != nil {
+			return ferr
+		}
+		return err
+	}
+	var buf []uint32
+	for i := 0; i < n; i++ {
+		v := &e.verts[i]
+		*v = vertex{}
+		var d []uint32
+		if walk == r3.WalkData {
+			d = data[i*size : (i+1)*size]
+		} else {
+			idx := uint32(i)
+			if indices != nil {
+				idx = indices[i]
+			}
+			// L2066-2075: indices outside [MIN, MAX] are clamped.
+			idx = max(minI, min(maxI, idx))
+			if seen != nil {
+				if j, ok := seen.lookup(idx); ok {
+					if nb > 0 && j >= slot[0] {
+						dups = append(dups, [2]int{i, j})
+					} else {
+						*v = e.verts[j]
+					}
+					continue
+				}
+				seen.add(idx, i)
+			}
+			var err error
+			if buf, err = e.vertexDwords(idx, buf); err != nil {
+				return fault(err)
+			}
+			d = buf
+		}
+		if err := fetchInputs(s.els, d, &rs[nb].in); err != nil {
+			return fault(err)
+		}
+		slot[nb] = i
+		nb++
+		if nb == pvsBatchSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	e.pvsDups = dups
+	// One watchdog step per 64 PVS instructions (pvs.go).
+	n += st.steps / 64
+	st.steps %= 64
 	return e.x.Step(n)
 }
 

@@ -90,6 +90,8 @@ type pvsOp struct {
 	dstOff     int
 	we         uint8
 	readsInput bool
+	// fast is batchable(): execBatch has a loop of its own for it.
+	fast bool
 }
 
 // pvsFrame is an active loop or subroutine.
@@ -167,6 +169,7 @@ func (e *Engine) preparePVS() (*pvsState, error) {
 	}
 	for i := st.first; i <= st.last; i++ {
 		o := &st.ops[i]
+		o.fast = o.batchable()
 		mask := &st.tempW
 		if o.dstFile == r3.PVSDstOut {
 			mask = &st.outW

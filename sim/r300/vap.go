@@ -262,6 +262,12 @@ func (st *pvsState) shade(els []element, out *outputs, d []uint32, v *vertex, r 
 	if err := st.run(r); err != nil {
 		return err
 	}
+	st.output(out, r, v)
+	return nil
+}
+
+// output copies a shaded vertex's output vectors into v.
+func (st *pvsState) output(out *outputs, r *pvsRegs, v *vertex) {
 	k := 0
 	v.pos = r.out[k]
 	k++
@@ -281,7 +287,6 @@ func (st *pvsState) shade(els []element, out *outputs, d []uint32, v *vertex, r 
 			k++
 		}
 	}
-	return nil
 }
 
 // vertexDwords returns the dwords of vertex idx from the AOS arrays
