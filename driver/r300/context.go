@@ -53,6 +53,7 @@ type Context struct {
 	programs map[fpKey]*compiled
 	tnl      swtnl.TnL
 	verts    []float32
+	vbytes   []byte
 
 	clearColor [4]float32
 

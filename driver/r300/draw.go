@@ -1,6 +1,7 @@
 package r300
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -183,10 +184,14 @@ func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Ve
 			c.verts = append(c.verts, v.Tex[u][:]...)
 		}
 	}
-	buf := make([]byte, 4*len(c.verts))
+	// The bytes go through a buffer kept between draws: Upload copies
+	// them into device memory (hal.Device.Write).
+	if cap(c.vbytes) < 4*len(c.verts) {
+		c.vbytes = make([]byte, 4*len(c.verts))
+	}
+	buf := c.vbytes[:4*len(c.verts)]
 	for i, f := range c.verts {
-		w := math.Float32bits(f)
-		buf[4*i], buf[4*i+1], buf[4*i+2], buf[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(f))
 	}
 	addr, err := c.up.Upload(buf, 32)
 	if err != nil {
