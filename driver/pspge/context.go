@@ -25,6 +25,10 @@ type Context struct {
 	up     *driver.Uploader
 	list   list
 	closed bool
+	// vbuf and ibuf are the draws' scratch vertex bytes and indices
+	// (uploads copy them), kept so that a draw allocates nothing.
+	vbuf []byte
+	ibuf []int
 
 	// run is the display list the GE is executing while the driver
 	// appends to it (the stall address, hal.Appender); done holds lists

@@ -345,13 +345,14 @@ func (c *Context) hwGeometry(st *driver.State, dc *driver.DrawCall, texU int, fo
 		return err
 	}
 	first := dc.MinIndex
-	idx := make([]int, 0, dc.Count+1)
+	idx := c.ibuf[:0]
 	for i := 0; i < dc.Count; i++ {
 		idx = append(idx, dc.VertexIndex(i)-first)
 	}
 	if dc.Prim == driver.PrimLineLoop && dc.Count > 1 {
 		idx = append(idx, idx[0])
 	}
+	c.ibuf = idx
 	return c.kickPrims(vt, vaddr, primOf[dc.Prim], idx, dc.Indices == nil && dc.Prim != driver.PrimLineLoop)
 }
 

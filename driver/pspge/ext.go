@@ -170,7 +170,13 @@ func (c *Context) packVertices(st *driver.State, dc *driver.DrawCall, texU int, 
 	}
 	lay := vt.Layout()
 	first, n := dc.MinIndex, dc.MaxIndex-dc.MinIndex+1
-	buf := make([]byte, n*lay.Size)
+	// Every byte of a vertex is written below (the layout's parts are
+	// four-byte fields without padding), so the reused buffer needs no
+	// clearing.
+	if cap(c.vbuf) < n*lay.Size {
+		c.vbuf = make([]byte, n*lay.Size)
+	}
+	buf := c.vbuf[:n*lay.Size]
 	va := dc.Arrays
 	for i := 0; i < n; i++ {
 		vi := first + i

@@ -51,37 +51,37 @@ func (a *assembler) reset() { a.n, a.odd = 0, false }
 
 // add feeds one vertex in the given topology (0 list, 1 strip, 2 fan) and
 // appends completed triangles to a.tris.
-func (a *assembler) add(v vertex, mode uint32) {
+func (a *assembler) add(v *vertex, mode uint32) {
 	switch mode {
 	case 0:
 		if a.n < 2 {
-			a.buf[a.n] = v
+			a.buf[a.n] = *v
 			a.n++
 			return
 		}
-		a.tris = append(a.tris, a.buf[0], a.buf[1], v)
+		a.tris = append(a.tris, a.buf[0], a.buf[1], *v)
 		a.n = 0
 	case 1:
 		if a.n < 2 {
-			a.buf[a.n] = v
+			a.buf[a.n] = *v
 			a.n++
 			return
 		}
 		if a.odd {
-			a.tris = append(a.tris, a.buf[1], a.buf[0], v)
+			a.tris = append(a.tris, a.buf[1], a.buf[0], *v)
 		} else {
-			a.tris = append(a.tris, a.buf[0], a.buf[1], v)
+			a.tris = append(a.tris, a.buf[0], a.buf[1], *v)
 		}
 		a.odd = !a.odd
-		a.buf[0], a.buf[1] = a.buf[1], v
+		a.buf[0], a.buf[1] = a.buf[1], *v
 	case 2:
 		if a.n < 2 {
-			a.buf[a.n] = v
+			a.buf[a.n] = *v
 			a.n++
 			return
 		}
-		a.tris = append(a.tris, a.buf[0], a.buf[1], v)
-		a.buf[1] = v
+		a.tris = append(a.tris, a.buf[0], a.buf[1], *v)
+		a.buf[1] = *v
 	}
 }
 
@@ -94,6 +94,11 @@ type attrLoad struct {
 	stride uint32
 	typ    uint32
 	comps  int
+	// buf, when not nil, is device memory from addr on, covering every
+	// vertex the draw may read: load slices it instead of looking the
+	// address up (the same bytes; an index past it takes the lookup, and
+	// its error).
+	buf []byte
 }
 
 // draw runs DRAWARRAYS or DRAWELEMENTS.
@@ -148,6 +153,27 @@ func (g *GPU) draw(indexed bool) error {
 	}
 	first := g.regs[p.VERTEX_OFFSET]
 	ib := g.regs[p.INDEXBUFFER_CONFIG]
+	// The highest index the draw can read: each attribute's memory up to
+	// it is looked up once.
+	last := uint64(first) + uint64(count) - 1
+	if indexed {
+		last = 0xFF
+		if ib>>31 != 0 {
+			last = 0xFFFF
+		}
+	}
+	if count > 0 {
+		for i := range loads {
+			a := &loads[i]
+			if a.comps == 0 {
+				continue
+			}
+			size := last*uint64(a.stride) + uint64([4]uint32{1, 1, 2, 4}[a.typ])*uint64(a.comps)
+			if size <= 1<<32-1-uint64(a.addr) {
+				a.buf, _ = g.mem.Slice(a.addr, uint32(size))
+			}
+		}
+	}
 	ibAddr := base + ib&0x0FFFFFFF
 	u16 := ib>>31 != 0
 	// The post-transform cache: an index runs the shader once per draw.
@@ -166,8 +192,10 @@ func (g *GPU) draw(indexed bool) error {
 	if limit <= 0 || limit > MaxSteps {
 		limit = MaxSteps
 	}
-	if prog != nil && prog.steps > limit {
-		prog = nil // the interpreter faults where the hardware hangs
+	if prog != nil && prog.steps > limit || g.reference {
+		// The interpreter faults where the hardware hangs; the reference
+		// path runs every vertex through the interpreter.
+		prog = nil
 	}
 	index := func(i int) (uint32, error) {
 		if !indexed {
@@ -195,7 +223,7 @@ func (g *GPU) draw(indexed bool) error {
 				val = g.fixed[a]
 			} else {
 				var err error
-				if val, err = g.load(loads[a], idx); err != nil {
+				if val, err = g.load(&loads[a], idx); err != nil {
 					return err
 				}
 			}
@@ -247,7 +275,7 @@ func (g *GPU) draw(indexed bool) error {
 				cache.put(idx, &v)
 			}
 		}
-		g.asm.add(v, mode)
+		g.asm.add(&v, mode)
 	}
 	return g.rasterize(g.asm.tris)
 }
@@ -300,6 +328,7 @@ func (c *vertexCache) put(idx uint32, v *vertex) {
 func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cache *vertexCache, targets uint16,
 	index func(int) (uint32, error), inputs func(uint32, *[16]vec4) error) error {
 	r := &g.vsRegs
+	r.begin()
 	for a := range 16 {
 		if targets>>a&1 == 0 {
 			r.reg[a] = [4][vsBatch]float32{} // never written: 0 for every vertex
@@ -310,26 +339,21 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 	var slotIdx [vsBatch]uint32
 	n := 0
 	var in [16]vec4
-	var out [16]vec4
 	assemble := func() {
 		prog.run(&g.vs, r, n)
 		for k := 0; k < n; k++ {
-			for o := range out {
-				reg := &r.reg[32+o]
-				out[o] = vec4{reg[0][k], reg[1][k], reg[2][k], reg[3][k]}
-			}
-			v := om.vertex(&out)
 			if cache != nil {
+				v := om.vertexAt(r, k)
 				cache.put(slotIdx[k], &v)
 			} else {
-				g.vbatch[k] = v
+				g.vbatch[k] = om.vertexAt(r, k)
 			}
 		}
 		for _, e := range seq {
 			if cache != nil {
-				g.asm.add(cache.vert[-1-e], mode)
+				g.asm.add(&cache.vert[-1-e], mode)
 			} else {
-				g.asm.add(g.vbatch[e], mode)
+				g.asm.add(&g.vbatch[e], mode)
 			}
 		}
 		seq, n = seq[:0], 0
@@ -391,18 +415,39 @@ func (g *GPU) drawBatched(prog *vsProg, om *outMap, count int, mode uint32, cach
 }
 
 // load reads attribute a of vertex idx.
-func (g *GPU) load(a attrLoad, idx uint32) (vec4, error) {
+func (g *GPU) load(a *attrLoad, idx uint32) (vec4, error) {
 	v := vec4{0, 0, 0, 1}
 	if a.comps == 0 {
 		return v, nil
 	}
 	esz := [4]uint32{1, 1, 2, 4}[a.typ]
-	// In 64 bits: a large index times the stride must not wrap around
-	// into memory.
-	addr := uint64(a.addr) + uint64(idx)*uint64(a.stride)
-	b, ok := g.mem.Slice(uint32(addr), esz*uint32(a.comps))
-	if !ok || addr > 0xFFFFFFFF {
-		return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
+	n := uint64(esz) * uint64(a.comps)
+	var b []byte
+	if off := uint64(idx) * uint64(a.stride); off+n <= uint64(len(a.buf)) {
+		b = a.buf[off : off+n]
+	} else {
+		// In 64 bits: a large index times the stride must not wrap
+		// around into memory.
+		addr := uint64(a.addr) + uint64(idx)*uint64(a.stride)
+		var ok bool
+		b, ok = g.mem.Slice(uint32(addr), uint32(n))
+		if !ok || addr > 0xFFFFFFFF {
+			return v, fmt.Errorf("vertex %d attribute data at %#x outside device memory", idx, addr)
+		}
+	}
+	if a.typ == 3 {
+		f := func(k int) float32 { return truncF24(math.Float32frombits(binary.LittleEndian.Uint32(b[4*k:]))) }
+		switch a.comps {
+		case 4:
+			v = vec4{f(0), f(1), f(2), f(3)}
+		case 3:
+			v = vec4{f(0), f(1), f(2), 1}
+		case 2:
+			v = vec4{f(0), f(1), 0, 1}
+		default:
+			v = vec4{f(0), 0, 0, 1}
+		}
+		return v, nil
 	}
 	for c := 0; c < a.comps; c++ {
 		var f float32
@@ -445,7 +490,7 @@ func (g *GPU) immediateAttr(val vec4) error {
 		return fmt.Errorf("geometry-shader primitive mode is not simulated")
 	}
 	g.asm.tris = g.asm.tris[:0]
-	g.asm.add(v, mode)
+	g.asm.add(&v, mode)
 	return g.rasterize(g.asm.tris)
 }
 

@@ -79,7 +79,8 @@ type GPU struct {
 	batch        batch
 	sched        raster.Scheduler
 	clipA, clipB []vertex
-	// reference selects the per-pixel reference path (tests).
+	// reference selects the per-pixel reference path and the vertex
+	// shader interpreter for every vertex (tests).
 	reference bool
 
 	// ShaderLimit bounds the instructions of one vertex-shader run (0 means

@@ -100,7 +100,8 @@ func (g *GPU) rasterize(tris []vertex) error {
 		g.batch.ps = ps
 	}
 	planes := clipPlanes
-	if g.regs[p.FRAGOP_CLIP]&1 != 0 {
+	std := g.regs[p.FRAGOP_CLIP]&1 == 0
+	if !std {
 		var pl [4]float64
 		for i := 0; i < 4; i++ {
 			pl[i] = float64(p.F24ToFloat(g.regs[p.FRAGOP_CLIP_DATA0+p.Reg(i)]))
@@ -114,7 +115,13 @@ func (g *GPU) rasterize(tris []vertex) error {
 			return err
 		}
 		a, b, c := &tris[t], &tris[t+1], &tris[t+2]
-		if !needsClip(planes, a, b, c) {
+		clip := false
+		if std {
+			clip = needsClipStd(a, b, c)
+		} else {
+			clip = needsClip(planes, a, b, c)
+		}
+		if !clip {
 			if err := g.triangle(ps, a, b, c); err != nil {
 				return err
 			}
@@ -152,6 +159,25 @@ func needsClip(planes [][4]float64, a, b, c *vertex) bool {
 			}
 		}
 		if float64(v.pos[3]) < 1.0/65536 {
+			return true
+		}
+	}
+	return false
+}
+
+// needsClipStd is needsClip for clipPlanes alone: with finite
+// coordinates each plane's distance is one sum (the zero terms of
+// planeDist add nothing but the sign of a zero, which < 0 does not see,
+// and the negations are exact), so w-x, x+w, w-y, y+w, -z and z+w are
+// tested directly; a vertex with an infinite or NaN coordinate takes
+// needsClip.
+func needsClipStd(a, b, c *vertex) bool {
+	for _, v := range [3]*vertex{a, b, c} {
+		x, y, z, w := float64(v.pos[0]), float64(v.pos[1]), float64(v.pos[2]), float64(v.pos[3])
+		if !(x-x == 0 && y-y == 0 && z-z == 0 && w-w == 0) {
+			return needsClip(clipPlanes, a, b, c)
+		}
+		if w-x < 0 || x+w < 0 || w-y < 0 || y+w < 0 || z > 0 || z+w < 0 || w < 1.0/65536 {
 			return true
 		}
 	}

@@ -99,7 +99,16 @@ func dot(a, b *vec4, n int) float32 {
 			sum = p
 			continue
 		}
+		// fadd(sum, 0) is sum (a round24 result: no subnormal, no -0,
+		// NaN the canonical one), and round24(±0) is +0.
+		if p == 0 {
+			continue
+		}
 		t := float64(sum) + float64(p)
+		if t == 0 {
+			sum = 0
+			continue
+		}
 		var ok bool
 		if sum, ok = round24Short(t); !ok {
 			sum = round24Full(t)

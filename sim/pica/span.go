@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
 
 	p "github.com/retrogl/retrogl/hal/pica"
 	"github.com/retrogl/retrogl/sim/raster"
@@ -63,11 +64,15 @@ type spanPlan struct {
 	noColor   bool    // nothing is written to the colour buffer
 	texFast   [3]bool // unit's fetch is bilinear or nearest RGBA8 repeat
 	texUsed   [3]bool // a combiner stage reads the unit
+	// pxOff[x] is pixel x's offset in pixels from its row's first pixel
+	// in a tiled buffer (the 8x8 tile and the Morton bits of x).
+	pxOff []int32
 }
 
 // plan decides the stages of the span pipeline for ps.
 func (ps *pixelState) plan() {
 	pl := &ps.span
+	pl.pxOff = pxOffsets(ps.width)
 	dcm := ps.dcm
 	pl.needZ = ps.fogMode == 5 || dcm&1 != 0 || ps.stencil&1 != 0 && ps.stRead ||
 		dcm>>12&1 != 0 && ps.depthWrite && ps.depthBuf != nil
@@ -151,6 +156,27 @@ func (ps *pixelState) plan() {
 	bf := ps.blendFunc
 	pl.srcAlpha = full && ps.blend && bf>>16 == 0x7676 && (bf&7 == 0 || bf&7 >= 5) && (bf>>8&7 == 0 || bf>>8&7 >= 5)
 }
+
+// pxOffsets returns the pxOff table of a buffer width pixels wide; the
+// tables are shared (read only).
+func pxOffsets(width int) []int32 {
+	pxOffMu.Lock()
+	defer pxOffMu.Unlock()
+	if t, ok := pxOffTables[width]; ok {
+		return t
+	}
+	t := make([]int32, width)
+	for x := range t {
+		t[x] = int32((x&^7)*8 + mortonX[x&7])
+	}
+	pxOffTables[width] = t
+	return t
+}
+
+var (
+	pxOffMu     sync.Mutex
+	pxOffTables = map[int][]int32{}
+)
 
 // fastRepeat reports whether the unit's fetch is one level, one filter,
 // RGBA8, repeat on both axes, with power-of-two sides: the texels of
@@ -238,20 +264,19 @@ func affine(pr *prim) bool {
 	if !(w > 0 && w < math.MaxFloat64) || v[1].invW != w || v[2].invW != w {
 		return false
 	}
-	finite := func(x float64) bool { return x-x == 0 }
+	// Every value is finite when x - x is 0 for x, each value's
+	// magnitude (at most 2^128 for the float32 ones) scaled by 2^-200 and
+	// summed: a NaN or an infinity makes the sum NaN or infinite, and
+	// finite values cannot reach infinity.
+	const sc = 0x1p-200
+	sum := math.Abs(v[0].z)*sc + math.Abs(v[1].z)*sc + math.Abs(v[2].z)*sc
 	for i := range v {
-		ok := finite(v[i].z)
-		for _, c := range v[i].color {
-			ok = ok && finite(float64(c))
-		}
-		for _, t := range v[i].tc {
-			ok = ok && finite(float64(t[0])) && finite(float64(t[1]))
-		}
-		if !ok {
-			return false
-		}
+		c, t := &v[i].color, &v[i].tc
+		sum += math.Abs(float64(c[0])) + math.Abs(float64(c[1])) + math.Abs(float64(c[2])) + math.Abs(float64(c[3])) +
+			math.Abs(float64(t[0][0])) + math.Abs(float64(t[0][1])) + math.Abs(float64(t[1][0])) +
+			math.Abs(float64(t[1][1])) + math.Abs(float64(t[2][0])) + math.Abs(float64(t[2][1]))
 	}
-	return true
+	return sum-sum == 0
 }
 
 // shadeSpans is the fast path: the primitive's pixels inside clip through
@@ -272,39 +297,61 @@ func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect)
 	}
 }
 
+// allLive is a chunk's live flags before any test.
+var allLive = func() (a [spanN]bool) {
+	for i := range a {
+		a[i] = true
+	}
+	return a
+}()
+
 // shadeRow shades one row span of the primitive through the span
 // pipeline.
 func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 	sb := &wk.sb
 	e := s.E
 	var st stepper
-	stepping := pr.affine && ps.span.stepOK && s.X1-s.X0 >= minStepSpan
+	pl := &ps.span
+	// constant: every quantity the stages read is the same at every
+	// pixel (a flat colour, no depth or a flat one, no texture
+	// coordinates): interpolate would store the same values.
+	constant := pr.flat == 0xF && (!pl.needZ || pr.flatZ) && !pl.needTC[0] && !pl.needTC[1] && !pl.needTC[2]
+	var zq uint32
+	if constant && pl.needZ {
+		zq = ps.quantizeDepth(pr.depth)
+	}
+	stepping := !constant && pr.affine && pl.stepOK && s.X1-s.X0 >= minStepSpan
 	if stepping {
 		st.gradients(ps, pr, &s.DX)
 	}
 	for x0 := s.X0; x0 < s.X1; x0 += spanN {
 		n := min(spanN, s.X1-x0)
-		live := 0
-		for i := 0; i < n; i++ {
-			sb.live[i] = true
-		}
+		copy(sb.live[:n], allLive[:n])
+		live := n
 		if ps.scissor == 1 {
 			wrow := ps.height - 1 - s.Y
 			if wrow >= ps.sy1 && wrow <= ps.sy2 {
 				for i := 0; i < n; i++ {
 					if x := x0 + i; x >= ps.sx1 && x <= ps.sx2 {
 						sb.live[i] = false
+						live--
 					}
 				}
 			}
 		}
-		for i := 0; i < n; i++ {
-			if sb.live[i] {
-				live++
-			}
-		}
 		wk.pixels += int64(live)
-		if !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n) {
+		switch {
+		case constant:
+			c := pr.color
+			for i := 0; i < n; i++ {
+				sb.col[i] = c
+			}
+			if pl.needZ {
+				for i := 0; i < n; i++ {
+					sb.depth[i], sb.zq[i] = pr.depth, zq
+				}
+			}
+		case !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n):
 			interpolate(ps, pr, sb, e, &s.DX, 0, n)
 		}
 		e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
@@ -564,13 +611,7 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
 		if inRange {
-			for i := 0; i < n; i++ {
-				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
-					bad |= 1 << i
-				}
-				sb.col[i] = [4]uint8{uint8(x0 >> 32), uint8(x1 >> 32), uint8(x2 >> 32), uint8(x3 >> 32)}
-				x0, x1, x2, x3 = x0+d0, x1+d1, x2+d2, x3+d3
-			}
+			bad = colorLanes(&x, &d, max(m0, m1, m2, m3), flat, sb, n)
 		} else {
 			for i := 0; i < n; i++ {
 				if uint32(x0)-m0 > 0-2*m0 || uint32(x1)-m1 > 0-2*m1 || uint32(x2)-m2 > 0-2*m2 || uint32(x3)-m3 > 0-2*m3 {
@@ -637,6 +678,62 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		interpolate(ps, pr, sb, *e, dx, i, i+1)
 	}
 	return true
+}
+
+// colorLanes steps a chunk's four colour channels whose values at the
+// first and last pixel lie in [0, 255] (x, d: each channel's 32.32 value
+// at pixel 0 and step, as chunk computes them; m: the largest margin) in
+// two words of two 32-bit lanes, stores them and returns the pixels to
+// interpolate exactly.
+//
+// A lane holds a channel in 8.20 fixed point plus a bias of 2^28: Y_i =
+// floor(x/2^12) + i*floor(d/2^12) + 2^28. The 32.32 value X_i = x + i*d
+// satisfies X_i/2^12 - (Y_i - 2^28) in [0, i+1), below 64 in a chunk, so
+// where Y_i's 20-bit fraction f lies in [t, 2^20 - 64 - t] with t*2^12 >=
+// m, X_i has Y_i's integer part and lies at least m from an integer: the
+// pixel is not one chunk's per-channel test (X_i within m of an integer)
+// would send to the exact path, and its colour is floor(X_i/2^32), what
+// that loop stores. Every other pixel is interpolated exactly. The bias
+// keeps each lane in [2^28 - 64, 2^29) (the values are at least 0, the
+// steps' floors lose under 64), so no lane borrows from or carries into
+// the next. A flat channel (step 0) sits at the middle of its integer (f
+// = 2^19), never near an end.
+func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64 {
+	const bias = 1 << 28
+	t := int64(m)>>12 + 1
+	span := int64(1<<20) - 64 - 2*t // the width of the good fractions, less one
+	if span <= 0 {
+		return 1<<n - 1 // every pixel (a shift by 64 is 0 in Go)
+	}
+	var lane, step [4]int64
+	for k := 0; k < 4; k++ {
+		if flat>>k&1 != 0 {
+			lane[k] = bias + x[k]>>12 + 1<<19
+		} else {
+			lane[k], step[k] = bias+x[k]>>12, d[k]>>12
+		}
+	}
+	w01, w23 := uint64(lane[0]|lane[1]<<32), uint64(lane[2]|lane[3]<<32)
+	s01, s23 := uint64(step[0]+step[1]<<32), uint64(step[2]+step[3]<<32)
+	// A lane's f - t, masked to 20 bits, plus 2^20 - 1 - span carries
+	// into bit 20 exactly when f is outside [t, t + span].
+	tt := uint64(t | t<<32)
+	const fm = 0x000FFFFF000FFFFF
+	const hi = 1<<20 | 1<<52
+	c := uint64(1<<20-1-span) * (1 | 1<<32)
+	var bad uint64
+	for i := 0; i < n; i++ {
+		if (((w01-tt)&fm+c)|((w23-tt)&fm+c))&hi != 0 {
+			bad |= 1 << i
+		}
+		// Channels 0-3 from bits 20 and 52 of each word, stored as one
+		// word (byte k is channel k).
+		binary.LittleEndian.PutUint32(sb.col[i][:], uint32(w01>>20)&0xFF|uint32(w01>>44)&0xFF00|
+			uint32(w23>>4)&0xFF0000|uint32(w23>>28)&0xFF000000)
+		w01 += s01
+		w23 += s23
+	}
+	return bad
 }
 
 // texel fills pixel i's integer texel coordinates exactly: interpolate's
@@ -742,8 +839,8 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 		t0 := &sb.tex[0]
 		for i := 0; i < n; i++ {
 			a, b := &sb.col[i], &t0[i]
-			c[i] = [4]uint8{div255(uint32(b[0]) * uint32(a[0])), div255(uint32(b[1]) * uint32(a[1])),
-				div255(uint32(b[2]) * uint32(a[2])), div255(uint32(b[3]) * uint32(a[3]))}
+			binary.LittleEndian.PutUint32(c[i][:], uint32(div255(uint32(b[0])*uint32(a[0])))|uint32(div255(uint32(b[1])*uint32(a[1])))<<8|
+				uint32(div255(uint32(b[2])*uint32(a[2])))<<16|uint32(div255(uint32(b[3])*uint32(a[3])))<<24)
 		}
 	case pl.replace:
 		c = &sb.out
@@ -842,18 +939,21 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 	test, fn := dcm&1 != 0, dcm>>4&7
 	write := dcm>>12&1 != 0 && ps.depthWrite
 	base := (row&^7)*ps.width + mortonY[row&7]
+	lv := live[:n]
+	zq := sb.zq[:len(lv)]
+	cols := pl.pxOff[x0 : x0+n][:len(lv)]
 	switch ps.depthFmt {
 	case p.DepthD16:
-		for i := 0; i < n; i++ {
-			if !live[i] {
+		zb := ps.depthBuf[2*base:]
+		for i := range lv {
+			if !lv[i] {
 				continue
 			}
-			x := x0 + i
-			off := 2 * (base + (x&^7)*8 + mortonX[x&7])
-			z := sb.zq[i]
-			b := ps.depthBuf[off : off+2]
+			off := 2 * int(cols[i])
+			z := zq[i]
+			b := zb[off : off+2]
 			if test && !cmpFunc(fn, z, uint32(binary.LittleEndian.Uint16(b))) {
-				live[i] = false
+				lv[i] = false
 				continue
 			}
 			if write {
@@ -863,16 +963,16 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 		}
 	default:
 		bpp := ps.depthFmt.BytesPerPixel()
-		for i := 0; i < n; i++ {
-			if !live[i] {
+		zb := ps.depthBuf[bpp*base:]
+		for i := range lv {
+			if !lv[i] {
 				continue
 			}
-			x := x0 + i
-			off := bpp * (base + (x&^7)*8 + mortonX[x&7])
-			z := sb.zq[i]
-			b := ps.depthBuf[off : off+3]
+			off := bpp * int(cols[i])
+			z := zq[i]
+			b := zb[off : off+3]
 			if test && !cmpFunc(fn, z, uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16) {
-				live[i] = false
+				lv[i] = false
 				continue
 			}
 			if write {
@@ -890,22 +990,26 @@ func colorStage(ps *pixelState, c *[spanN][4]uint8, live *[spanN]bool, n, x0, ro
 	base := (row&^7)*ps.width + mortonY[row&7]
 	switch {
 	case pl.copyRGBA8:
-		for i := 0; i < n; i++ {
-			if live[i] {
-				x := x0 + i
-				off := 4 * (base + (x&^7)*8 + mortonX[x&7])
-				s := &c[i]
-				binary.LittleEndian.PutUint32(ps.color[off:off+4], uint32(s[0])<<24|uint32(s[1])<<16|uint32(s[2])<<8|uint32(s[3]))
+		lv := live[:n]
+		cols := pl.pxOff[x0 : x0+n][:len(lv)]
+		cb := ps.color[4*base:]
+		for i := range lv {
+			if lv[i] {
+				off := 4 * int(cols[i])
+				// Bytes A, B, G, R: the colour's word byte-swapped.
+				binary.LittleEndian.PutUint32(cb[off:off+4], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[i][:])))
 			}
 		}
 	case pl.srcAlpha:
-		for i := 0; i < n; i++ {
-			if !live[i] {
+		lv := live[:n]
+		cols := pl.pxOff[x0 : x0+n][:len(lv)]
+		cb := ps.color[4*base:]
+		for i := range lv {
+			if !lv[i] {
 				continue
 			}
-			x := x0 + i
-			off := 4 * (base + (x&^7)*8 + mortonX[x&7])
-			b := ps.color[off : off+4]
+			off := 4 * int(cols[i])
+			b := cb[off : off+4]
 			// (s*a + d*(255-a))/255 per channel in 16-bit lanes A, B,
 			// G, R (the word's byte order); floor(x/255) is
 			// (x + 1 + x>>8) >> 8 for x <= 255*255.
@@ -957,8 +1061,7 @@ func (t *texUnit) fetchRepeatSpan(xy *[spanN][2]int32, out *[spanN][4]uint8, liv
 				continue
 			}
 			off := 4 * int(rowOff[xy[i][1]&my]+colOff[xy[i][0]&mx])
-			v := binary.LittleEndian.Uint32(d[off : off+4])
-			out[i] = [4]uint8{uint8(v >> 24), uint8(v >> 16), uint8(v >> 8), uint8(v)}
+			binary.LittleEndian.PutUint32(out[i][:], bits.ReverseBytes32(binary.LittleEndian.Uint32(d[off:off+4])))
 		}
 		return
 	}
@@ -986,7 +1089,7 @@ func (t *texUnit) fetchRepeatSpan(xy *[spanN][2]int32, out *[spanN][4]uint8, liv
 		const half = 32768 | 32768<<32
 		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
 		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
-		out[i] = [4]uint8{uint8(br >> 32), uint8(ag >> 32), uint8(br), uint8(ag)}
+		binary.LittleEndian.PutUint32(out[i][:], uint32(br>>32)&0xFF|uint32(ag>>24)&0xFF00|uint32(br)<<16&0xFF0000|uint32(ag)<<24)
 	}
 }
 

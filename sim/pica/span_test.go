@@ -166,6 +166,25 @@ const (
     end
 .end
 `
+	// earlyVS reads temporaries before writing them (they read 0 in
+	// every vertex) and writes some components only (o1.w, which
+	// arithVS writes, must read 0 here).
+	earlyVS = `
+.proc main
+    dp4 o0.x, c0, v0
+    dp4 o0.y, c1, v0
+    dp4 o0.z, c2, v0
+    dp4 o0.w, c3, v0
+    add o1.xyz, r1, v1
+    mov r1, c5
+    mov r0.x, v2
+    add o2, r0, v2
+    mul r3.yz, c4, v3
+    add o3, r3.zyxw, v3
+    mov o4.xy, r1
+    end
+.end
+`
 	flowVS = `
 .proc main
     dp4 o0.x, c0, v0
@@ -190,10 +209,13 @@ const (
 // matrix near the identity, c4 a scale, c5 an offset, b1 a flag.
 func randomVS(r *rand.Rand, w *p.Writer) {
 	code, descs := passVS, []uint32{uint32(p.DescIdentity)}
-	if k := r.IntN(3); k > 0 {
+	if k := r.IntN(4); k > 0 {
 		src := arithVS
-		if k == 2 {
+		switch k {
+		case 2:
 			src = flowVS
+		case 3:
+			src = earlyVS
 		}
 		sb, err := picasso.Assemble(src)
 		if err != nil {
@@ -240,6 +262,10 @@ func randomTriangle(r *rand.Rand) []sceneVertex {
 		size = 0.1
 	}
 	persp := r.IntN(3) == 0
+	// Some triangles have one depth (a flat colour too makes every
+	// pixel's inputs constant: shadeRow's constant path).
+	flatZ := r.IntN(4) == 0
+	fz := -r.Float32()*1.1 + 0.05
 	for i := range out {
 		w := float32(1)
 		if persp {
@@ -248,6 +274,9 @@ func randomTriangle(r *rand.Rand) []sceneVertex {
 		x := cx + size*(r.Float32()-0.5)
 		y := cy + size*(r.Float32()-0.5)
 		z := -r.Float32()*1.1 + 0.05
+		if flatZ {
+			z = fz
+		}
 		out[i][0] = [4]float32{x * w, y * w, z * w, w}
 		out[i][1] = [4]float32{r.Float32()*1.4 - 0.2, r.Float32()*1.4 - 0.2, r.Float32()*1.4 - 0.2, r.Float32()*1.4 - 0.2}
 		for k := 2; k < 5; k++ {
@@ -459,6 +488,28 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		require.Equal(t, cRef, c, "seed %d: pixels and triangles", seed)
 		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
 		require.True(t, bytes.Equal(zRef, z), "seed %d: depth buffer differs at byte %d", seed, firstDiff(zRef, z))
+	}
+}
+
+// TestSpanPathMatchesReferenceWideMargins is TestSpanPathMatchesReference
+// with the stepper's margins widened (stepForce), so that many stepped
+// pixels take the exact fallback.
+func TestSpanPathMatchesReferenceWideMargins(t *testing.T) {
+	t.Cleanup(func() { stepForce = 0 })
+	for _, force := range []uint32{1 << 12, 1 << 18, 1 << 29} {
+		stepForce = force
+		ref := sceneDevice(t, true, 1)
+		fast := sceneDevice(t, false, 2)
+		for seed := uint64(0); seed < 20; seed++ {
+			r := rand.New(rand.NewPCG(seed, 3))
+			cmd, mem := randomScene(r, &small, 1+r.IntN(6))
+			fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, &small, cmd, mem)
+			fb, z, c, err := renderRandomScene(t, fast, &small, cmd, mem)
+			require.Equal(t, errRef, err, "force %#x seed %d", force, seed)
+			require.Equal(t, cRef, c, "force %#x seed %d: pixels and triangles", force, seed)
+			require.True(t, bytes.Equal(fbRef, fb), "force %#x seed %d: colour buffer differs at byte %d", force, seed, firstDiff(fbRef, fb))
+			require.True(t, bytes.Equal(zRef, z), "force %#x seed %d: depth buffer differs at byte %d", force, seed, firstDiff(zRef, z))
+		}
 	}
 }
 

@@ -41,6 +41,11 @@ type vsOp struct {
 type vsProg struct {
 	ops   []vsOp
 	steps int
+	// early lists the temporary components (register 16-31, component)
+	// an instruction may read before the program writes them: run
+	// clears them for every batch. The others the program writes before
+	// reading, or never writes; begin clears those once per draw.
+	early [][2]uint8
 }
 
 // straightLine decodes the program from the entry point to its first END
@@ -56,6 +61,7 @@ func straightLine(s *Shader) (*vsProg, bool) {
 		f := in.Op.Info().Format
 		switch {
 		case f == p.Fmt0 && in.Op == p.OpEND:
+			pr.findEarly()
 			return pr, true
 		case f == p.Fmt0 && in.Op == p.OpNOP, in.Op == p.OpCMP:
 			continue // no register written; the flags are never read
@@ -100,6 +106,41 @@ func straightLine(s *Shader) (*vsProg, bool) {
 		pr.ops = append(pr.ops, op)
 	}
 	return nil, false
+}
+
+// findEarly fills pr.early: the operands' temporary components (every
+// swizzle selector, as fetch reads all four) not written by an earlier
+// instruction.
+func (pr *vsProg) findEarly() {
+	var written, listed [16][4]bool
+	for i := range pr.ops {
+		op := &pr.ops[i]
+		for k := 0; k < op.nsrc; k++ {
+			sr := &op.src[k]
+			if sr.file != 1 {
+				continue
+			}
+			for _, c := range sr.sel {
+				if r := sr.idx & 15; !written[r][c] && !listed[r][c] {
+					listed[r][c] = true
+					pr.early = append(pr.early, [2]uint8{16 + r, c})
+				}
+			}
+		}
+		if !op.out {
+			for c := 0; c < 4; c++ {
+				if op.mask[c] {
+					written[op.dst&15][c] = true
+				}
+			}
+		}
+	}
+}
+
+// begin clears the temporaries and outputs (register 16-47) for a draw:
+// a component the program never writes reads 0 in every batch.
+func (r *vsRegs) begin() {
+	clear(r.reg[16:48])
 }
 
 // vsRegs is a batch's register file, component-major: component c of
@@ -147,16 +188,33 @@ func (r *vsRegs) fetch(s *Shader, sr *vsSrc, n int, x *[4][vsBatch]float32) {
 // leaving their outputs in reg 32-47 (registers not written read 0, as in
 // Unit.Run). Each instruction reads its operands for the whole batch, then
 // computes and writes vertex by vertex.
+//
+// The registers hold what begin and the draw's earlier batches left: a
+// component written before it is read is fresh for the first n
+// vertices, one never written is 0 from begin, and those listed in early
+// are cleared here.
 func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
-	for i := 16; i < 48; i++ {
-		for c := 0; c < 4; c++ {
-			clear(r.reg[i][c][:n])
-		}
+	for _, e := range pr.early {
+		clear(r.reg[e[0]][e[1]][:n])
 	}
 	var src [3][4][vsBatch]float32
 	for oi := range pr.ops {
 		op := &pr.ops[oi]
+		// A DP3/DP4 with a uniform operand reads it as one vector (the
+		// products commute: x*y is y*x, and both are flushed alike).
+		dpU := -1
+		if (op.in.Op == p.OpDP3 || op.in.Op == p.OpDP4) && op.nsrc >= 2 {
+			switch {
+			case op.src[0].file == 2:
+				dpU = 0
+			case op.src[1].file == 2:
+				dpU = 1
+			}
+		}
 		for k := 0; k < op.nsrc; k++ {
+			if k == dpU {
+				continue
+			}
 			r.fetch(s, &op.src[k], n, &src[k])
 		}
 		dst := &r.reg[16+int(op.dst)]
@@ -170,14 +228,15 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 			if op.in.Op == p.OpDP3 {
 				m = 3
 			}
-			for i := 0; i < n; i++ {
-				va := vec4{a[0][i], a[1][i], a[2][i], a[3][i]}
-				vb := vec4{b[0][i], b[1][i], b[2][i], b[3][i]}
-				sum := dot(&va, &vb, m)
-				for c := 0; c < 4; c++ {
-					if op.mask[c] {
-						dst[c][i] = sum
-					}
+			var sum [vsBatch]float32
+			if dpU >= 0 {
+				dotBatchU(&src[1-dpU], uniform(s, &op.src[dpU]), m, n, &sum)
+			} else {
+				dotBatch(a, b, m, n, &sum)
+			}
+			for c := 0; c < 4; c++ {
+				if op.mask[c] {
+					copy(dst[c][:n], sum[:n])
 				}
 			}
 		case p.OpMOV:
@@ -197,6 +256,97 @@ func (pr *vsProg) run(s *Shader, r *vsRegs, n int) {
 					if op.mask[c] {
 						dst[c][i] = res[c]
 					}
+				}
+			}
+		}
+	}
+}
+
+// dotBatch is dot(a_i, b_i, m) for the first n vertices, component by
+// component: each vertex's products and sums in dot's order, with dot's
+// arithmetic.
+func dotBatch(a, b *[4][vsBatch]float32, m, n int, sum *[vsBatch]float32) {
+	n = min(n, vsBatch)
+	for c := 0; c < m; c++ {
+		ac, bc := &a[c], &b[c]
+		for i := 0; i < n; i++ {
+			var p float32
+			if x, y := flush(ac[i]), flush(bc[i]); x != 0 && y != 0 {
+				mm := float64(x) * float64(y)
+				var ok bool
+				if p, ok = round24Short(mm); !ok {
+					p = round24Full(mm)
+				}
+			}
+			switch {
+			case c == 0:
+				sum[i] = p
+			case p == 0:
+				// fadd(sum, 0) is sum (see dot).
+			default:
+				t := float64(sum[i]) + float64(p)
+				if t == 0 {
+					sum[i] = 0
+				} else if r, ok := round24Short(t); ok {
+					sum[i] = r
+				} else {
+					sum[i] = round24Full(t)
+				}
+			}
+		}
+	}
+}
+
+// uniform returns a uniform source operand swizzled, negated and flushed
+// (fmul's flush, done once for the batch).
+func uniform(s *Shader, sr *vsSrc) vec4 {
+	u := &s.Float[sr.idx]
+	var v vec4
+	for c := 0; c < 4; c++ {
+		x := u[sr.sel[c]&3]
+		if sr.neg {
+			x = -x
+		}
+		v[c] = flush(x)
+	}
+	return v
+}
+
+// dotBatchU is dotBatch with the same second operand b (flushed) for
+// every vertex.
+func dotBatchU(a *[4][vsBatch]float32, b vec4, m, n int, sum *[vsBatch]float32) {
+	n = min(n, vsBatch)
+	for c := 0; c < m; c++ {
+		ac, y := &a[c], b[c]
+		if y == 0 {
+			// Every product is 0: the first component's sum is 0, a
+			// later one's is unchanged.
+			if c == 0 {
+				clear(sum[:n])
+			}
+			continue
+		}
+		for i := 0; i < n; i++ {
+			var p float32
+			if x := flush(ac[i]); x != 0 {
+				mm := float64(x) * float64(y)
+				var ok bool
+				if p, ok = round24Short(mm); !ok {
+					p = round24Full(mm)
+				}
+			}
+			switch {
+			case c == 0:
+				sum[i] = p
+			case p == 0:
+			default:
+				t := float64(sum[i]) + float64(p)
+				if t == 0 {
+					sum[i] = 0
+				} else if r, ok := round24Short(t); ok {
+					sum[i] = r
+				} else {
+					sum[i] = round24Full(t)
 				}
 			}
 		}
@@ -242,12 +392,44 @@ func (m *outMap) vertex(out *[16]vec4) vertex {
 	for _, e := range m.ent[:m.n] {
 		sem[e.sem] = out[e.o][e.c]
 	}
+	return fromSem(&sem)
+}
+
+// vertexAt is vertex for vertex k of a batch, read from the batch's
+// output registers (reg 32-47) where the map points.
+func (m *outMap) vertexAt(r *vsRegs, k int) vertex {
+	sem := onesSem
+	for _, e := range m.ent[:m.n] {
+		sem[e.sem] = r.reg[32+int(e.o&15)][e.c&3][k]
+	}
+	return fromSem(&sem)
+}
+
+// onesSem is the semantics of a vertex no output feeds.
+var onesSem = func() (s [32]float32) {
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}()
+
+// fromSem builds a vertex from its semantics' values.
+func fromSem(sem *[32]float32) vertex {
 	var v vertex
 	copy(v.pos[:], sem[0:4])
 	copy(v.quat[:], sem[4:8])
 	for c := 0; c < 4; c++ {
 		// [OUT] citra: colours take abs() and saturate per vertex.
-		v.color[c] = float32(math.Min(math.Abs(float64(sem[8+c])), 1))
+		// math.Min(|x|, 1) written out: 1 above, NaN as math.NaN().
+		a := float32(math.Abs(float64(sem[8+c])))
+		if !(a <= 1) {
+			if a > 1 {
+				a = 1
+			} else {
+				a = float32(math.NaN())
+			}
+		}
+		v.color[c] = a
 	}
 	v.tc0 = [2]float32{sem[12], sem[13]}
 	v.tc1 = [2]float32{sem[14], sem[15]}

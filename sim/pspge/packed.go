@@ -3,6 +3,7 @@ package pspge
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/retrogl/retrogl/sim/raster"
 )
@@ -77,7 +78,31 @@ func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int
 			// One depth for the row (a plane parallel to the screen).
 			z := int32(q)
 			lo, span, inv := zRange(t.zfunc, z)
-			for i := 0; i < n; i++ {
+			i := 0
+			if !inv {
+				// Groups of four that pass whole, in the 32-bit lanes of
+				// two words (the even and the odd pixels): lo <= d <=
+				// lo+span holds when bit 31 of both d + 2^31 - lo and
+				// lo + span + 2^31 - d is set, neither of which borrows
+				// from or carries into the next lane.
+				const m16, b31 = 0x0000FFFF0000FFFF, 1 << 31 * lanes32
+				bl, bh := (1<<31-uint64(lo))*lanes32, (1<<31+uint64(lo+span))*lanes32
+				z4 := uint64(uint16(z)) * (1 | 1<<16 | 1<<32 | 1<<48)
+				for ; i+4 <= n; i += 4 {
+					zp := zr[2*i : 2*i+8 : 2*i+8]
+					d := binary.LittleEndian.Uint64(zp)
+					e, o := d&m16, d>>16&m16
+					if (e+bl)&(bh-e)&(o+bl)&(bh-o)&b31 != b31 {
+						break
+					}
+					if zwrite {
+						binary.LittleEndian.PutUint64(zp, z4)
+					}
+				}
+				copy(idx[:i], identity[:i])
+				m = i
+			}
+			for ; i < n; i++ {
 				zp := zr[2*i : 2*i+2]
 				if uint32(binary.LittleEndian.Uint16(zp))-lo <= span == inv {
 					continue
@@ -133,49 +158,50 @@ func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int
 	return m
 }
 
-// colorStage fills sb.pc with the chunk's interpolated colours and
-// reports whether they are all the same.
-func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bool {
+// colorStage fills sb.pc with the chunk's interpolated colours, or sb.qc
+// when lanes is set, and reports whether they are all the same.
+func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32, lanes bool) bool {
 	if !smooth {
-		sb.fillPC(n, pack4(flat))
+		sb.fill(n, pack4(flat), lanes)
 		return true
 	}
 	if cl[0].dq|cl[0].dr|cl[1].dq|cl[1].dr|cl[2].dq|cl[2].dr|cl[3].dq|cl[3].dr == 0 {
-		sb.fillPC(n, packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
+		sb.fill(n, packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q), lanes)
 		return true
 	}
-	// One channel at a time, so that the loop keeps its few values in
-	// registers.
 	a := cl[0].area
 	pc := sb.pc[:n]
 	if a < 1<<31 {
-		// Four channels at once. The packed word Q = sum of q_k<<8k is
-		// stepped as one integer: each step adds every dq_k and carry
-		// c_k, and since every channel ends the step in 0..255 the sum's
-		// bytes are the channels whatever the intermediate borrows. The
-		// remainders run in 32-bit lanes, two to a word: r < a < 2^31,
-		// so r + dr < 2^32, and bit 31 of r + 2^31 - a is the carry.
-		Q := uint64(packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
-		DQ := uint64(cl[0].dq + cl[1].dq<<8 + cl[2].dq<<16 + cl[3].dq<<24)
-		R01, R23 := uint64(cl[0].r)|uint64(cl[1].r)<<32, uint64(cl[2].r)|uint64(cl[3].r)<<32
-		D01, D23 := uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
-		const ones = 1 | 1<<32
-		bias, A := uint64(1<<31-a)*ones, uint64(a)
-		for i := range pc {
-			binary.LittleEndian.PutUint32(pc[i][:], uint32(Q))
-			R01 += D01
-			R23 += D23
-			K01 := (R01 + bias) >> 31 & ones
-			K23 := (R23 + bias) >> 31 & ones
-			R01 -= K01 * A
-			R23 -= K23 * A
-			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		// Four channels at once, in two streams (swarLerp).
+		Q, DQ, R01, R23, D01, D23, A := swarLerp(cl)
+		Qb, Rb01, Rb23 := swarStep(Q, R01, R23, DQ, D01, D23, A)
+		DQ, D01, D23 = swarDouble(DQ, D01, D23, A)
+		i := 0
+		if lanes {
+			qc := sb.qc[:n]
+			for ; i+2 <= len(qc); i += 2 {
+				qc[i], qc[i+1] = Q, Qb
+				Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+				Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
+			}
+			if i < len(qc) {
+				qc[i] = Q
+				Q, R01, R23 = Qb, Rb01, Rb23
+			}
+			swarStore(cl, Q, R01, R23, A)
+			return false
 		}
-		for k := range cl {
-			cl[k].q = int64(Q >> (8 * k) & 0xFF)
+		for ; i+2 <= len(pc); i += 2 {
+			binary.LittleEndian.PutUint32(pc[i][:], uint32(swarRGBA(Q)))
+			binary.LittleEndian.PutUint32(pc[i+1][:], uint32(swarRGBA(Qb)))
+			Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+			Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
 		}
-		cl[0].r, cl[1].r = int64(R01&0xFFFFFFFF), int64(R01>>32)
-		cl[2].r, cl[3].r = int64(R23&0xFFFFFFFF), int64(R23>>32)
+		if i < len(pc) {
+			binary.LittleEndian.PutUint32(pc[i][:], uint32(swarRGBA(Q)))
+			Q, R01, R23 = Qb, Rb01, Rb23
+		}
+		swarStore(cl, Q, R01, R23, A)
 		return false
 	}
 	// One channel at a time, so that the loop keeps its few values in
@@ -188,7 +214,25 @@ func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32) bo
 		}
 		cl[k].q, cl[k].r = q, r
 	}
+	if lanes {
+		for i := range pc {
+			sb.qc[i] = spread(sb.pcol(i))
+		}
+	}
 	return false
+}
+
+// fill sets the first n colours to v: packed, or in sb.qc's lanes when
+// lanes is set.
+func (sb *spanBuf) fill(n int, v uint32, lanes bool) {
+	if !lanes {
+		sb.fillPC(n, v)
+		return
+	}
+	w := spread(v)
+	for i := range sb.qc[:n] {
+		sb.qc[i] = w
+	}
 }
 
 // shadeTriPacked is shadeTri for the packed states.
@@ -202,7 +246,7 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 	half := area / 2
 	dv := newDivider(area)
 	needZ, smooth, spec, tex := t.needZ, d.smooth, d.specular, d.tex
-	r.tri.Walk(clip, func(s *raster.Span) {
+	sb.walk(&r.tri, clip, func(s *raster.Span) {
 		e0, e1, e2 := s.E[0], s.E[1], s.E[2]
 		dx0, dx1, dx2 := s.DX[0], s.DX[1], s.DX[2]
 		one := s.X1-s.X0 == 1 // no step follows the first pixel
@@ -231,7 +275,7 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 				t.colorWrite8888(&d.pipe, &cl, n, x0, row)
 				continue
 			}
-			sb.flat = colorStage(sb, n, &cl, smooth, r.flat) && tex == nil && !spec && m == n
+			sb.flat = colorStage(sb, n, &cl, smooth, r.flat, d.pipe.lanes) && tex == nil && !spec && m == n
 			if spec {
 				var s2 [spanChunk][3]int32
 				if smooth {
@@ -273,7 +317,7 @@ func (d *draw) shadeSpritePacked(sb *spanBuf, r *spriteRec, box raster.Rect) {
 			n := min(spanChunk, box.X1-x0)
 			zl := ilerp{q: int64(r.z), area: 1}
 			m := t.depthStage(&d.pipe, sb, &zl, n, x0, row)
-			sb.fillPC(n, v)
+			sb.fill(n, v, d.pipe.lanes)
 			sb.flat = tex == nil && !d.specular && m == n
 			if tex != nil && m > 0 {
 				for j := 0; j < m; j++ {
@@ -398,7 +442,7 @@ func (d *draw) texturePacked(sb *spanBuf, m int) {
 	s := d.tex
 	switch d.pipe.tex {
 	case texBilinear8888:
-		if d.pipe.repeat && d.pipe.modul {
+		if d.pipe.lanes {
 			s.bilinearRepeatModulate(sb, m)
 			return
 		}
@@ -473,7 +517,7 @@ func (s *sampler) bilinear8888Repeat(sb *spanBuf, m int) {
 		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
 		fu, fv := uint64(bu&15), uint64(bv&15)
 		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
-		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
+		r0, r1 := rows(bv>>4, mv, pitch)
 		top := (spread(ld32(data, r0+u0))*(16-fu) + spread(ld32(data, r0+u1))*fu) >> 4 & lanes16
 		bot := (spread(ld32(data, r1+u0))*(16-fu) + spread(ld32(data, r1+u1))*fu) >> 4 & lanes16
 		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
@@ -481,24 +525,48 @@ func (s *sampler) bilinear8888Repeat(sb *spanBuf, m int) {
 	}
 }
 
+// rows returns the byte offsets of rows v&mv and (v+1)&mv of a texture
+// that wraps with mask mv: one multiplication, the next row a pitch
+// further unless the first is the last.
+func rows(v, mv, pitch int) (r0, r1 int) {
+	v &= mv
+	r0 = v * pitch
+	r1 = r0 + pitch
+	if v == mv {
+		r1 = 0
+	}
+	return r0, r1
+}
+
 // lanes16 masks the low byte of each 16-bit lane.
 const lanes16 = 0x00FF00FF00FF00FF
 
 // bilinearRepeatModulate is bilinear8888Repeat followed by MODULATE
-// without doubling, in one loop.
+// without doubling, in one loop, the colours read from sb.qc's lanes (R,
+// B, G, A at bits 0, 16, 32, 48; pipe.lanes).
+//
+// MODULATE is (c+1)*t >> 8 per channel, two channels to a 64x64-bit
+// multiplication: with R and G of the texel at bits 0 and 32 of one word
+// and c+1 of the colour's R and G at bits 0 and 32 of the other, the
+// 128-bit product holds (c_R+1)*t_R in its low 32 bits and (c_G+1)*t_G in
+// its high 64 (each below 2^16; the cross terms, below 2^17, lie in bits
+// 32 to 49 of the low word); likewise B and A. For an RGB texture the
+// texel's alpha is taken as 255, and (c+1)*255 >> 8 = c keeps the
+// colour's alpha, as texFunc does.
 func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 	l := &s.levels[0]
 	data, pitch := l.data, l.pitch
 	mu, mv := l.wrapU, l.wrapV
-	keep := uint32(0xFF000000)
-	if s.rgba {
-		keep = 0
+	var tA uint64
+	if !s.rgba {
+		tA = 0xFF << 32
 	}
+	const lo8 = 0xFF | 0xFF<<32
 	for j := 0; j < m; j++ {
 		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
 		fu, fv := uint64(bu&15), uint64(bv&15)
 		u0, u1 := (bu>>4)&mu*4, (bu>>4+1)&mu*4
-		r0, r1 := (bv>>4)&mv*pitch, (bv>>4+1)&mv*pitch
+		r0, r1 := rows(bv>>4, mv, pitch)
 		var tl, tr, bl, br uint32
 		if u1 == u0+4 {
 			// Neighbours in one row: both texels in one read.
@@ -510,9 +578,12 @@ func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 		}
 		top := (spread(tl)*(16-fu) + spread(tr)*fu) >> 4 & lanes16
 		bot := (spread(bl)*(16-fu) + spread(br)*fu) >> 4 & lanes16
-		v := (top*(16-fv) + bot*fv) >> 4 & lanes16
-		i := int(sb.idx[j])
-		sb.setPC(i, modulate(sb.pcol(i), uint32(v)|uint32(v>>24), keep))
+		v := top*(16-fv) + bot*fv // the texel's lanes, times 16
+		i := int(sb.idx[j]) & (spanChunk - 1)
+		c := sb.qc[i]
+		h0, l0 := bits.Mul64(v>>4&lo8, c&lo8+lanes32)
+		h1, l1 := bits.Mul64(v>>20&lo8|tA, c>>16&lo8+lanes32)
+		sb.setPC(i, uint32(l0>>8&0xFF|h0&0xFF00|l1<<8&0xFF0000|h1<<16&0xFF000000))
 	}
 }
 
@@ -740,46 +811,104 @@ func zRange(f uint32, z int32) (lo, span uint32, inv bool) {
 // colorWrite8888 is colorStage followed by writePacked for a chunk whose
 // pixels all passed the depth test, in the simple 8888 state with smooth
 // colours and no texture or specular colour (pipe.direct): each colour is
-// written as it is stepped (colorStage's four-channel stepping, for a
-// triangle whose area is below 2^31).
+// written as it is stepped (colorStage's four-channel stepping in two
+// streams, for a triangle whose area is below 2^31), two pixels to a
+// 64-bit word.
 func (t *target) colorWrite8888(p *pipe, cl *[4]ilerp, n, x0, row int) {
 	o := (row*t.stride + x0) * 4
 	fb := t.fb[o : o+4*n]
-	a := cl[0].area
-	Q := uint64(packRGBA(cl[0].q, cl[1].q, cl[2].q, cl[3].q))
-	DQ := uint64(cl[0].dq + cl[1].dq<<8 + cl[2].dq<<16 + cl[3].dq<<24)
-	R01, R23 := uint64(cl[0].r)|uint64(cl[1].r)<<32, uint64(cl[2].r)|uint64(cl[3].r)<<32
-	D01, D23 := uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
-	const ones = 1 | 1<<32
-	bias, A := uint64(1<<31-a)*ones, uint64(a)
+	Q, DQ, R01, R23, D01, D23, A := swarLerp(cl)
+	Qb, Rb01, Rb23 := swarStep(Q, R01, R23, DQ, D01, D23, A)
+	DQ, D01, D23 = swarDouble(DQ, D01, D23, A)
+	const rgb2 = 0x00FFFFFF00FFFFFF
 	if t.stencil {
-		ac := p.aconst
-		for o := 0; o+4 <= len(fb); o += 4 {
-			binary.LittleEndian.PutUint32(fb[o:o+4], uint32(Q)&0xFFFFFF|ac)
-			R01 += D01
-			R23 += D23
-			K01 := (R01 + bias) >> 31 & ones
-			K23 := (R23 + bias) >> 31 & ones
-			R01 -= K01 * A
-			R23 -= K23 * A
-			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		set := uint64(p.aconst) * lanes32
+		i := 0
+		for ; i+8 <= len(fb); i += 8 {
+			binary.LittleEndian.PutUint64(fb[i:i+8:i+8], (swarRGBA(Q)|swarRGBA(Qb)<<32)&rgb2|set)
+			Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+			Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
+		}
+		if i < len(fb) {
+			binary.LittleEndian.PutUint32(fb[i:i+4:i+4], uint32(swarRGBA(Q))&0xFFFFFF|uint32(set))
 		}
 	} else {
-		for o := 0; o+4 <= len(fb); o += 4 {
-			q := fb[o : o+4]
-			binary.LittleEndian.PutUint32(q, uint32(Q)&0xFFFFFF|binary.LittleEndian.Uint32(q)&0xFF000000)
-			R01 += D01
-			R23 += D23
-			K01 := (R01 + bias) >> 31 & ones
-			K23 := (R23 + bias) >> 31 & ones
-			R01 -= K01 * A
-			R23 -= K23 * A
-			Q += DQ + (K01&1 | K01>>24 | (K23&1)<<16 | K23>>8)
+		i := 0
+		for ; i+8 <= len(fb); i += 8 {
+			const keep = 0xFF000000FF000000
+			q := fb[i : i+8 : i+8]
+			binary.LittleEndian.PutUint64(q, (swarRGBA(Q)|swarRGBA(Qb)<<32)&rgb2|binary.LittleEndian.Uint64(q)&keep)
+			Q, R01, R23 = swarStep(Q, R01, R23, DQ, D01, D23, A)
+			Qb, Rb01, Rb23 = swarStep(Qb, Rb01, Rb23, DQ, D01, D23, A)
+		}
+		if i < len(fb) {
+			q := fb[i : i+4 : i+4]
+			binary.LittleEndian.PutUint32(q, uint32(swarRGBA(Q))&0xFFFFFF|binary.LittleEndian.Uint32(q)&0xFF000000)
 		}
 	}
-	for k := range cl {
-		cl[k].q = int64(Q >> (8 * k) & 0xFF)
+	// The odd stream is one pixel ahead of the even one: at pixel n for
+	// an odd n, else the even stream is.
+	if n&1 != 0 {
+		Q, R01, R23 = Qb, Rb01, Rb23
 	}
+	swarStore(cl, Q, R01, R23, A)
+}
+
+// The four-channel stepping (swarLerp): the channels q_k sit in the 16-bit
+// lanes of one word Q, R and B at bits 0 and 16, G and A at bits 32 and 48
+// (spread's order), and Q is stepped as one integer: each step adds every
+// dq_k and carry c_k, and since every channel ends the step in 0..255 the
+// lanes are the channels whatever the intermediate borrows. The
+// remainders run in 32-bit lanes, two to a word (channels 0 and 1 in
+// R01, 2 and 3 in R23), biased by 2^31 - a: r < a < 2^31 and dr < a, so
+// the biased r + dr is below 2^32, and its bit 31 is the carry, which a
+// shift moves to bit 0 of the lane: the carries of R01 fall on the lanes
+// of R and G, those of R23 shifted by 16 on B and A. Every value is the
+// one ilerp.step reaches after as many steps: swarDouble's step by two is
+// two steps (2dr < 2a, so one subtraction of a reduces it), so two
+// streams, the even pixels and the odd ones, each stepping by two from
+// its own first pixel, give the colours of one stream stepping by one;
+// the two carry chains overlap.
+
+// swarLerp packs four channel interpolators of one area below 2^31.
+func swarLerp(cl *[4]ilerp) (Q, DQ, R01, R23, D01, D23, A uint64) {
+	A = uint64(cl[0].area)
+	bias := (1<<31 - A) * lanes32
+	Q = uint64(cl[0].q) | uint64(cl[2].q)<<16 | uint64(cl[1].q)<<32 | uint64(cl[3].q)<<48
+	DQ = uint64(cl[0].dq + cl[2].dq<<16 + cl[1].dq<<32 + cl[3].dq<<48)
+	R01, R23 = uint64(cl[0].r)|uint64(cl[1].r)<<32+bias, uint64(cl[2].r)|uint64(cl[3].r)<<32+bias
+	D01, D23 = uint64(cl[0].dr)|uint64(cl[1].dr)<<32, uint64(cl[2].dr)|uint64(cl[3].dr)<<32
+	return
+}
+
+// swarRGBA returns the RGBA8 word of a state's Q (in the low 32 bits).
+func swarRGBA(Q uint64) uint64 { return (Q | Q>>24) & 0xFFFFFFFF }
+
+// lanes32 has a one in each 32-bit lane.
+const lanes32 = 1 | 1<<32
+
+// swarStep adds one step (DQ, D01, D23) to the state (Q, R01, R23).
+func swarStep(Q, R01, R23, DQ, D01, D23, A uint64) (uint64, uint64, uint64) {
+	R01 += D01
+	R23 += D23
+	K01 := R01 >> 31 & lanes32
+	K23 := R23 >> 31 & lanes32
+	return Q + DQ + (K01 | K23<<16), R01 - K01*A, R23 - K23*A
+}
+
+// swarDouble returns the step by two pixels of the step (DQ, D01, D23).
+func swarDouble(DQ, D01, D23, A uint64) (uint64, uint64, uint64) {
+	bias := (1<<31 - A) * lanes32
+	Q, R01, R23 := swarStep(2*DQ, D01+bias, D23+bias, 0, D01, D23, A)
+	return Q, R01 - bias, R23 - bias
+}
+
+// swarStore writes the state (Q, R01, R23) back to the interpolators.
+func swarStore(cl *[4]ilerp, Q, R01, R23, A uint64) {
+	bias := (1<<31 - A) * lanes32
+	R01, R23 = R01-bias, R23-bias
+	cl[0].q, cl[2].q = int64(Q&0xFF), int64(Q>>16&0xFF)
+	cl[1].q, cl[3].q = int64(Q>>32&0xFF), int64(Q>>48&0xFF)
 	cl[0].r, cl[1].r = int64(R01&0xFFFFFFFF), int64(R01>>32)
 	cl[2].r, cl[3].r = int64(R23&0xFFFFFFFF), int64(R23>>32)
 }

@@ -35,9 +35,27 @@ type spanBuf struct {
 	tex    [spanChunk]uint32
 	tu, tv [spanChunk]int32    // coord's fixed-point texel coordinates (pipe.fixed)
 	pc     [spanChunk][4]uint8 // packed colour (packed.go): R, G, B, A, clamped
+	qc     [spanChunk]uint64   // the colours in swar lanes (pipe.lanes)
 	idx    [spanChunk]uint8    // the chunk's pixels still alive (packed path)
 	flat   bool                // every colour of the chunk is col[0] (or pc[0])
 	pixels int                 // pixels rasterised, for the watchdog
+	spans  [8]raster.Span      // walk's buffer
+}
+
+// walk is raster.Triangle.Walk through the worker's span buffer: Walk
+// allocates its span on every call, which a draw of many small triangles
+// pays for once per triangle.
+func (sb *spanBuf) walk(tri *raster.Triangle, clip raster.Rect, fn func(s *raster.Span)) {
+	for {
+		spans := tri.Spans(clip, sb.spans[:0])
+		for i := range spans {
+			fn(&spans[i])
+		}
+		if len(spans) < len(sb.spans) {
+			return
+		}
+		clip.Y0 = spans[len(spans)-1].Y + 1
+	}
 }
 
 // identity lists every pixel of a chunk.
@@ -86,7 +104,11 @@ type pipe struct {
 	ztest  bool // a depth test that can fail
 	over   bool // 8888, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, no dither
 	repeat bool // texBilinear8888 wraps on both axes
-	fixed  bool // the packed path fetches level 0 from tu, tv
+	// lanes is set when the packed path's texture stage is
+	// bilinearRepeatModulate, which reads the colours from spanBuf.qc in
+	// swarLerp's lanes.
+	lanes bool
+	fixed bool // the packed path fetches level 0 from tu, tv
 	// direct is set for outSimple into 8888 with smooth colours and no
 	// texture or specular colour: colorWrite8888.
 	direct bool
@@ -160,6 +182,7 @@ func (d *draw) choosePipe() {
 			}
 			p.fixed = p.packed
 		}
+		p.lanes = p.packed && p.tex == texBilinear8888 && p.repeat && p.modul
 	}
 }
 
@@ -179,7 +202,7 @@ func (d *draw) shadeTri(sb *spanBuf, r *triRec, clip raster.Rect) {
 	half := area / 2
 	fa := float64(area)
 	needZ, smooth, spec, fog, tex := t.needZ, d.smooth, d.specular, d.fog, d.tex
-	r.tri.Walk(clip, func(s *raster.Span) {
+	sb.walk(&r.tri, clip, func(s *raster.Span) {
 		e0, e1, e2 := s.E[0], s.E[1], s.E[2]
 		dx0, dx1, dx2 := s.DX[0], s.DX[1], s.DX[2]
 		var zl ilerp

@@ -56,7 +56,16 @@ func randomCase(r *rand.Rand) *cmpCase {
 	w := func(op ge.Op, arg uint32) { c.list = append(c.list, ge.Word(op, arg)) }
 	wf := func(op ge.Op, f float32) { c.list = append(c.list, ge.WordF(op, f)) }
 
+	// A plain state has no per-fragment operation but the depth and
+	// stencil tests (target.simple, the packed path's direct writes); an
+	// over state adds only the SRC_ALPHA, ONE_MINUS_SRC_ALPHA blend
+	// (pipe.over). Both favour the 8888 colour buffer.
+	kind := r.IntN(8)
+	plain, over := kind < 2, kind == 2
 	psm := uint32(r.IntN(4))
+	if (plain || over) && bit(50) == 1 {
+		psm = 3
+	}
 	w(ge.PSM, psm)
 	w(ge.FBP, 0)
 	w(ge.FBW, pick(cmpW, cmpW, cmpW+64))
@@ -114,48 +123,63 @@ func randomCase(r *rand.Rand) *cmpCase {
 	} else {
 		w(ge.CLEAR, 0)
 	}
+	off := func(p int) uint32 { // bit(p), or 0 in a plain or over state
+		if v := bit(p); !plain && !over {
+			return v
+		}
+		return 0
+	}
 	w(ge.SHADE, bit(80))
 	w(ge.BCE, bit(20))
 	w(ge.FFACE, bit(50))
 	w(ge.ZTE, bit(60))
 	w(ge.ZTST, uint32(r.IntN(8)))
 	w(ge.ZMSK, bit(20))
-	w(ge.ATE, bit(20))
+	w(ge.ATE, off(20))
 	w(ge.ATST, uint32(r.IntN(8))|uint32(r.IntN(256))<<8|pick(0xFF, 0xFF, 0xF0)<<16)
-	w(ge.CTE, bit(10))
+	w(ge.CTE, off(10))
 	w(ge.CTST, uint32(r.IntN(4)))
 	w(ge.CREF, r.Uint32()&0xFFFFFF)
 	w(ge.CMSK, pick(0xFFFFFF, 0xF0F0F0, 0xFF))
-	w(ge.STE, bit(25))
+	ste := bit(25)
+	constStencil := bit(40) == 1
+	if plain && bit(70) == 1 {
+		ste, constStencil = 1, true
+	}
+	w(ge.STE, ste)
 	w(ge.STST, uint32(r.IntN(8))|uint32(r.IntN(256))<<8|pick(0xFF, 0xFF, 0x0F)<<16)
 	sop := uint32(r.IntN(6)) | uint32(r.IntN(6))<<8 | uint32(r.IntN(6))<<16
-	if bit(40) == 1 {
+	if constStencil {
 		w(ge.STST, 1|uint32(r.IntN(256))<<8|0xFF<<16) // constant stencil: ALWAYS, REPLACE
 		sop = 2 << 16
 	}
 	w(ge.SOP, sop)
-	w(ge.ABE, bit(50))
+	abe := off(50)
+	if over {
+		abe = 1
+	}
+	w(ge.ABE, abe)
 	alpha := uint32(r.IntN(11)) | uint32(r.IntN(11))<<4 | uint32(r.IntN(6))<<8
-	if bit(50) == 1 {
+	if bit(50) == 1 || over {
 		alpha = 2 | 3<<4 // SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD
 	}
 	w(ge.ALPHA, alpha)
 	w(ge.SFIX, r.Uint32()&0xFFFFFF)
 	w(ge.DFIX, r.Uint32()&0xFFFFFF)
-	w(ge.LOE, bit(10))
+	w(ge.LOE, off(10))
 	w(ge.LOP, uint32(r.IntN(16)))
-	w(ge.DTE, bit(30))
+	w(ge.DTE, off(30))
 	for i := 0; i < 4; i++ {
 		w(ge.DTH0+ge.Op(i), r.Uint32()&0xFFFF)
 	}
-	if bit(15) == 1 {
+	if off(15) == 1 {
 		w(ge.PMSKC, r.Uint32()&0xFFFFFF)
 		w(ge.PMSKA, uint32(r.IntN(256)))
 	} else {
 		w(ge.PMSKC, 0)
 		w(ge.PMSKA, 0)
 	}
-	w(ge.FGE, bit(15))
+	w(ge.FGE, off(15))
 	w(ge.FCOL, r.Uint32()&0xFFFFFF)
 	wf(ge.FFAR, float32(pick(1, 2)))
 	wf(ge.FDIST, pickF(1, 0.5))
@@ -179,26 +203,40 @@ func randomCase(r *rand.Rand) *cmpCase {
 	w(ge.CMAT, uint32(r.IntN(8)))
 	wf(ge.SPOW, float32(pick(1, 4, 20)))
 
-	// Texture.
-	tme := bit(60) == 1
+	// Texture. A fast state is the span pipeline's specialised texture
+	// path (bilinearRepeatModulate): one unswizzled 8888 level, bilinear,
+	// repeating, MODULATE with an RGB or RGBA texture.
+	fast := bit(15) == 1
+	tme := bit(60) == 1 || fast
 	w(ge.TME, b2u(tme))
 	tpsm := pick(3, 3, 3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10)
+	if fast {
+		tpsm = 3
+	}
 	w(ge.TPSM, tpsm)
 	maxLevel := uint32(0)
 	if bit(30) == 1 {
 		maxLevel = uint32(r.IntN(8))
 	}
-	w(ge.TMODE, bit(20)|bit(20)<<8|maxLevel<<16)
+	tmode := bit(20) | bit(20)<<8 | maxLevel<<16
+	if fast {
+		tmode = 0
+	}
+	w(ge.TMODE, tmode)
 	flt := pick(0, 1, 4, 5, 6, 7) | pick(0, 1)<<8
-	if bit(40) == 1 {
+	if bit(40) == 1 || fast {
 		flt = 1 | 1<<8
 	}
 	w(ge.TFLT, flt)
-	w(ge.TWRAP, bit(30)|bit(30)<<8)
+	wrap := bit(30) | bit(30)<<8
+	if fast {
+		wrap = 0
+	}
+	w(ge.TWRAP, wrap)
 	w(ge.TBIAS, uint32(r.IntN(4))|uint32(r.IntN(256))<<16)
 	wf(ge.TSLOPE, pickF(0.5, 1, 2))
 	fn := uint32(r.IntN(8)) | bit(50)<<8 | bit(20)<<16
-	if bit(40) == 1 {
+	if bit(40) == 1 || fast {
 		fn = 0 | bit(70)<<8 // MODULATE
 	}
 	w(ge.TFUNC, fn)
@@ -334,7 +372,7 @@ func (c *cmpCase) render(t *testing.T, d *Device) ([]byte, string) {
 // byte of VRAM, and the fault if any, must agree.
 func TestSpanPathMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 2026))
-	states := 400
+	states := 800
 	if testing.Short() {
 		states = 100
 	}
