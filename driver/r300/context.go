@@ -53,6 +53,7 @@ type Context struct {
 	programs map[fpKey]*compiled
 	tnl      swtnl.TnL
 	verts    []float32
+	vbytes   []byte
 
 	clearColor [4]float32
 
@@ -65,9 +66,13 @@ type Context struct {
 
 	// work is the estimated watchdog work of the draws queued since the
 	// last Flush, quads the 2x2 quads of the scissor rectangle the last
-	// scissor call set (work.go).
+	// scissor call set and sc that rectangle (x0, y0, x1, y1, exclusive
+	// ends; work.go).
 	work  int64
 	quads int64
+	sc    [4]int
+	// winBuf is ffWindow's buffer, reused between draws.
+	winBuf [][2]float64
 
 	last   hal.Fence
 	closed bool

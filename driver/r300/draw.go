@@ -1,6 +1,7 @@
 package r300
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -128,23 +129,41 @@ func (c *Context) drawPrims(st *driver.State, prim r3.PrimType, vs []swtnl.Verte
 	if err := c.emitState(st, prim, gb, frag, func() { c.emitVAP(&l) }); err != nil {
 		return err
 	}
+	if prim == r3.PrimTriangles && len(vs)%3 == 0 {
+		// Triangles in window coordinates: each is charged the quads of
+		// its own bounding box (triQuads), so that small triangles go in
+		// one packet and one submission.
+		quads := func(i int) int64 {
+			t := vs[3*i : 3*i+3]
+			return c.triQuads([3]float64{float64(t[0].Win[0]), float64(t[1].Win[0]), float64(t[2].Win[0])},
+				[3]float64{float64(c.winY(t[0].Win[1])), float64(c.winY(t[1].Win[1])), float64(c.winY(t[2].Win[1]))})
+		}
+		for k := 0; k < len(vs)/3; {
+			end, work := packetEnd(k, len(vs)/3, 3, 65535, quads)
+			if err := c.emitVertices(st, prim, vs[3*k:3*end], &l, work); err != nil {
+				return err
+			}
+			k = end
+		}
+		return nil
+	}
 	per := map[r3.PrimType]int{r3.PrimTriangles: 3, r3.PrimLines: 2, r3.PrimPoints: 1}[prim]
 	// Packets of at most 65535 vertices, fewer when their estimated work
 	// would pass workShare.
 	maxV := splitCount(per, c.quads, 65535)
 	for start := 0; start < len(vs); start += maxV {
 		end := min(len(vs), start+maxV)
-		if err := c.emitVertices(st, prim, vs[start:end], &l); err != nil {
+		if err := c.emitVertices(st, prim, vs[start:end], &l, drawWork(listPrim[prim], end-start, c.quads)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// emitVertices uploads a vertex list and draws it (3D_LOAD_VBPNTR with one
-// array, then 3D_DRAW_VBUF_2).
-func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Vertex, l *layout) error {
-	if _, err := c.reserve(drawWork(listPrim[prim], len(vs), c.quads)); err != nil {
+// emitVertices uploads a vertex list whose estimated work is work and
+// draws it (3D_LOAD_VBPNTR with one array, then 3D_DRAW_VBUF_2).
+func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Vertex, l *layout, work int64) error {
+	if _, err := c.reserve(work); err != nil {
 		return err
 	}
 	n := l.dwords()
@@ -165,10 +184,14 @@ func (c *Context) emitVertices(st *driver.State, prim r3.PrimType, vs []swtnl.Ve
 			c.verts = append(c.verts, v.Tex[u][:]...)
 		}
 	}
-	buf := make([]byte, 4*len(c.verts))
+	// The bytes go through a buffer kept between draws: Upload copies
+	// them into device memory (hal.Device.Write).
+	if cap(c.vbytes) < 4*len(c.verts) {
+		c.vbytes = make([]byte, 4*len(c.verts))
+	}
+	buf := c.vbytes[:4*len(c.verts)]
 	for i, f := range c.verts {
-		w := math.Float32bits(f)
-		buf[4*i], buf[4*i+1], buf[4*i+2], buf[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(f))
 	}
 	addr, err := c.up.Upload(buf, 32)
 	if err != nil {
@@ -208,6 +231,7 @@ func (c *Context) scissor(st *driver.State) bool {
 		return false
 	}
 	c.quads = rectQuads(x0, y0, x1, y1)
+	c.sc = [4]int{x0, y0, x1, y1}
 	c.set(r3.SC_SCISSOR0, uint32(x0)|uint32(y0)<<13)
 	c.set(r3.SC_SCISSOR1, uint32(x1-1)|uint32(y1-1)<<13)
 	return true

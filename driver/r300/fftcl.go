@@ -221,12 +221,13 @@ func (c *Context) drawFF(st *driver.State, dc *driver.DrawCall) (bool, error) {
 		}
 	}
 	clip, ucp := userClipPlanes(st)
+	win := c.ffWindow(st, dc, clip)
 	c.tclActive = true
 	defer func() { c.tclActive = false }()
 	for i, ps := range passes {
 		ps := ps
 		vp := vps[i]
-		td := &tclDraw{vp: vp, clip: clip, ucp: ucp}
+		td := &tclDraw{vp: vp, clip: clip, ucp: ucp, win: win}
 		for _, name := range vp.Inputs {
 			td.inputs = append(td.inputs, ffInput(&ps.st, dc, name))
 		}

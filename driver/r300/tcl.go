@@ -66,6 +66,10 @@ type tclDraw struct {
 	// for the program's loops (compiler/r300 VertexProgram.Flow).
 	flowOpc              uint32
 	flowAddrs, flowIndex [r3.PVSMaxFlow]uint32
+	// win holds the chip-screen positions of the draw's vertices
+	// MinIndex..MaxIndex when the driver knows them (ffWindow), so that
+	// the work estimate charges each triangle its own bounding box.
+	win [][2]float64
 }
 
 // claim forgets the register and PVS shadows when another context drove
@@ -317,7 +321,7 @@ const maxDrawVerts = 65535
 // listIndices expands a primitive of n vertices into a list primitive's
 // vertex order (strips alternate, fans pivot on 0, loops close).
 func listIndices(p driver.Prim, n int) (driver.Prim, []int) {
-	var out []int
+	out := make([]int, 0, max(0, 3*n))
 	switch p {
 	case driver.PrimLineStrip, driver.PrimLineLoop:
 		for i := 0; i+1 < n; i++ {
@@ -358,8 +362,16 @@ func listIndices(p driver.Prim, n int) (driver.Prim, []int) {
 // arrays are uploaded again in each submission, whose memory they share.
 func (c *Context) tclDrawPackets(d *tclDraw, dc *driver.DrawCall) error {
 	lo, hi := dc.MinIndex, dc.MaxIndex
-	if total := drawWork(dc.Prim, dc.Count, c.quads); total > workShare {
-		return c.tclSplit(d, dc)
+	total := drawWork(dc.Prim, dc.Count, c.quads)
+	quads := c.tclQuads(d, dc)
+	if quads != nil {
+		total = int64(dc.Count) * vertexWork
+		for k := range primCount(dc.Prim, dc.Count) {
+			total += quads(int(k))
+		}
+	}
+	if total > workShare {
+		return c.tclSplit(d, dc, quads)
 	} else if _, err := c.reserve(total); err != nil {
 		return err
 	}
@@ -455,7 +467,10 @@ func (c *Context) drawIndexed(cp r3.PrimType, part []int) error {
 // equivalent list, in packets of whole primitives whose estimates each
 // stay under workShare, flushing between them as reserve decides and
 // uploading the vertex arrays again after each flush.
-func (c *Context) tclSplit(d *tclDraw, dc *driver.DrawCall) error {
+//
+// quads, when not nil, is the estimate's charge of each list primitive
+// (tclQuads); nil charges each the whole scissor rectangle.
+func (c *Context) tclSplit(d *tclDraw, dc *driver.DrawCall, quads func(int) int64) error {
 	lo, hi := dc.MinIndex, dc.MaxIndex
 	if dc.Indices == nil && dc.First != lo {
 		return fmt.Errorf("r300: draw: first vertex %d is not the range's %d", dc.First, lo)
@@ -467,12 +482,16 @@ func (c *Context) tclSplit(d *tclDraw, dc *driver.DrawCall) error {
 	}
 	per := map[driver.Prim]int{driver.PrimPoints: 1, driver.PrimLines: 2, driver.PrimTriangles: 3}[prim]
 	idx = idx[:len(idx)/per*per]
-	chunk := splitCount(per, c.quads, maxDrawVerts)
+	if quads == nil {
+		quads = func(int) int64 { return c.quads }
+	}
 	cp := chipPrim[prim]
 	var vb []uint32
-	for start := 0; start < len(idx); start += chunk {
-		end := min(len(idx), start+chunk)
-		flushed, err := c.reserve(drawWork(prim, end-start, c.quads))
+	for k := 0; k < len(idx)/per; {
+		next, work := packetEnd(k, len(idx)/per, per, maxDrawVerts, quads)
+		start, end := k*per, next*per
+		k = next
+		flushed, err := c.reserve(work)
 		if err != nil {
 			return err
 		}

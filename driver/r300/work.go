@@ -1,6 +1,8 @@
 package r300
 
 import (
+	"math"
+
 	"github.com/retrogl/retrogl/driver"
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -95,4 +97,127 @@ func splitCount(per int, quads int64, limit int) int {
 	perPrim := quads + int64(per)*vertexWork
 	k := int(min(int64(limit/per), max(1, workShare/perPrim)))
 	return k * per
+}
+
+// triQuads bounds the 2x2 quads the chip charges for one triangle whose
+// window positions (pixels on the chip's y-down screen) are x and y: the
+// quads of its bounding box grown by a pixel on each side (the chip's
+// subpixel rounding and pixel-centre rule stay inside that) and cut to
+// the scissor rectangle; the whole rectangle's quads (c.quads) when a
+// position is not a finite number near the screen.
+func (c *Context) triQuads(x, y [3]float64) int64 {
+	x0, x1 := min(x[0], x[1], x[2]), max(x[0], x[1], x[2])
+	y0, y1 := min(y[0], y[1], y[2]), max(y[0], y[1], y[2])
+	const far = 1 << 24
+	if !(x0 > -far && x1 < far && y0 > -far && y1 < far) {
+		return c.quads
+	}
+	sc := c.sc
+	ix0, ix1 := max(sc[0], int(math.Floor(x0))-1), min(sc[2], int(math.Ceil(x1))+1)
+	iy0, iy1 := max(sc[1], int(math.Floor(y0))-1), min(sc[3], int(math.Ceil(y1))+1)
+	return rectQuads(ix0, iy0, max(ix0, ix1), max(iy0, iy1))
+}
+
+// packetEnd returns the end of the packet of list primitives that starts
+// at primitive k of nprims, per vertices each: as many primitives as keep
+// the packet's estimate (quads(i) for primitive i plus vertexWork per
+// vertex) under workShare and its vertices under limit, and at least one.
+// It returns the packet's estimate too.
+func packetEnd(k, nprims, per, limit int, quads func(int) int64) (int, int64) {
+	end, work := k, int64(0)
+	for end < nprims && (end-k+1)*per <= limit {
+		w := quads(end) + int64(per)*vertexWork
+		if end > k && work+w > workShare {
+			break
+		}
+		work += w
+		end++
+	}
+	return end, work
+}
+
+// tclQuads returns the estimate's charge of each list primitive of a TCL
+// draw (listIndices' order) when the driver knows where its triangles
+// land (tclDraw.win): the quads of its bounding box (triQuads), or the
+// whole rectangle's when a vertex is one the chip's clipper may cut. It
+// returns nil otherwise: every primitive is then charged the rectangle.
+func (c *Context) tclQuads(d *tclDraw, dc *driver.DrawCall) func(int) int64 {
+	if d.win == nil || primClass(dc.Prim) != r3.PrimTriangles {
+		return nil
+	}
+	lo := dc.MinIndex
+	// vertex returns draw vertex i of list primitive k (listIndices).
+	vertex := func(k, j int) int {
+		switch dc.Prim {
+		case driver.PrimTriangleStrip:
+			if k%2 == 1 && j < 2 {
+				return k + 1 - j
+			}
+			return k + j
+		case driver.PrimTriangleFan:
+			if j == 0 {
+				return 0
+			}
+			return k + j
+		}
+		return 3*k + j
+	}
+	return func(k int) int64 {
+		var x, y [3]float64
+		for j := range 3 {
+			p := d.win[dc.VertexIndex(vertex(k, j))-lo]
+			x[j], y[j] = p[0], p[1]
+		}
+		return c.triQuads(x, y)
+	}
+}
+
+// ffWindow computes tclDraw.win for a fixed-function triangle draw: each
+// vertex's position through the projection and modelview matrices and
+// the viewport onto the chip's screen, or NaN for a vertex outside (or
+// within a hair of the edge of) the view volume, which the chip's clipper
+// may cut. It returns nil where the position is not that product (the
+// matrix palette) or user clip planes are on (their clipper cuts too).
+func (c *Context) ffWindow(st *driver.State, dc *driver.DrawCall, clip uint32) [][2]float64 {
+	if primClass(dc.Prim) != r3.PrimTriangles || st.MatrixPalette.Enabled || clip != 0 || dc.Arrays == nil || !dc.Arrays.Position.Enabled {
+		return nil
+	}
+	lo, hi := dc.MinIndex, dc.MaxIndex
+	if hi < lo {
+		return nil
+	}
+	m32 := st.Projection.Mul4(st.ModelView)
+	var m [16]float64
+	for i, v := range m32 {
+		m[i] = float64(v)
+	}
+	vp := st.Viewport
+	hw, hh := float64(vp.W)/2, float64(vp.H)/2
+	if cap(c.winBuf) < hi-lo+1 {
+		c.winBuf = make([][2]float64, hi-lo+1)
+	}
+	win := c.winBuf[:hi-lo+1]
+	const inside = 1 - 1.0/1024
+	nan := math.NaN()
+	for i := range win {
+		var p [4]float32
+		dc.Arrays.Position.Fetch(lo+i, [4]float32{0, 0, 0, 1}, &p)
+		var cl [4]float64
+		for r := range 4 {
+			cl[r] = m[r]*float64(p[0]) + m[4+r]*float64(p[1]) + m[8+r]*float64(p[2]) + m[12+r]*float64(p[3])
+		}
+		w := cl[3]
+		lim := w * inside
+		if !(w > 1e-30 && math.Abs(cl[0]) <= lim && math.Abs(cl[1]) <= lim && math.Abs(cl[2]) <= lim) {
+			win[i] = [2]float64{nan, nan}
+			continue
+		}
+		x := float64(vp.X) + (cl[0]/w+1)*hw
+		y := float64(vp.Y) + (cl[1]/w+1)*hh
+		if c.tgt.flip {
+			y = float64(c.tgt.h) - y
+		}
+		win[i] = [2]float64{x, y}
+	}
+	return win
 }

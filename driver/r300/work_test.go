@@ -1,6 +1,7 @@
 package r300
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,4 +61,58 @@ func TestSplitCount(t *testing.T) {
 			assert.LessOrEqual(t, drawWork([...]driver.Prim{1: driver.PrimPoints, 2: driver.PrimLines, 3: driver.PrimTriangles}[tc.per], got, tc.quads), int64(workShare), "%+v", tc)
 		}
 	}
+}
+
+// TestTriQuads checks the estimate of one triangle in window coordinates:
+// the quads of its bounding box grown by a pixel each way and cut to the
+// scissor rectangle, the whole rectangle's for positions that are not
+// finite numbers near the screen.
+func TestTriQuads(t *testing.T) {
+	c := &Context{quads: rectQuads(0, 0, 640, 480), sc: [4]int{0, 0, 640, 480}}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tc := range []struct {
+		name string
+		x, y [3]float64
+		want int64
+	}{
+		{"one pixel", [3]float64{100.2, 100.8, 100.2}, [3]float64{50.1, 50.1, 50.9}, rectQuads(99, 49, 102, 52)},
+		{"on pixel edges", [3]float64{10, 12, 10}, [3]float64{20, 20, 22}, rectQuads(9, 19, 13, 23)},
+		{"cut by the scissor", [3]float64{-50, 3, -50}, [3]float64{-9, -9, 2.5}, rectQuads(0, 0, 4, 4)},
+		{"outside the scissor", [3]float64{700, 710, 700}, [3]float64{10, 10, 20}, rectQuads(640, 9, 640, 21)},
+		{"the whole screen", [3]float64{0, 640, 0}, [3]float64{0, 0, 480}, c.quads},
+		{"NaN", [3]float64{nan, 1, 2}, [3]float64{1, 2, 3}, c.quads},
+		{"infinite", [3]float64{0, 1, 2}, [3]float64{1, inf, 3}, c.quads},
+		{"far off screen", [3]float64{0, 1, 1 << 30}, [3]float64{1, 2, 3}, c.quads},
+	} {
+		assert.Equal(t, tc.want, c.triQuads(tc.x, tc.y), tc.name)
+	}
+}
+
+// TestPacketEnd checks the packets of a split by each primitive's own
+// charge: whole primitives, the estimate under workShare, at most the
+// limit, at least one primitive; with one charge for every primitive it
+// is splitCount's packet.
+func TestPacketEnd(t *testing.T) {
+	full := rectQuads(0, 0, 2048, 2048)
+	for _, q := range []int64{full, 4, workShare * 2} {
+		end, work := packetEnd(0, 100000, 3, 65535, func(int) int64 { return q })
+		assert.Equal(t, splitCount(3, q, 65535), 3*end, "quads %d", q)
+		assert.Equal(t, int64(end)*(q+3*vertexWork), work, "quads %d", q)
+	}
+	// Small primitives after large ones: the packet ends where the share
+	// is reached, the next one takes the rest.
+	quads := func(k int) int64 {
+		if k < 10 {
+			return workShare/10 - 3*vertexWork
+		}
+		return 4
+	}
+	end, work := packetEnd(0, 1000, 3, 65535, quads)
+	assert.Equal(t, 10, end)
+	assert.Equal(t, int64(workShare/10*10), work)
+	end, work = packetEnd(10, 1000, 3, 65535, quads)
+	assert.Equal(t, 1000, end)
+	assert.Equal(t, int64(990*(4+3*vertexWork)), work)
+	end, _ = packetEnd(10, 1000, 3, 300, quads)
+	assert.Equal(t, 110, end, "the vertex limit")
 }

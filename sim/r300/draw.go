@@ -133,16 +133,23 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		e.verts = make([]vertex, n)
 	}
 	e.verts = e.verts[:n]
+	if s.pvs != nil && !e.reference {
+		return e.fetchPVS(s, walk, n, data, indices)
+	}
 	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
 	var buf []uint32
 	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
 	// An indexed draw shades each index once (the vertex cache, L1785's
 	// VF_MAX_VTX_NUM, without its size limit: the result is the same).
-	var seen map[uint32]int
+	var seen *vertexCache
 	if indices != nil && s.pvs != nil {
-		seen = map[uint32]int{}
+		seen = &e.vcache
+		seen.reset(minI, maxI)
 	}
-	var regs pvsRegs
+	regs := &e.pvsRegs
+	if s.pvs != nil {
+		s.pvs.clearAll(regs)
+	}
 	for i := 0; i < n; i++ {
 		v := &e.verts[i]
 		*v = vertex{}
@@ -156,12 +163,12 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 			}
 			// L2066-2075: indices outside [MIN, MAX] are clamped.
 			idx = max(minI, min(maxI, idx))
-			if j, ok := seen[idx]; ok {
-				*v = e.verts[j]
-				continue
-			}
 			if seen != nil {
-				seen[idx] = i
+				if j, ok := seen.lookup(idx); ok {
+					*v = e.verts[j]
+					continue
+				}
+				seen.add(idx, i)
 			}
 			var err error
 			if buf, err = e.vertexDwords(idx, buf); err != nil {
@@ -170,7 +177,7 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 			d = buf
 		}
 		if s.pvs != nil {
-			if err := s.pvs.shade(s.els, &s.out, d, v, &regs); err != nil {
+			if err := s.pvs.shade(s.els, &s.out, d, v, regs); err != nil {
 				return err
 			}
 		} else if err := assemble(s.els, &s.out, d, v); err != nil {
@@ -186,6 +193,165 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		s.pvs.steps %= 64
 	}
 	return e.x.Step(n)
+}
+
+// fetchPVS is fetch for a vertex program, shading the vertices in
+// batches (pvsbatch.go): the same vertices, registers, faults and
+// watchdog steps as fetch's vertex-by-vertex path (Engine.reference).
+// A vertex whose fetch faults ends the draw after the vertices before it
+// are shaded, as there.
+func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, indices []uint32) error {
+	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
+	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
+	var seen *vertexCache
+	if indices != nil {
+		seen = &e.vcache
+		seen.reset(minI, maxI)
+	}
+	st := s.pvs
+	rs := &e.pvsBatch
+	for i := range rs {
+		st.clearAll(&rs[i])
+	}
+	// slot[b] is the vertex lane b shades; dups are vertices to copy
+	// from a vertex of the pending batch once it is shaded.
+	var slot [pvsBatchSize]int
+	nb := 0
+	dups := e.pvsDups[:0]
+	flush := func() error {
+		if nb == 0 {
+			return nil
+		}
+		if err := st.runBatch(rs[:nb]); err != nil {
+			return err
+		}
+		for b := 0; b < nb; b++ {
+			v := &e.verts[slot[b]]
+			st.output(&s.out, &rs[b], v)
+			if !s.clip {
+				s.viewport(v)
+			}
+			st.resetVertex(&rs[b])
+		}
+		nb = 0
+		for _, d := range dups {
+			e.verts[d[0]] = e.verts[d[1]]
+		}
+		dups = dups[:0]
+		return nil
+	}
+	// fault shades the pending batch (whose vertices came first), then
+	// returns err.
+	fault := func(err error) error {
+		if ferr := flush(); ferr != nil {
+			return ferr
+		}
+		return err
+	}
+	var buf []uint32
+	for i := 0; i < n; i++ {
+		v := &e.verts[i]
+		*v = vertex{}
+		var d []uint32
+		if walk == r3.WalkData {
+			d = data[i*size : (i+1)*size]
+		} else {
+			idx := uint32(i)
+			if indices != nil {
+				idx = indices[i]
+			}
+			// L2066-2075: indices outside [MIN, MAX] are clamped.
+			idx = max(minI, min(maxI, idx))
+			if seen != nil {
+				if j, ok := seen.lookup(idx); ok {
+					if nb > 0 && j >= slot[0] {
+						dups = append(dups, [2]int{i, j})
+					} else {
+						*v = e.verts[j]
+					}
+					continue
+				}
+				seen.add(idx, i)
+			}
+			var err error
+			if buf, err = e.vertexDwords(idx, buf); err != nil {
+				return fault(err)
+			}
+			d = buf
+		}
+		if err := fetchInputs(s.els, d, &rs[nb].in); err != nil {
+			return fault(err)
+		}
+		slot[nb] = i
+		nb++
+		if nb == pvsBatchSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	e.pvsDups = dups
+	// One watchdog step per 64 PVS instructions (pvs.go).
+	n += st.steps / 64
+	st.steps %= 64
+	return e.x.Step(n)
+}
+
+// vertexCache remembers which vertex of a draw shaded each index. Index
+// ranges up to vcacheDirect use a table stamped per draw (reused between
+// draws: a map per draw dominated small draws); wider ranges a map.
+type vertexCache struct {
+	base  uint32
+	gen   uint32
+	stamp []uint32
+	at    []int32
+	wide  map[uint32]int
+}
+
+const vcacheDirect = 1 << 17
+
+func (c *vertexCache) reset(lo, hi uint32) {
+	c.wide = nil
+	if hi < lo || hi-lo >= vcacheDirect {
+		c.wide = map[uint32]int{}
+		return
+	}
+	c.base = lo
+	if m := int(hi-lo) + 1; len(c.stamp) < m {
+		c.stamp = make([]uint32, m)
+		c.at = make([]int32, m)
+		c.gen = 0
+	}
+	c.gen++
+	if c.gen == 0 {
+		clear(c.stamp)
+		c.gen = 1
+	}
+}
+
+func (c *vertexCache) lookup(idx uint32) (int, bool) {
+	if c.wide != nil {
+		j, ok := c.wide[idx]
+		return j, ok
+	}
+	k := idx - c.base
+	if c.stamp[k] == c.gen {
+		return int(c.at[k]), true
+	}
+	return 0, false
+}
+
+func (c *vertexCache) add(idx uint32, i int) {
+	if c.wide != nil {
+		c.wide[idx] = i
+		return
+	}
+	k := idx - c.base
+	c.stamp[k] = c.gen
+	c.at[k] = int32(i)
 }
 
 // viewport applies VAP_VTE_CNTL (L2108-2121) and converts to subpixels.
@@ -304,7 +470,7 @@ func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
 	tri := func(a, b, c int, prov int) error {
 		t := [3]vertex{vs[a], vs[b], vs[c]}
 		s.shade(t[:], prov)
-		return e.triangle(s, t)
+		return e.triangle(s, &t)
 	}
 	line := func(a, b int) error {
 		l := [2]vertex{vs[a], vs[b]}
@@ -388,7 +554,7 @@ func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
 				} else {
 					s.shade(tv[:], p)
 				}
-				if err := e.triangle(s, tv); err != nil {
+				if err := e.triangle(s, &tv); err != nil {
 					return err
 				}
 			}
@@ -464,7 +630,7 @@ func (e *Engine) clipLine(s *drawState, l [2]vertex) error {
 }
 
 // triangle clips, culls and rasterises one triangle.
-func (e *Engine) triangle(s *drawState, t [3]vertex) error {
+func (e *Engine) triangle(s *drawState, t *[3]vertex) error {
 	e.Stats.Prims++
 	if !s.clip {
 		return e.setupTri(s, &t[0], &t[1], &t[2])

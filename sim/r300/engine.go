@@ -78,6 +78,14 @@ type Engine struct {
 	x *device.Exec
 	// scratch buffers reused between draws.
 	verts []vertex
+	// vcache and pvsRegs are fetch's vertex cache and PVS register file,
+	// kept between draws.
+	vcache  vertexCache
+	pvsRegs pvsRegs
+	// pvsBatch holds the registers of the vertices fetchPVS shades
+	// together, pvsDups the vertices copied from one of them.
+	pvsBatch [pvsBatchSize]pvsRegs
+	pvsDups  [][2]int
 	// batch holds the draw's set-up primitives; sched shades them with
 	// wantWorkers workers (hal.Parallel), each with its scratch state in
 	// workers.

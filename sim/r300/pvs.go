@@ -2,6 +2,7 @@ package r300
 
 import (
 	"math"
+	mbits "math/bits"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -71,6 +72,9 @@ type pvsOperand struct {
 	swz  [4]uint8
 	neg  [4]bool
 	abs  bool
+	// plain is set for an operand read as it is (absolute address, xyzw,
+	// no abs, no negation).
+	plain bool
 }
 
 // pvsOp is one decoded instruction.
@@ -86,6 +90,8 @@ type pvsOp struct {
 	dstOff     int
 	we         uint8
 	readsInput bool
+	// fast is batchable(): execBatch has a loop of its own for it.
+	fast bool
 }
 
 // pvsFrame is an active loop or subroutine.
@@ -107,6 +113,28 @@ type pvsState struct {
 	maxC   int
 	// steps counts instructions not yet charged to the watchdog.
 	steps int
+	// tempW and outW are the temporaries and outputs the program can
+	// write (every one when a relative write can reach it): resetVertex
+	// clears only these, the rest stay zero from clearAll.
+	tempW, outW uint32
+}
+
+// clearAll zeroes a register file before a draw's first vertex.
+func (st *pvsState) clearAll(r *pvsRegs) { *r = pvsRegs{} }
+
+// resetVertex returns a register file that held a vertex of this draw to
+// the zero state every vertex starts in. The inputs need no clearing:
+// every vertex of the draw writes the same input components (the stream
+// elements), the others stay zero.
+func (st *pvsState) resetVertex(r *pvsRegs) {
+	for m := st.tempW; m != 0; m &= m - 1 {
+		r.temp[mbits.TrailingZeros32(m)] = [4]float32{}
+	}
+	for m := st.outW; m != 0; m &= m - 1 {
+		r.out[mbits.TrailingZeros32(m)] = [4]float32{}
+	}
+	r.a0 = [4]int32{}
+	r.aL = 0
 }
 
 // pvsRegs is one vertex's register file.
@@ -137,6 +165,21 @@ func (e *Engine) preparePVS() (*pvsState, error) {
 	for i := st.first; i <= st.last; i++ {
 		if err := st.decode(i, p.Inst(i)); err != nil {
 			return nil, err
+		}
+	}
+	for i := st.first; i <= st.last; i++ {
+		o := &st.ops[i]
+		o.fast = o.batchable()
+		mask := &st.tempW
+		if o.dstFile == r3.PVSDstOut {
+			mask = &st.outW
+		} else if o.dstFile != r3.PVSDstTemp {
+			continue
+		}
+		if o.dstMode != r3.PVSAddrAbsolute {
+			*mask = ^uint32(0)
+		} else if o.dstOff >= 0 && o.dstOff < 32 {
+			*mask |= 1 << uint(o.dstOff)
 		}
 	}
 	for i := range st.act {
@@ -251,6 +294,7 @@ func (st *pvsState) decode(i int, in r3.PVSInst) error {
 		for c := range op.neg {
 			op.neg[c] = s.Neg>>c&1 != 0
 		}
+		op.plain = op.mode == r3.PVSAddrAbsolute && !op.abs && s.Neg&15 == 0 && op.swz == [4]uint8{0, 1, 2, 3}
 		o.src[k] = op
 		switch s.Type {
 		case r3.PVSSrcInput:
@@ -384,6 +428,9 @@ func (st *pvsState) read(o *pvsOperand, r *pvsRegs) [4]float32 {
 			v = st.consts[addr%r3.PVSMaxConsts]
 		}
 	}
+	if o.plain {
+		return v
+	}
 	var out [4]float32
 	for c, z := range o.swz {
 		var x float32
@@ -505,27 +552,44 @@ func vectorOp(op uint8, a, b, c [4]float32) [4]float32 {
 	case r3.VEDst:
 		return [4]float32{1, float32(float64(a[1]) * float64(b[1])), a[2], b[3]}
 	}
-	for k := 0; k < 4; k++ {
-		x, y, z := float64(a[k]), float64(b[k]), float64(c[k])
-		switch op {
-		case r3.VEMul:
-			r[k] = float32(x * y)
-		case r3.VEAdd:
-			r[k] = float32(x + y)
-		case r3.VEMad:
-			r[k] = float32(x*y + z)
-		case r3.VEM2xAdd:
-			r[k] = float32(2*(x*y) + z)
-		case r3.VEFrc:
+	// One loop per opcode: the opcode is tested once, not per component.
+	switch op {
+	case r3.VEMul:
+		for k := range r {
+			r[k] = float32(float64(a[k]) * float64(b[k]))
+		}
+	case r3.VEAdd:
+		for k := range r {
+			r[k] = float32(float64(a[k]) + float64(b[k]))
+		}
+	case r3.VEMad:
+		for k := range r {
+			r[k] = float32(float64(a[k])*float64(b[k]) + float64(c[k]))
+		}
+	case r3.VEM2xAdd:
+		for k := range r {
+			r[k] = float32(2*(float64(a[k])*float64(b[k])) + float64(c[k]))
+		}
+	case r3.VEFrc:
+		for k := range r {
+			x := float64(a[k])
 			r[k] = float32(x - math.Floor(x))
-		case r3.VEMax:
-			r[k] = float32(math.Max(x, y))
-		case r3.VEMin:
-			r[k] = float32(math.Min(x, y))
-		case r3.VESge:
-			r[k] = b2f(x >= y)
-		case r3.VESlt:
-			r[k] = b2f(x < y)
+		}
+	case r3.VEMax:
+		for k := range r {
+			r[k] = float32(math.Max(float64(a[k]), float64(b[k])))
+		}
+	case r3.VEMin:
+		for k := range r {
+			r[k] = float32(math.Min(float64(a[k]), float64(b[k])))
+		}
+	case r3.VESge:
+		for k := range r {
+			r[k] = b2f(float64(a[k]) >= float64(b[k]))
+		}
+	case r3.VESlt:
+		for k := range r {
+			r[k] = b2f(float64(a[k]) < float64(b[k]))
 		}
 	}
 	return r

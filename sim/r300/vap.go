@@ -255,13 +255,19 @@ func assemble(els []element, out *outputs, d []uint32, v *vertex) error {
 // vector k is the k-th output enabled in the order position, point size,
 // colours 0-3, texture coordinates 0-7 ([OUT] Mesa r300_vs.c).
 func (st *pvsState) shade(els []element, out *outputs, d []uint32, v *vertex, r *pvsRegs) error {
-	*r = pvsRegs{}
+	st.resetVertex(r)
 	if err := fetchInputs(els, d, &r.in); err != nil {
 		return err
 	}
 	if err := st.run(r); err != nil {
 		return err
 	}
+	st.output(out, r, v)
+	return nil
+}
+
+// output copies a shaded vertex's output vectors into v.
+func (st *pvsState) output(out *outputs, r *pvsRegs, v *vertex) {
 	k := 0
 	v.pos = r.out[k]
 	k++
@@ -281,7 +287,6 @@ func (st *pvsState) shade(els []element, out *outputs, d []uint32, v *vertex, r 
 			k++
 		}
 	}
-	return nil
 }
 
 // vertexDwords returns the dwords of vertex idx from the AOS arrays

@@ -1,0 +1,239 @@
+package r300
+
+import (
+	"math"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// The PVS over a batch of vertices. Flow control on the R300 does not
+// depend on data (JUMP, LOOP and JSR act after fixed instructions, the
+// loop counts come from the registers, and no instruction is predicated),
+// so every vertex of a draw runs the same sequence of instructions, each
+// on its own registers. runBatch walks that sequence once for a batch of
+// vertices and executes each instruction over the whole batch: the
+// decoding, the flow control and the opcode dispatch are paid once per
+// instruction, not once per vertex. The arithmetic is exec's, operand for
+// operand, so every register of every vertex ends as run leaves it (the
+// randomized TestPVSBatchMatchesRun compares them); run stays the
+// reference, and Engine.reference selects it for draws.
+
+// pvsBatchSize is the number of vertices runBatch shades at once.
+const pvsBatchSize = 32
+
+// batchable reports whether execBatch has a loop of its own for the
+// instruction: a vector-engine arithmetic opcode whose operands and
+// destination use absolute addresses. Others run exec vertex by vertex.
+func (o *pvsOp) batchable() bool {
+	if o.math || o.dstMode != r3.PVSAddrAbsolute || (o.dstFile != r3.PVSDstTemp && o.dstFile != r3.PVSDstOut) {
+		return false
+	}
+	switch o.op {
+	case r3.VEDot4, r3.VEMul, r3.VEAdd, r3.VEMad, r3.VEM2xAdd, r3.VEMax, r3.VEMin:
+	default:
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		if o.srcs>>k&1 != 0 && o.src[k].mode != r3.PVSAddrAbsolute {
+			return false
+		}
+	}
+	return true
+}
+
+// pvsZero is what an operand outside its register file reads.
+var pvsZero [4]float32
+
+// vecOf is the register an absolute operand names in r (read's address
+// rules), pvsZero outside its file.
+func (st *pvsState) vecOf(o *pvsOperand, r *pvsRegs) *[4]float32 {
+	addr := o.off
+	switch o.file {
+	case r3.PVSSrcTemp:
+		if addr >= 0 && addr < r3.PVSMaxTemps {
+			return &r.temp[addr]
+		}
+	case r3.PVSSrcInput:
+		if addr >= 0 && addr < r3.PVSMaxInputs {
+			return &r.in[addr]
+		}
+	case r3.PVSSrcConst:
+		if addr >= 0 && addr <= st.maxC {
+			return &st.consts[addr%r3.PVSMaxConsts]
+		}
+	}
+	return &pvsZero
+}
+
+// readAbs is read for an absolute operand.
+func (st *pvsState) readAbs(o *pvsOperand, r *pvsRegs) [4]float32 {
+	v := st.vecOf(o, r)
+	if o.plain {
+		return *v
+	}
+	var out [4]float32
+	for c, z := range o.swz {
+		var x float32
+		switch {
+		case z < 4:
+			x = v[z]
+		case z == r3.PVSSelOne:
+			x = 1
+		}
+		if o.abs {
+			x = float32(math.Abs(float64(x)))
+		}
+		if o.neg[c] {
+			x = -x
+		}
+		out[c] = x
+	}
+	return out
+}
+
+// execBatch executes instruction pc for every vertex of rs.
+func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
+	o := &st.ops[pc]
+	if !o.fast {
+		for i := range rs {
+			st.exec(pc, &rs[i])
+		}
+		return
+	}
+	addr := o.dstOff
+	var lim int
+	if o.dstFile == r3.PVSDstTemp {
+		lim = r3.PVSMaxTemps
+	} else {
+		lim = r3.PVSMaxOutputs
+	}
+	if addr < 0 || addr >= lim {
+		return // exec drops the write
+	}
+	out := o.dstFile == r3.PVSDstOut
+	sa, sb, sc := &o.src[0], &o.src[1], &o.src[2]
+	for i := range rs {
+		r := &rs[i]
+		var a, b, c, res [4]float32
+		if o.srcs&1 != 0 {
+			a = st.readAbs(sa, r)
+		}
+		if o.srcs&2 != 0 {
+			b = st.readAbs(sb, r)
+		}
+		if o.srcs&4 != 0 {
+			c = st.readAbs(sc, r)
+		}
+		switch o.op {
+		case r3.VEDot4:
+			s := float64(a[0]) * float64(b[0])
+			s += float64(a[1]) * float64(b[1])
+			s += float64(a[2]) * float64(b[2])
+			s += float64(a[3]) * float64(b[3])
+			x := float32(s)
+			res = [4]float32{x, x, x, x}
+		case r3.VEMul:
+			for k := range res {
+				res[k] = float32(float64(a[k]) * float64(b[k]))
+			}
+		case r3.VEAdd:
+			for k := range res {
+				res[k] = float32(float64(a[k]) + float64(b[k]))
+			}
+		case r3.VEMad:
+			for k := range res {
+				res[k] = float32(float64(a[k])*float64(b[k]) + float64(c[k]))
+			}
+		case r3.VEM2xAdd:
+			for k := range res {
+				res[k] = float32(2*(float64(a[k])*float64(b[k])) + float64(c[k]))
+			}
+		case r3.VEMax:
+			for k := range res {
+				res[k] = float32(math.Max(float64(a[k]), float64(b[k])))
+			}
+		case r3.VEMin:
+			for k := range res {
+				res[k] = float32(math.Min(float64(a[k]), float64(b[k])))
+			}
+		}
+		dst := &r.temp[addr]
+		if out {
+			dst = &r.out[addr]
+		}
+		if o.we == 15 {
+			*dst = res
+			continue
+		}
+		for k := 0; k < 4; k++ {
+			if o.we>>k&1 != 0 {
+				dst[k] = res[k]
+			}
+		}
+	}
+}
+
+// runBatch is run for every vertex of rs (see the top of this file).
+func (st *pvsState) runBatch(rs []pvsRegs) error {
+	var frames [2]pvsFrame
+	nf := 0
+	n := 0
+	for pc := st.first; pc <= st.last; {
+		if n++; n > pvsVertexBudget {
+			return faultf("PVS: a vertex ran more than %d instructions (flow control that never ends?)", pvsVertexBudget)
+		}
+		st.execBatch(pc, rs)
+		next := pc + 1
+		handled := false
+		if nf > 0 && frames[nf-1].last == pc {
+			f := &frames[nf-1]
+			if f.loop {
+				f.remaining--
+				if f.remaining > 0 {
+					for i := range rs {
+						rs[i].aL += f.step
+					}
+					next = f.rtn
+					handled = true
+				} else {
+					nf--
+				}
+			} else {
+				next = f.rtn
+				nf--
+				handled = true
+			}
+		}
+		if k := st.act[pc]; k >= 0 && !handled {
+			f := &st.flow[k]
+			switch f.Op {
+			case r3.PVSFlowJump:
+				next = int(f.TargetOrCnt)
+			case r3.PVSFlowLoop:
+				for _, fr := range frames[:nf] {
+					if fr.loop {
+						return faultf("PVS: the loop of flow slot %d starts inside another loop (R300_VS_MAX_LOOP_DEPTH is 1)", k)
+					}
+				}
+				frames[nf] = pvsFrame{loop: true, last: int(f.Last), rtn: int(f.Rtn), remaining: int(f.TargetOrCnt), step: int32(f.Step)}
+				nf++
+				for i := range rs {
+					rs[i].aL = int32(f.Init)
+				}
+				next = int(f.Rtn)
+			case r3.PVSFlowJSR:
+				for _, fr := range frames[:nf] {
+					if !fr.loop {
+						return faultf("PVS: flow slot %d calls a subroutine from a subroutine", k)
+					}
+				}
+				frames[nf] = pvsFrame{last: int(f.Last), rtn: int(f.Rtn)}
+				nf++
+				next = int(f.TargetOrCnt)
+			}
+		}
+		pc = next
+	}
+	st.steps += n * len(rs)
+	return nil
+}

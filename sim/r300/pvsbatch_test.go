@@ -1,0 +1,256 @@
+package r300
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// randomPVS returns a random vertex program of up to 12 instructions:
+// every vector and math opcode, swizzles with 0 and 1, negation and
+// absolute values, relative addressing through A0 and aL (ARL/ARR
+// writing A0), partial write masks, outputs and temporaries past their
+// files, and now and then a loop or a jump.
+func randomPVS(r *rand.Rand) pvsSetup {
+	vecOps := []uint8{r3.VEDot4, r3.VEMul, r3.VEAdd, r3.VEMad, r3.VEDst, r3.VEFrc, r3.VEMax, r3.VEMin, r3.VESge, r3.VESlt, r3.VEM2xAdd}
+	mathOps := []uint8{r3.MEExpDX, r3.MELogDX, r3.MEExpE, r3.MELit, r3.MEPow, r3.MERcpDX, r3.MERcpFF, r3.MERsqDX, r3.MERsqFF, r3.MEMul, r3.MEEx2, r3.MELg2, r3.MESin, r3.MECos}
+	n := 1 + r.IntN(12)
+	// One input and one constant register per program keep the operand
+	// rules (two different inputs or constants in one instruction fault).
+	inReg, cReg := uint8(r.IntN(3)), uint8(r.IntN(6))
+	src := func() r3.PVSSrc {
+		s := r3.PVSSrc{Swz: xyzw}
+		switch r.IntN(3) {
+		case 0:
+			s.Type, s.Offset = r3.PVSSrcTemp, uint8(r.IntN(4))
+			if r.IntN(20) == 0 {
+				s.Offset = 40 // past the 32 temporaries: reads 0
+			}
+		case 1:
+			s.Type, s.Offset = r3.PVSSrcInput, inReg
+		default:
+			s.Type, s.Offset = r3.PVSSrcConst, cReg
+			if r.IntN(4) == 0 {
+				s.AddrMode = uint8(1 + r.IntN(2)) // A0 or aL relative
+				s.AddrSel = uint8(r.IntN(4))
+			}
+		}
+		if r.IntN(3) == 0 {
+			for c := range s.Swz {
+				s.Swz[c] = uint8(r.IntN(6))
+			}
+		}
+		if r.IntN(4) == 0 {
+			s.Neg = uint8(r.IntN(16))
+		}
+		s.Abs = r.IntN(6) == 0
+		return s
+	}
+	var ps pvsSetup
+	for i := 0; i < n; i++ {
+		var in r3.PVSInst
+		d := r3.PVSDst{Type: r3.PVSDstTemp, Offset: uint8(r.IntN(4)), WE: 15}
+		if r.IntN(3) == 0 {
+			d.Type, d.Offset = r3.PVSDstOut, uint8(r.IntN(3))
+		}
+		if r.IntN(3) == 0 {
+			d.WE = uint8(r.IntN(16))
+		}
+		if r.IntN(10) == 0 {
+			d.AddrMode = 1 // relative write
+			d.AddrSel = uint8(r.IntN(4))
+		}
+		if r.IntN(30) == 0 {
+			d.Offset = 50 // past the file: dropped
+		}
+		switch k := r.IntN(10); {
+		case k == 0:
+			d = r3.PVSDst{Op: r3.VEFlt2Fix, Type: r3.PVSDstA0, WE: uint8(1 + r.IntN(15))}
+			if r.IntN(2) == 0 {
+				d.Op = r3.VEFlt2FixR
+			}
+		case k < 3:
+			d.Math, d.Op = true, mathOps[r.IntN(len(mathOps))]
+		default:
+			d.Op = vecOps[r.IntN(len(vecOps))]
+		}
+		in.Dst = d
+		for k := range in.Src {
+			in.Src[k] = src()
+		}
+		// A non-macro MAD may not read three different temporaries.
+		if !d.Math && d.Op == r3.VEMad {
+			in.Src[2] = src()
+			if in.Src[2].Type == r3.PVSSrcTemp {
+				in.Src[2].Type, in.Src[2].Offset, in.Src[2].AddrMode = r3.PVSSrcInput, inReg, 0
+			}
+		}
+		ps.code = append(ps.code, in)
+	}
+	for k := 0; k < 8; k++ {
+		var c [4]float32
+		for j := range c {
+			c[j] = randomValue(r)
+		}
+		ps.consts = append(ps.consts, c)
+	}
+	if n >= 3 && r.IntN(3) == 0 {
+		// A loop over instructions 1..last, acting after instruction 0.
+		ps.flow = []r3.PVSFlow{{Op: r3.PVSFlowLoop, Act: 0, TargetOrCnt: uint8(1 + r.IntN(3)), Rtn: 1, Last: uint8(n - 1), Init: uint8(r.IntN(3)), Step: int8(r.IntN(2))}}
+	} else if n >= 3 && r.IntN(4) == 0 {
+		ps.flow = []r3.PVSFlow{{Op: r3.PVSFlowJump, Act: 0, TargetOrCnt: uint8(2 + r.IntN(n-2))}}
+	}
+	return ps
+}
+
+// TestPVSBatchMatchesRun runs random vertex programs over batches of
+// random vertices with runBatch and, vertex by vertex, with run (the
+// reference): every register of every vertex, the error and the watchdog
+// steps must be the same, bit for bit.
+func TestPVSBatchMatchesRun(t *testing.T) {
+	valid, fastOps := 0, 0
+	for seed := 0; seed < 3000; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 99))
+		ps := randomPVS(r)
+		st, err := ps.engine(t).preparePVS()
+		if err != nil {
+			continue
+		}
+		valid++
+		for i := st.first; i <= st.last; i++ {
+			if st.ops[i].fast {
+				fastOps++
+			}
+		}
+		nv := 1 + r.IntN(pvsBatchSize)
+		batch := make([]pvsRegs, nv)
+		for v := range batch {
+			for k := 0; k < 3; k++ {
+				for c := range batch[v].in[k] {
+					batch[v].in[k][c] = randomValue(r)
+				}
+			}
+		}
+		want := make([]pvsRegs, nv)
+		copy(want, batch)
+		var wantErr error
+		for v := range want {
+			if wantErr = st.run(&want[v]); wantErr != nil {
+				break
+			}
+		}
+		wantSteps := st.steps
+		st.steps = 0
+		gotErr := st.runBatch(batch)
+		require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(gotErr), "seed %d: error", seed)
+		if wantErr != nil {
+			continue
+		}
+		require.Equal(t, wantSteps, st.steps, "seed %d: steps", seed)
+		for v := range want {
+			w, g := &want[v], &batch[v]
+			require.Equal(t, w.a0, g.a0, "seed %d vertex %d: A0", seed, v)
+			require.Equal(t, w.aL, g.aL, "seed %d vertex %d: aL", seed, v)
+			for k := range w.temp {
+				require.Equal(t, f32bits(w.temp[k]), f32bits(g.temp[k]), "seed %d vertex %d: temp %d", seed, v, k)
+			}
+			for k := range w.out {
+				require.Equal(t, f32bits(w.out[k]), f32bits(g.out[k]), "seed %d vertex %d: out %d", seed, v, k)
+			}
+		}
+	}
+	require.Greater(t, valid, 1000, "most random programs must be valid")
+	require.Greater(t, fastOps, 2000, "the batch loops must be taken")
+	t.Logf("%d valid programs, %d batched instructions", valid, fastOps)
+}
+
+func f32bits(v [4]float32) [4]uint32 {
+	return [4]uint32{math.Float32bits(v[0]), math.Float32bits(v[1]), math.Float32bits(v[2]), math.Float32bits(v[3])}
+}
+
+// TestPVSDrawBatchMatchesReference draws random indexed primitives whose
+// vertices a vertex program transforms, on the batched path and on the
+// reference (Engine.reference, vertex by vertex): the same pixels,
+// counters and errors. The draws are long enough for several batches,
+// repeat indices within a batch and across batches (the vertex cache's
+// copies), and now and then name a vertex outside memory (a fault after
+// the vertices before it).
+func TestPVSDrawBatchMatchesReference(t *testing.T) {
+	const w, h = 24, 24
+	faults, drawn := 0, 0
+	for seed := 0; seed < 120; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 5))
+		var mvp [4][4]float32
+		for i := range mvp {
+			for j := range mvp[i] {
+				mvp[i][j] = r.Float32()*1.6 - 0.8
+			}
+			mvp[i][i] += 1
+		}
+		nv := 1 + r.IntN(100)
+		vb := make([]byte, 0, 32*nv)
+		for i := 0; i < nv; i++ {
+			for k := 0; k < 8; k++ {
+				vb = binary.LittleEndian.AppendUint32(vb, f(r.Float32()*2.4-1.2))
+			}
+		}
+		prim := []r3.PrimType{r3.PrimTriangles, r3.PrimTriangleStrip, r3.PrimTriangleFan, r3.PrimPoints, r3.PrimLines}[r.IntN(5)]
+		n := 3 + r.IntN(120)
+		idx := make([]uint32, 0, (n+1)/2)
+		var pair uint32
+		for i := 0; i < n; i++ {
+			x := uint32(r.IntN(nv))
+			if i > 0 && r.IntN(4) == 0 {
+				x = pair >> (16 * uint((i-1)%2)) & 0xFFFF // repeat the one before
+			}
+			if r.IntN(400) == 0 {
+				x = 0xF000 // outside the vertex buffer's memory
+			}
+			if i%2 == 0 {
+				pair = x
+			} else {
+				pair |= x << 16
+				idx = append(idx, pair)
+			}
+		}
+		if n%2 == 1 {
+			idx = append(idx, pair)
+		}
+		render := func(reference bool) ([]byte, Stats, error) {
+			d := NewWith(Config{VRAMSize: 4 << 20, GARTSize: 2 << 20})
+			defer d.Close()
+			d.Engine.reference = reference
+			require.NoError(t, d.Write(vbAddr, vb))
+			var s r3.Stream
+			pvsStream(&s, w, h, mvp, 0)
+			s.Reg(r3.VAP_VF_MAX_VTX_INDX, 0xFFFF, 0)
+			s.Reg(r3.GA_POINT_SIZE, 6|6<<16)
+			s.Reg(r3.GA_LINE_CNTL, 4)
+			s.Packet3(r3.OpLoadVbpntr, r3.LoadVbpntr([]r3.AOS{{Count: 8, Stride: 8, Addr: vbAddr}})...)
+			s.Packet3(r3.OpDrawIndx2, append([]uint32{r3.VFCntl(prim, r3.WalkIndices, n, false)}, idx...)...)
+			err := run(t, d, &s)
+			out := make([]byte, w*h*4)
+			require.NoError(t, d.Read(fbAddr, out))
+			return out, d.Engine.Stats, err
+		}
+		want, wStats, wErr := render(true)
+		got, gStats, gErr := render(false)
+		require.Equal(t, fmt.Sprint(wErr), fmt.Sprint(gErr), "seed %d: errors", seed)
+		require.Equal(t, want, got, "seed %d: pixels", seed)
+		require.Equal(t, wStats, gStats, "seed %d: counters", seed)
+		if wErr != nil {
+			faults++
+		} else if wStats.Pixels > 0 {
+			drawn++
+		}
+	}
+	require.Greater(t, drawn, 40, "draws that drew pixels")
+	require.Greater(t, faults, 5, "draws that faulted")
+	t.Logf("%d draws drew pixels, %d faulted", drawn, faults)
+}
