@@ -732,3 +732,58 @@ func TestPointClippedByCentre(t *testing.T) {
 		}
 	})
 }
+
+// TestAliasedPointSquare pins the square an aliased point covers (ES 1.1
+// section 3.3): the derived size is size * sqrt(1/(a + b*d + c*d^2)) for
+// d the eye-coordinate distance from the eye to the vertex (not |z_eye|),
+// rounded to the nearest integer w; the square of side w is centred at
+// (floor(x_w) + 1/2, floor(y_w) + 1/2) for odd w, (floor(x_w + 1/2),
+// floor(y_w + 1/2)) for even w, and covers the pixels whose centres lie
+// inside. Mesa departs from all three (docs/differential.md, tools/mesaref
+// TestPointSizeDeviations); the ranges here are the formulas'. A 32x32
+// surface with Orthof(-16, 16, -16, 16, -10, 10): window = eye + 16.
+func TestAliasedPointSquare(t *testing.T) {
+	cases := []struct {
+		name     string
+		pos      [3]float32
+		size     float32
+		atten    [3]float32
+		x0, x1   int // covered columns on row yc
+		y0, y1   int // covered rows on column xc
+		xc, yc   int
+	}{
+		// d = sqrt(3.25² + 0.25² + 4²) = 5.16: 20/5.16 = 3.88 -> 4
+		// (|z| = 4 would give 5); x_w 19.25 -> centre 19: 17-20.
+		{name: "attenuated by the eye distance", pos: [3]float32{3.25, 0.25, -4}, size: 20, atten: [3]float32{0, 0, 1},
+			x0: 17, x1: 20, y0: 14, y1: 17, xc: 19, yc: 16},
+		// 3.6 rounds to 4 (truncation would give 3): x_w 8.25 ->
+		// centre 8: 6-9.
+		{name: "size rounded to the nearest integer", pos: [3]float32{-7.75, 0.25, 0}, size: 3.6, atten: [3]float32{1, 0, 0},
+			x0: 6, x1: 9, y0: 14, y1: 17, xc: 8, yc: 16},
+		// odd 5 at x_w 8.8: centre 8.5, 6-10.
+		{name: "odd size centred in its pixel", pos: [3]float32{-7.2, -7.2, 0}, size: 5, atten: [3]float32{1, 0, 0},
+			x0: 6, x1: 10, y0: 6, y1: 10, xc: 8, yc: 8},
+	}
+	onEvery(t, gles.Config{Width: 32, Height: 32}, func(t *testing.T, ctx *gles.Context) {
+		ctx.MatrixMode(gles.PROJECTION)
+		ctx.Orthof(-16, 16, -16, 16, -10, 10)
+		ctx.MatrixMode(gles.MODELVIEW)
+		ctx.Color4f(1, 1, 1, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		for _, tc := range cases {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.PointSize(tc.size)
+			ctx.PointParameterfv(gles.POINT_DISTANCE_ATTENUATION, tc.atten[:])
+			ctx.VertexPointer(3, gles.FLOAT, 0, tc.pos[:])
+			ctx.DrawArrays(gles.POINTS, 0, 1)
+			drawn(t, ctx)
+			for _, p := range []struct{ x, y, v int }{
+				{tc.x0 - 1, tc.yc, 0}, {tc.x0, tc.yc, 255}, {tc.x1, tc.yc, 255}, {tc.x1 + 1, tc.yc, 0},
+				{tc.xc, tc.y0 - 1, 0}, {tc.xc, tc.y0, 255}, {tc.xc, tc.y1, 255}, {tc.xc, tc.y1 + 1, 0},
+			} {
+				assertRGB(t, [3]int{p.v, p.v, p.v}, pixel(ctx, p.x, p.y), "%s: pixel (%d, %d)", tc.name, p.x, p.y)
+			}
+		}
+	})
+}

@@ -135,15 +135,18 @@ type refKind struct {
 	// noAlpha: the backend's colour buffer has no alpha; see
 	// WithoutDstAlpha.
 	noAlpha bool
-	// renderer is softpipe, or llvmpipe for traces that draw point
-	// sprites: softpipe samples sprite coordinates 1/8 pixel off (a Mesa
-	// deviation, docs/differential.md; tools/mesaref TestSoftpipeSpriteShift).
+	// renderer is softpipe, or llvmpipe for traces that draw points:
+	// softpipe samples sprite coordinates 1/8 pixel off and places the
+	// square of a wide aliased point up to a pixel away from where ES 1.1
+	// section 3.3.1 puts it; llvmpipe follows the section (Mesa
+	// deviations, docs/differential.md; tools/mesaref
+	// TestSoftpipeSpriteShift, TestPointSizeDeviations).
 	renderer mesaref.Renderer
 }
 
 func refKindOf(backend string, tr *trace.Trace) refKind {
 	k := refKind{noAlpha: needsNoAlpha(backend, tr), renderer: mesaref.Softpipe}
-	if drawsSprites(tr) {
+	if drawsPoints(tr) {
 		k.renderer = mesaref.Llvmpipe
 	}
 	return k
@@ -161,21 +164,14 @@ func (t *Tester) reference(tr *trace.Trace, backend string) (image.Image, error)
 	return t.referenceOf(refKindOf(backend, tr), tr)
 }
 
-// drawsSprites reports whether tr enables point sprites with COORD_REPLACE
-// and draws points.
-func drawsSprites(tr *trace.Trace) bool {
-	var enabled, replace, points bool
+// drawsPoints reports whether tr draws points.
+func drawsPoints(tr *trace.Trace) bool {
 	for _, c := range tr.Calls {
-		switch {
-		case c.Name == "Enable" && len(c.Args) == 1 && c.Args[0].Text == "POINT_SPRITE_OES":
-			enabled = true
-		case c.Name == "TexEnvi" && len(c.Args) == 3 && c.Args[1].Text == "COORD_REPLACE_OES" && c.Args[2].Text != "0":
-			replace = true
-		case (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && c.Args[0].Text == "POINTS":
-			points = true
+		if (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && c.Args[0].Text == "POINTS" {
+			return true
 		}
 	}
-	return enabled && replace && points
+	return false
 }
 
 func needsNoAlpha(backend string, tr *trace.Trace) bool {

@@ -266,3 +266,73 @@ DrawArrays TRIANGLE_STRIP 0 4
 	require.NoError(t, err)
 	assert.Equal(t, []uint8{255, 255, 255, 255}, res.Image.Pix[4*(8*16+8):4*(8*16+8)+4])
 }
+
+// pointRow draws one white point of size at eye (x, y, z) on a 32x32
+// surface with Orthof(-16, 16, -16, 16, -10, 10) (window = eye + 16) and
+// attenuation att, and returns which pixels of window row y + 16 are lit,
+// as the x range covered.
+func pointRow(t *testing.T, r mesaref.Renderer, size float32, pos [3]float32, att [3]float32) [2]int {
+	t.Helper()
+	var b [12]byte
+	for i, v := range pos {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	tr := fmt.Sprintf(`retrogl-trace 1
+Surface 32 32 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+MatrixMode PROJECTION
+Orthof -16 16 -16 16 -10 10
+MatrixMode MODELVIEW
+Color4f 1 1 1 1
+PointSize %v
+PointParameterfv POINT_DISTANCE_ATTENUATION {%v %v %v}
+EnableClientState VERTEX_ARRAY
+VertexPointer 3 FLOAT 0 [12]%s
+DrawArrays POINTS 0 1
+`, size, att[0], att[1], att[2], base64.StdEncoding.EncodeToString(b[:]))
+	res, err := mesaref.Replay([]byte(tr), r)
+	require.NoError(t, err)
+	row := 31 - int(math.Floor(float64(pos[1]+16)))
+	span := [2]int{-1, -1}
+	for x := 0; x < 32; x++ {
+		if res.Image.Pix[4*(row*32+x)] > 128 {
+			if span[0] < 0 {
+				span[0] = x
+			}
+			span[1] = x
+		}
+	}
+	return span
+}
+
+// TestPointSizeDeviations pins three Mesa 22.3 deviations in the square of
+// an aliased point (GL ES 1.1 section 3.3; gles TestAliasedPointSquare
+// pins the backends on the same points) and the replayer's workarounds
+// (see draw_points; the differential tester compares point scenes with
+// llvmpipe). With MESAREF_MESA_POINT_SIZE=1 the replayer leaves the size
+// to Mesa. If a "Mesa's own" value fails, Debian's Mesa changed: the
+// workaround can go.
+func TestPointSizeDeviations(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	// Attenuation (0, 0, 1), size 20, at eye (3.25, 0.25, -4): the eye
+	// distance is 5.16 and the size 3.88, rounded 4, covering 17-20 around
+	// x_w 19.25; Mesa divides by |z_eye| = 4: size 5, 17-21.
+	atPos, atAtt := [3]float32{3.25, 0.25, -4}, [3]float32{0, 0, 1}
+	assert.Equal(t, [2]int{17, 20}, pointRow(t, mesaref.Llvmpipe, 20, atPos, atAtt), "the specification's attenuation")
+	// Size 3.6 at x_w 8.1: rounded to 4, 6-9; softpipe truncates to 3,
+	// 7-9 (llvmpipe rounds).
+	rdPos, none := [3]float32{-7.9, 0.1, 0}, [3]float32{1, 0, 0}
+	assert.Equal(t, [2]int{6, 9}, pointRow(t, mesaref.Softpipe, 3.6, rdPos, none), "the specification's rounding, worked around on softpipe")
+	assert.Equal(t, [2]int{6, 9}, pointRow(t, mesaref.Llvmpipe, 3.6, rdPos, none), "llvmpipe's rounding")
+	// Size 5 at x_w 8.8: the square is centred at 8.5, 6-10; softpipe
+	// places it at x_w + 1/4, 7-11 (not worked around: point scenes are
+	// compared with llvmpipe).
+	odPos := [3]float32{-7.2, 0.1, 0}
+	assert.Equal(t, [2]int{6, 10}, pointRow(t, mesaref.Llvmpipe, 5, odPos, none), "llvmpipe's placement, the specification's")
+	assert.Equal(t, [2]int{7, 11}, pointRow(t, mesaref.Softpipe, 5, odPos, none), "softpipe's own placement")
+
+	t.Setenv("MESAREF_MESA_POINT_SIZE", "1")
+	assert.Equal(t, [2]int{17, 21}, pointRow(t, mesaref.Llvmpipe, 20, atPos, atAtt), "Mesa's own attenuation, by |z_eye|")
+	assert.Equal(t, [2]int{7, 9}, pointRow(t, mesaref.Softpipe, 3.6, rdPos, none), "softpipe's own truncation")
+}
