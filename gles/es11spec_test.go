@@ -744,13 +744,13 @@ func TestPointClippedByCentre(t *testing.T) {
 // surface with Orthof(-16, 16, -16, 16, -10, 10): window = eye + 16.
 func TestAliasedPointSquare(t *testing.T) {
 	cases := []struct {
-		name     string
-		pos      [3]float32
-		size     float32
-		atten    [3]float32
-		x0, x1   int // covered columns on row yc
-		y0, y1   int // covered rows on column xc
-		xc, yc   int
+		name   string
+		pos    [3]float32
+		size   float32
+		atten  [3]float32
+		x0, x1 int // covered columns on row yc
+		y0, y1 int // covered rows on column xc
+		xc, yc int
 	}{
 		// d = sqrt(3.25² + 0.25² + 4²) = 5.16: 20/5.16 = 3.88 -> 4
 		// (|z| = 4 would give 5); x_w 19.25 -> centre 19: 17-20.
