@@ -787,3 +787,71 @@ func TestAliasedPointSquare(t *testing.T) {
 		}
 	})
 }
+
+// TestSpotOnDirectionalLight: ES 1.1 section 2.12.1 applies the spot cone
+// to every light, also to a directional one (position w = 0), whose unit
+// vector P_pli V is the negated direction: spot = (P_pli V . s)^e when that
+// is at least cos(cutoff), else 0. A light from +z (P_pli V = (0, 0, -1))
+// on a quad facing it (n.VP = 1), default material (ambient 0.2, diffuse
+// 0.8) and scene ambient 0.2: the colour is 0.04 + spot * 0.8.
+func TestSpotOnDirectionalLight(t *testing.T) {
+	s30, c30 := float32(math.Sin(math.Pi/6)), float32(math.Cos(math.Pi/6))
+	cases := []struct {
+		name string
+		dir  []float32
+		exp  float32
+		spot float64
+	}{
+		{"inside the cone", []float32{0, 0, -1}, 0, 1},
+		{"outside the cone", []float32{0, 1, 0}, 0, 0},
+		{"30 degrees off axis, exponent 2", []float32{0, s30, -c30}, 2, 0.75},
+	}
+	onEvery(t, gles.Config{Width: 8, Height: 8}, func(t *testing.T, ctx *gles.Context) {
+		ctx.Enable(gles.LIGHTING)
+		ctx.Enable(gles.LIGHT0)
+		ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 1, 0})
+		ctx.Lightf(gles.LIGHT0, gles.SPOT_CUTOFF, 45)
+		ctx.Normal3f(0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		for _, tc := range cases {
+			ctx.Lightfv(gles.LIGHT0, gles.SPOT_DIRECTION, tc.dir)
+			ctx.Lightf(gles.LIGHT0, gles.SPOT_EXPONENT, tc.exp)
+			ctx.ClearColor(0, 0, 1, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+			drawn(t, ctx)
+			v := int(math.Round(255 * (0.04 + tc.spot*0.8)))
+			assertRGB(t, [3]int{v, v, v}, pixel(ctx, 4, 4), "%s", tc.name)
+		}
+	})
+}
+
+// TestSpecularExponentZero: with a shininess of 0 the specular factor is
+// (n.h)^0 = 1 wherever n.VP is positive (ES 1.1 section 2.12.1), also
+// for a light with a spot cone (Mesa gives (n.VP)^(n.VP) there,
+// docs/differential.md). A directional light 45 degrees off the normal,
+// its spot cone around its own direction (spot factor 1), specular
+// material and light 1, nothing else: white.
+func TestSpecularExponentZero(t *testing.T) {
+	onEvery(t, gles.Config{Width: 8, Height: 8}, func(t *testing.T, ctx *gles.Context) {
+		s := float32(math.Sqrt(0.5))
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.LIGHTING)
+		ctx.Enable(gles.LIGHT0)
+		ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{0, 0, 0, 1})
+		ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{s, 0, s, 0})
+		ctx.Lightfv(gles.LIGHT0, gles.SPOT_DIRECTION, []float32{-s, 0, -s})
+		ctx.Lightf(gles.LIGHT0, gles.SPOT_CUTOFF, 90)
+		ctx.Materialfv(gles.FRONT_AND_BACK, gles.AMBIENT_AND_DIFFUSE, []float32{0, 0, 0, 1})
+		ctx.Materialfv(gles.FRONT_AND_BACK, gles.SPECULAR, []float32{1, 1, 1, 1})
+		ctx.Materialf(gles.FRONT_AND_BACK, gles.SHININESS, 0)
+		ctx.Normal3f(0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 4, 4), "specular (n.h)^0")
+	})
+}
