@@ -889,6 +889,27 @@ static void paletted(GLint level, GLenum fmt, GLsizei w, GLsizei h, const unsign
 		die("paletted data has %zu bytes, want %zu", len, off);
 }
 
+/* ---- specular exponent 0 ----
+ * For a material shininess of exactly 0 and a light with distance or spot
+ * attenuation, Mesa 22.3's fixed-function vertex program (ffvertex_prog.c,
+ * build_lighting) writes n.VP to every component of the vector it hands to
+ * LIT, so LIT takes n.VP as n.h and as the exponent: the specular factor is
+ * (n.VP)^(n.VP) (0.79 for n.VP = 0.72), where GL ES 1.1 section 2.12.1 has
+ * (n.h)^0 = 1 wherever n.VP is positive. The replayer gives Mesa a
+ * shininess of SHININESS_ZERO for 0, from the start (0 is the default) and
+ * whenever a trace sets 0: the general path then gives (n.h)^1e-20, 1 to
+ * the last bit. MESAREF_MESA_SHININESS=1 leaves 0 to Mesa, so that a test
+ * can pin the deviation (docs/differential.md lists it). */
+#define SHININESS_ZERO 1e-20f
+
+static float shininess(GLenum pname, float v)
+{
+	const char *raw = getenv("MESAREF_MESA_SHININESS");
+	if (pname != GL_SHININESS || v != 0 || (raw && strcmp(raw, "1") == 0))
+		return v;
+	return SHININESS_ZERO;
+}
+
 /* ---- the calls ---- */
 
 static struct val *result;
@@ -1379,8 +1400,8 @@ static void call(const char *name)
 	if (IS("Lightfv")) { need(3); a_floats(2, f, 16); glLightfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("LightModelf")) { need(2); glLightModelf(a_enum(0), a_float(1)); return; }
 	if (IS("LightModelfv")) { need(2); a_floats(1, f, 16); glLightModelfv(a_enum(0), f); return; }
-	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); return; }
-	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); return; }
+	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), shininess(a_enum(1), a_float(2))); return; }
+	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); f[0] = shininess(a_enum(1), f[0]); glMaterialfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("Fogf")) { need(2); glFogf(a_enum(0), a_float(1)); return; }
 	if (IS("Fogfv")) { need(2); a_floats(1, f, 16); glFogfv(a_enum(0), f); return; }
 	if (IS("ClipPlanef")) {
@@ -1558,6 +1579,8 @@ static int replay(FILE *in, FILE *pam)
 			if (es2) {
 				glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
 				glEnable(GL_POINT_SPRITE);
+			} else {
+				glMaterialf(GL_FRONT_AND_BACK, GL_SHININESS, shininess(GL_SHININESS, 0));
 			}
 		} else {
 			if (!ctx)
