@@ -855,3 +855,30 @@ func TestSpecularExponentZero(t *testing.T) {
 		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 4, 4), "specular (n.h)^0")
 	})
 }
+
+// TestWideLineAttributes: the fragments of a wide line's column carry the
+// colour of the thin line's fragment at its centre (ES 1.1 section 3.4:
+// t = (p_r - p_a).(p_b - p_a) / |p_b - p_a|^2 for the centre p_r). A red
+// ramp from 0 at window (4.5, 8.5) to 1 at (12.5, 9.5), width 3: the
+// thin line's fragment in column 7 is (7, 8), t = 0.369, red 94, and the
+// column is rows 7 to 9. (Mesa's softpipe takes t half a pixel further,
+// 112: tools/mesaref TestSoftpipeWideLineShift.)
+func TestWideLineAttributes(t *testing.T) {
+	onEvery(t, gles.Config{Width: 32, Height: 32}, func(t *testing.T, ctx *gles.Context) {
+		ndc := func(w float32) float32 { return (w - 16) / 16 }
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.LineWidth(3)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{ndc(4.5), ndc(8.5), ndc(12.5), ndc(9.5)})
+		ctx.EnableClientState(gles.COLOR_ARRAY)
+		ctx.ColorPointer(4, gles.FLOAT, 0, []float32{0, 0, 0, 1, 1, 0, 0, 1})
+		ctx.DrawArrays(gles.LINES, 0, 2)
+		drawn(t, ctx)
+		ta := ((7.5-4.5)*8 + (8.5-8.5)*1) / (8.0*8 + 1*1)
+		red := int(math.Round(255 * ta))
+		for y := 7; y <= 9; y++ {
+			assertRGB(t, [3]int{red, 0, 0}, pixel(ctx, 7, y), "column 7, row %d", y)
+		}
+	})
+}

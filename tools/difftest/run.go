@@ -7,6 +7,8 @@ import (
 	"image"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	_ "github.com/retrogl/retrogl/backends" // the tester judges every registered backend
@@ -135,18 +137,21 @@ type refKind struct {
 	// noAlpha: the backend's colour buffer has no alpha; see
 	// WithoutDstAlpha.
 	noAlpha bool
-	// renderer is softpipe, or llvmpipe for traces that draw points:
-	// softpipe samples sprite coordinates 1/8 pixel off and places the
-	// square of a wide aliased point up to a pixel away from where ES 1.1
-	// section 3.3.1 puts it; llvmpipe follows the section (Mesa
-	// deviations, docs/differential.md; tools/mesaref
-	// TestSoftpipeSpriteShift, TestPointSizeDeviations).
+	// renderer is softpipe, or llvmpipe for traces that draw points or
+	// wide lines: softpipe samples sprite coordinates 1/8 pixel off,
+	// places the square of a wide aliased point up to a pixel away from
+	// where ES 1.1 section 3.3.1 puts it, and takes the colour and
+	// texture coordinates of a wide line's fragments half a pixel further
+	// along the line than their centres (section 3.4); llvmpipe follows
+	// the sections (Mesa deviations, docs/differential.md; tools/mesaref
+	// TestSoftpipeSpriteShift, TestPointSizeDeviations,
+	// TestSoftpipeWideLineShift).
 	renderer mesaref.Renderer
 }
 
 func refKindOf(backend string, tr *trace.Trace) refKind {
 	k := refKind{noAlpha: needsNoAlpha(backend, tr), renderer: mesaref.Softpipe}
-	if drawsPoints(tr) {
+	if drawsPoints(tr) || drawsWideLines(tr) {
 		k.renderer = mesaref.Llvmpipe
 	}
 	return k
@@ -172,6 +177,23 @@ func drawsPoints(tr *trace.Trace) bool {
 		}
 	}
 	return false
+}
+
+// drawsWideLines reports whether tr sets a line width that rounds to more
+// than one pixel and draws lines.
+func drawsWideLines(tr *trace.Trace) bool {
+	var wide, lines bool
+	for _, c := range tr.Calls {
+		switch {
+		case c.Name == "LineWidth" && len(c.Args) == 1:
+			if w, err := strconv.ParseFloat(c.Args[0].Text, 64); err == nil && w >= 1.5 {
+				wide = true
+			}
+		case (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Text, "LINE"):
+			lines = true
+		}
+	}
+	return wide && lines
 }
 
 func needsNoAlpha(backend string, tr *trace.Trace) bool {

@@ -374,3 +374,41 @@ DrawArrays TRIANGLE_STRIP 0 4
 	t.Setenv("MESAREF_MESA_SHININESS", "1")
 	assert.Equal(t, uint8(200), grey(), "Mesa's own (n.VP)^(n.VP)")
 }
+
+// TestSoftpipeWideLineShift pins a Mesa softpipe deviation the differential
+// tester works around (scenes with wide lines are compared with llvmpipe):
+// on a line of width 3, softpipe gives the fragments of a column the colour
+// half a pixel further along the line than their centres. A red ramp from
+// 0 at window (4.5, 8.5) to 1 at (12.5, 9.5): the column at x = 7 has
+// t = 0.369 at its centre by ES 1.1 section 3.4.1's formula (red 94),
+// llvmpipe takes the centre's x (t = 3/8, 96), softpipe t = 3.5/8 (112).
+func TestSoftpipeWideLineShift(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	ndc := func(w float32) float32 { return (w - 16) / 16 }
+	var v [16]byte
+	for i, f := range []float32{ndc(4.5), ndc(8.5), ndc(12.5), ndc(9.5)} {
+		binary.LittleEndian.PutUint32(v[4*i:], math.Float32bits(f))
+	}
+	tr := fmt.Sprintf(`retrogl-trace 1
+Surface 32 32 0 0
+ClearColor 0 0 1 1
+Clear COLOR_BUFFER_BIT
+LineWidth 3
+VertexPointer 2 FLOAT 0 [16]%s
+EnableClientState VERTEX_ARRAY
+ColorPointer 4 FLOAT 0 [32]AAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8=
+EnableClientState COLOR_ARRAY
+DrawArrays LINES 0 2
+`, base64.StdEncoding.EncodeToString(v[:]))
+	column := func(r mesaref.Renderer) []uint8 {
+		res, err := mesaref.Replay([]byte(tr), r)
+		require.NoError(t, err)
+		var out []uint8
+		for y := 8; y <= 9; y++ { // rows both put in the column
+			out = append(out, res.Image.Pix[4*((31-y)*32+7)])
+		}
+		return out
+	}
+	assert.Equal(t, []uint8{96, 96}, column(mesaref.Llvmpipe), "llvmpipe: the fragment centres")
+	assert.Equal(t, []uint8{112, 112}, column(mesaref.Softpipe), "softpipe: half a pixel along the line")
+}
