@@ -882,3 +882,31 @@ func TestWideLineAttributes(t *testing.T) {
 		}
 	})
 }
+
+// TestSpriteWithoutCoordReplace: with POINT_SPRITE_OES enabled and
+// COORD_REPLACE_OES off, a point keeps its vertex's texture coordinates
+// (OES_point_sprite; ES 1.1 section 3.3): a size-8 point with s = 0.75
+// on a 2x1 NEAREST texture (red, green) is green all over, not red on its
+// left half as sprite coordinates would make it (rgldiff seed 138 on
+// glamo3365).
+func TestSpriteWithoutCoordReplace(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGB, 2, 1, 0, gles.RGB, gles.UNSIGNED_BYTE, []byte{255, 0, 0, 0, 255, 0})
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		ctx.Enable(gles.POINT_SPRITE_OES)
+		ctx.MultiTexCoord4f(gles.TEXTURE0, 0.75, 0.5, 0, 1)
+		ctx.PointSize(8)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{0, 0})
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		drawn(t, ctx)
+		for _, x := range []int{5, 7, 8, 10} {
+			assertRGB(t, [3]int{0, 255, 0}, pixel(ctx, x, 8), "pixel x %d", x)
+		}
+	})
+}
