@@ -679,6 +679,50 @@ static void emu_prepare(long long nverts)
 	glBindBuffer(GL_ARRAY_BUFFER, keep);
 }
 
+/* ---- specular exponent 0 ----
+ * For a material shininess of exactly 0 and a light with distance or spot
+ * attenuation, Mesa 22.3's fixed-function vertex program (ffvertex_prog.c,
+ * build_lighting) writes n.VP to every component of the vector it hands to
+ * LIT, so LIT takes n.VP as n.h and as the exponent: the specular factor is
+ * (n.VP)^(n.VP) (0.79 for n.VP = 0.72), where GL ES 1.1 section 2.12.1 has
+ * (n.h)^0 = 1 wherever n.VP is positive. Before each draw with one-sided
+ * lighting the replayer gives Mesa a shininess of SHININESS_ZERO for a 0
+ * (the default included): the general path then gives (n.h)^1e-20, 1 to
+ * the last bit while n.h > 0, which holds for every front face whose
+ * normal faces the viewer, as the generator's do. With two-sided lighting
+ * a back face's negated normal makes n.h <= 0 common, where LIT gives 0 for
+ * 1, so there the 0 goes to Mesa as it is. MESAREF_MESA_SHININESS=1 leaves
+ * every 0 to Mesa, so that a test can pin the deviation
+ * (docs/differential.md lists it). */
+#define SHININESS_ZERO 1e-20f
+
+static float shine[2]; /* the trace's front and back shininess */
+
+static void set_shininess(GLenum face, GLenum pname, float v)
+{
+	if (pname != GL_SHININESS)
+		return;
+	if (face == GL_FRONT || face == GL_FRONT_AND_BACK)
+		shine[0] = v;
+	if (face == GL_BACK || face == GL_FRONT_AND_BACK)
+		shine[1] = v;
+}
+
+/* prepare_shininess gives Mesa the shininess for the next draw. */
+static void prepare_shininess(void)
+{
+	const char *raw = getenv("MESAREF_MESA_SHININESS");
+	GLint two = 0;
+	glGetIntegerv(GL_LIGHT_MODEL_TWO_SIDE, &two);
+	int swap = !(raw && strcmp(raw, "1") == 0) && !two;
+	for (int f = 0; f < 2; f++) {
+		float v = shine[f];
+		if (v == 0 && swap)
+			v = SHININESS_ZERO;
+		glMaterialf(f ? GL_BACK : GL_FRONT, GL_SHININESS, v);
+	}
+}
+
 /* Mesa 22.3 (softpipe and llvmpipe) replaces the texture coordinates of
  * every primitive, not only of points, while GL_POINT_SPRITE is enabled
  * with COORD_REPLACE; GL ES 1.1 section 3.3 (OES_point_sprite) and desktop
@@ -688,6 +732,7 @@ static void emu_prepare(long long nverts)
 static void draw_non_points(GLenum mode, int elements, GLint first, GLsizei count, GLenum type, const void *idx)
 {
 	int sprite = mode != GL_POINTS && glIsEnabled(GL_POINT_SPRITE);
+	prepare_shininess();
 	if (sprite)
 		glDisable(GL_POINT_SPRITE);
 	if (elements)
@@ -798,6 +843,7 @@ static void draw_points(int first, int count, const unsigned *indices)
 	GLfloat old, att[3], mv[16], lim[2];
 	glGetFloatv(GL_POINT_SIZE, &old);
 	int atten = attenuated(att), round = aliased() && !mesa_point_size();
+	prepare_shininess();
 	if (atten) {
 		static const GLfloat none[3] = {1, 0, 0};
 		glGetFloatv(GL_MODELVIEW_MATRIX, mv);
@@ -887,27 +933,6 @@ static void paletted(GLint level, GLenum fmt, GLsizei w, GLsizei h, const unsign
 	}
 	if (off != len)
 		die("paletted data has %zu bytes, want %zu", len, off);
-}
-
-/* ---- specular exponent 0 ----
- * For a material shininess of exactly 0 and a light with distance or spot
- * attenuation, Mesa 22.3's fixed-function vertex program (ffvertex_prog.c,
- * build_lighting) writes n.VP to every component of the vector it hands to
- * LIT, so LIT takes n.VP as n.h and as the exponent: the specular factor is
- * (n.VP)^(n.VP) (0.79 for n.VP = 0.72), where GL ES 1.1 section 2.12.1 has
- * (n.h)^0 = 1 wherever n.VP is positive. The replayer gives Mesa a
- * shininess of SHININESS_ZERO for 0, from the start (0 is the default) and
- * whenever a trace sets 0: the general path then gives (n.h)^1e-20, 1 to
- * the last bit. MESAREF_MESA_SHININESS=1 leaves 0 to Mesa, so that a test
- * can pin the deviation (docs/differential.md lists it). */
-#define SHININESS_ZERO 1e-20f
-
-static float shininess(GLenum pname, float v)
-{
-	const char *raw = getenv("MESAREF_MESA_SHININESS");
-	if (pname != GL_SHININESS || v != 0 || (raw && strcmp(raw, "1") == 0))
-		return v;
-	return SHININESS_ZERO;
 }
 
 /* ---- the calls ---- */
@@ -1400,8 +1425,8 @@ static void call(const char *name)
 	if (IS("Lightfv")) { need(3); a_floats(2, f, 16); glLightfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("LightModelf")) { need(2); glLightModelf(a_enum(0), a_float(1)); return; }
 	if (IS("LightModelfv")) { need(2); a_floats(1, f, 16); glLightModelfv(a_enum(0), f); return; }
-	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), shininess(a_enum(1), a_float(2))); return; }
-	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); f[0] = shininess(a_enum(1), f[0]); glMaterialfv(a_enum(0), a_enum(1), f); return; }
+	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); set_shininess(a_enum(0), a_enum(1), a_float(2)); return; }
+	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); set_shininess(a_enum(0), a_enum(1), f[0]); return; }
 	if (IS("Fogf")) { need(2); glFogf(a_enum(0), a_float(1)); return; }
 	if (IS("Fogfv")) { need(2); a_floats(1, f, 16); glFogfv(a_enum(0), f); return; }
 	if (IS("ClipPlanef")) {
@@ -1579,8 +1604,6 @@ static int replay(FILE *in, FILE *pam)
 			if (es2) {
 				glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
 				glEnable(GL_POINT_SPRITE);
-			} else {
-				glMaterialf(GL_FRONT_AND_BACK, GL_SHININESS, shininess(GL_SHININESS, 0));
 			}
 		} else {
 			if (!ctx)
