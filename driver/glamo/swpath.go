@@ -166,7 +166,6 @@ func keepsCoords(st *driver.State) bool {
 	return false
 }
 
-
 // spriteQuads turns point sprites into two triangles each: the square of
 // the point's size (clamped to the chip's range) centred on its window
 // position, as the chip's sprite covers it (sim/glamo setupPoint); units
