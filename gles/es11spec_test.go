@@ -875,7 +875,9 @@ func TestWideLineAttributes(t *testing.T) {
 		ctx.ColorPointer(4, gles.FLOAT, 0, []float32{0, 0, 0, 1, 1, 0, 0, 1})
 		ctx.DrawArrays(gles.LINES, 0, 2)
 		drawn(t, ctx)
-		ta := ((7.5-4.5)*8 + (8.5-8.5)*1) / (8.0*8 + 1*1)
+		// p_r = (7.5, 8.5), p_a = (4.5, 8.5), p_b - p_a = (8, 1).
+		pr, pa, d := [2]float64{7.5, 8.5}, [2]float64{4.5, 8.5}, [2]float64{8, 1}
+		ta := ((pr[0]-pa[0])*d[0] + (pr[1]-pa[1])*d[1]) / (d[0]*d[0] + d[1]*d[1])
 		red := int(math.Round(255 * ta))
 		for y := 7; y <= 9; y++ {
 			assertRGB(t, [3]int{red, 0, 0}, pixel(ctx, 7, y), "column 7, row %d", y)
