@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 	ge "github.com/retrogl/retrogl/hal/pspge"
 )
 
@@ -85,6 +86,11 @@ func (c *Context) matrices(st *driver.State) {
 // mat43 is the GE's 4x3 column-major form of an affine 4x4 (guide §2.4).
 func mat43(m mgl32.Mat4) []float32 {
 	return []float32{m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10], m[12], m[13], m[14]}
+}
+
+// mul3 scales the red, green and blue of c by f.
+func mul3(c [4]float32, f float32) [4]float32 {
+	return [4]float32{c[0] * f, c[1] * f, c[2] * f, c[3]}
 }
 
 func rgb8(c [4]float32) uint32 {
@@ -207,9 +213,12 @@ func (c *Context) lighting(st *driver.State, forceAlpha bool) {
 		l.set(ge.LCA0+3*k+2, ge.F24(src.QuadraticAt))
 		l.set(ge.SPOTEXP0+k, ge.F24(src.SpotExponent))
 		l.set(ge.SPOTCUT0+k, ge.F24(float32(math.Cos(float64(src.SpotCutoff)*math.Pi/180))))
-		l.set(ge.ALC0+3*k, rgb8(src.Ambient))
-		l.set(ge.ALC0+3*k+1, rgb8(src.Diffuse))
-		l.set(ge.ALC0+3*k+2, rgb8(src.Specular))
+		// Type 0 has no spot cone: GL's spot factor of a directional
+		// light is one for all vertices and scales its colours.
+		sp := swtnl.DirectionalSpot(src)
+		l.set(ge.ALC0+3*k, rgb8(mul3(src.Ambient, sp)))
+		l.set(ge.ALC0+3*k+1, rgb8(mul3(src.Diffuse, sp)))
+		l.set(ge.ALC0+3*k+2, rgb8(mul3(src.Specular, sp)))
 	}
 	for ; hw < 4; hw++ {
 		l.set(ge.LTE0+ge.Op(hw), 0)
