@@ -264,3 +264,52 @@ func TestWideLineColumnsAndPerspective(t *testing.T) {
 		})
 	}
 }
+
+// TestMirroredRepeatKeepsBaseFormat: a MIRRORED_REPEAT texture keeps its
+// base format's environment rules (ES 1.1 table 3.15). Over black, under
+// BlendFunc(SRC_ALPHA, ONE_MINUS_SRC_ALPHA), with the current colour
+// (0.8, 0.4, 0.2, 0.5): an ALPHA texture (At = 128/255) under MODULATE
+// gives Cf with alpha At·Af, so Cf·At·Af = (51.2, 25.6, 12.8); an RGB
+// texture (100, 150, 200) and a LUMINANCE one (200) under REPLACE keep the
+// fragment's alpha 0.5: (50, 75, 100) and (100, 100, 100). (The doubled
+// copy used to widen every texture to RGBA: black for ALPHA, opaque for
+// RGB and LUMINANCE.)
+func TestMirroredRepeatKeepsBaseFormat(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		format gles.Enum
+		texel  []uint8
+		env    gles.Enum
+		want   [3]float64
+	}{
+		{"ALPHA, MODULATE", gles.ALPHA, []uint8{128}, gles.MODULATE, [3]float64{51.2, 25.6, 12.8}},
+		{"RGB, REPLACE", gles.RGB, []uint8{100, 150, 200}, gles.REPLACE, [3]float64{50, 75, 100}},
+		{"LUMINANCE, REPLACE", gles.LUMINANCE, []uint8{200}, gles.REPLACE, [3]float64{100, 100, 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newCtx(t, 0)
+			ids := ctx.GenTextures(1)
+			ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_S, int(gles.MIRRORED_REPEAT))
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_T, int(gles.MIRRORED_REPEAT))
+			ctx.PixelStorei(gles.UNPACK_ALIGNMENT, 1)
+			var pix []uint8
+			for i := 0; i < 4; i++ {
+				pix = append(pix, tc.texel...)
+			}
+			ctx.TexImage2D(gles.TEXTURE_2D, 0, tc.format, 2, 2, 0, tc.format, gles.UNSIGNED_BYTE, pix)
+			ctx.Enable(gles.TEXTURE_2D)
+			ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(tc.env))
+			ctx.Enable(gles.BLEND)
+			ctx.BlendFunc(gles.SRC_ALPHA, gles.ONE_MINUS_SRC_ALPHA)
+			ctx.Color4f(0.8, 0.4, 0.2, 0.5)
+			quad(ctx, 0)
+			require.NoError(t, ctx.Err())
+			got := at(ctx, 30, 30)
+			for i, v := range []uint8{got.R, got.G, got.B} {
+				assert.InDelta(t, tc.want[i], float64(v), 1.5, "channel %d of %v", i, got)
+			}
+		})
+	}
+}
