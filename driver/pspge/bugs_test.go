@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/gles"
 )
 
@@ -312,4 +313,31 @@ func TestMirroredRepeatKeepsBaseFormat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestColorPerspectiveCorrect: GL interpolates colours perspective-
+// correctly (ES 1.1 section 3.5.1, equation 3.6: weights a_i/w_i over their
+// sum). A triangle with window corners (0, 0) red, (64, 0) green and (0, 64)
+// blue whose green corner has clip w 4 (the others 1) is checked at pixel
+// centres against that formula; the GE's screen-linear colours would be
+// up to 85 steps off, so the driver shades it on the CPU.
+func TestColorPerspectiveCorrect(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.EnableClientState(gles.COLOR_ARRAY)
+	ctx.VertexPointer(4, gles.FLOAT, 0, []float32{-1, -1, 0, 1, 4, -4, 0, 4, -1, 1, 0, 1})
+	ctx.ColorPointer(4, gles.FLOAT, 0, []float32{1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1})
+	ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+	require.NoError(t, ctx.Err())
+	w := [3]float64{1, 4, 1}
+	for _, p := range [][2]int{{32, 8}, {16, 16}, {44, 4}, {8, 40}, {24, 24}} {
+		x, y := float64(p[0])+0.5, float64(p[1])+0.5
+		a := [3]float64{1 - x/64 - y/64, x / 64, y / 64}
+		sum := a[0]/w[0] + a[1]/w[1] + a[2]/w[2]
+		got := at(ctx, p[0], p[1])
+		for i, v := range []uint8{got.R, got.G, got.B} {
+			want := 255 * a[i] / w[i] / sum
+			assert.InDelta(t, want, float64(v), 1.5, "pixel %v channel %d: %v", p, i, got)
+		}
+	}
+	assert.Equal(t, 1, stats(ctx).SoftwareDraws)
 }
