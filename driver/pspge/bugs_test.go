@@ -341,3 +341,26 @@ func TestColorPerspectiveCorrect(t *testing.T) {
 	}
 	assert.Equal(t, 1, stats(ctx).SoftwareDraws)
 }
+
+// TestLightingUnderLogicOp: a lit colour under a logic op is GL's colour
+// rounded once (ES 1.1 section 2.12.1; conversion to fixed point rounds to
+// nearest). Light 0's diffuse (0.21484375, 0.18359375, 0.01171875) on the
+// default material (ambient 0.2, diffuse 0.8) under the default scene
+// ambient 0.2, normal and light both +z: 0.04 + 0.8·d = (0.211875,
+// 0.186875, 0.049375), that is (54.03, 47.65, 12.59) -> (54, 48, 13),
+// XORed into a clear colour of 0x55. (The GE's truncating lighting gave
+// 47 for green, and 47 XOR 0x55 is 0x7A where GL gives 0x65.)
+func TestLightingUnderLogicOp(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.ClearColor(float32(0x55)/255, float32(0x55)/255, float32(0x55)/255, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.LIGHTING)
+	ctx.Enable(gles.LIGHT0)
+	ctx.Lightfv(gles.LIGHT0, gles.DIFFUSE, []float32{0.21484375, 0.18359375, 0.01171875, 1})
+	ctx.Enable(gles.COLOR_LOGIC_OP)
+	ctx.LogicOp(gles.XOR)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{54 ^ 0x55, 48 ^ 0x55, 13 ^ 0x55, 255}, at(ctx, 30, 30))
+}

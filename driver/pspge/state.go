@@ -111,6 +111,14 @@ func hwLightingOK(st *driver.State) (bool, string) {
 	if lt.TwoSide {
 		return false, "two-sided lighting"
 	}
+	if st.LogicOpEnabled {
+		// The GE's lighting truncates its colour products ((2a+1)(2b+1)
+		// >> 10, docs/pspge.md), so a lit colour may come out one step
+		// under GL's; a logic op turns that step into differences of
+		// many bits (47 XOR x against 48 XOR x). Software T&L lights in
+		// float and rounds once, as GL does.
+		return false, "lighting under a logic op"
+	}
 	if st.ModelView.Row(3) != (mgl32.Vec4{0, 0, 0, 1}) {
 		return false, "projective model-view"
 	}
