@@ -364,3 +364,30 @@ func TestLightingUnderLogicOp(t *testing.T) {
 	require.NoError(t, ctx.Err())
 	assert.Equal(t, color.NRGBA{54 ^ 0x55, 48 ^ 0x55, 13 ^ 0x55, 255}, at(ctx, 30, 30))
 }
+
+// TestFogUnderLogicOp: EXP fog under a logic op is GL's fogged colour
+// rounded once (ES 1.1 section 3.8: C = f·Cr + (1-f)·Cf). At eye distance 5
+// with density 0.1, f = exp(-0.5) = 0.60653; the colour (0.9, 0.1, 0.33)
+// and the fog colour (0.69140625, 0.1328125, 0.15625) give (0.81792,
+// 0.11291, 0.26164), that is (208.57, 28.79, 66.72) -> (209, 29, 67),
+// XORed into a clear colour of 0x55. (The register program, rounding after
+// each pass, gave 208 and 66.)
+func TestFogUnderLogicOp(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.ClearColor(float32(0x55)/255, float32(0x55)/255, float32(0x55)/255, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.MatrixMode(gles.PROJECTION)
+	ctx.Orthof(-1, 1, -1, 1, 0, 10)
+	ctx.MatrixMode(gles.MODELVIEW)
+	ctx.Enable(gles.FOG)
+	ctx.Fogf(gles.FOG_MODE, float32(gles.EXP))
+	ctx.Fogf(gles.FOG_DENSITY, 0.1)
+	ctx.Fogfv(gles.FOG_COLOR, []float32{0.69140625, 0.1328125, 0.15625, 1})
+	ctx.Enable(gles.COLOR_LOGIC_OP)
+	ctx.LogicOp(gles.XOR)
+	ctx.Color4f(0.9, 0.1, 0.33, 1)
+	ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, -5, 1, -1, -5, 1, 1, -5, -1, 1, -5})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{209 ^ 0x55, 29 ^ 0x55, 67 ^ 0x55, 255}, at(ctx, 30, 30))
+}
