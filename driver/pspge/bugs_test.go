@@ -391,3 +391,29 @@ func TestFogUnderLogicOp(t *testing.T) {
 	require.NoError(t, ctx.Err())
 	assert.Equal(t, color.NRGBA{209 ^ 0x55, 29 ^ 0x55, 67 ^ 0x55, 255}, at(ctx, 30, 30))
 }
+
+// TestAttenuationAboveOne: GL's distance attenuation 1/(k0 + k1·d +
+// k2·d²) is not clamped (ES 1.1 section 2.12.1); the GE clamps it to 1. A
+// quad at z = 0 under a light at (0, 0, 2) with constant attenuation 0.5
+// and diffuse 0.25: every corner is at distance sqrt(6) with N.L =
+// 2/sqrt(6) = 0.8165, so the default material (ambient 0.2, diffuse 0.8)
+// gives 0.04 + 2·0.25·0.8·0.8165 = 0.3666, 93.5 of 255 (the GE's clamped
+// factor gave 0.2033, 52).
+func TestAttenuationAboveOne(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.MatrixMode(gles.PROJECTION)
+	ctx.Orthof(-1, 1, -1, 1, -10, 10)
+	ctx.MatrixMode(gles.MODELVIEW)
+	ctx.Enable(gles.LIGHTING)
+	ctx.Enable(gles.LIGHT0)
+	ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 2, 1})
+	ctx.Lightfv(gles.LIGHT0, gles.DIFFUSE, []float32{0.25, 0.25, 0.25, 1})
+	ctx.Lightf(gles.LIGHT0, gles.CONSTANT_ATTENUATION, 0.5)
+	ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	got := at(ctx, 32, 32)
+	for i, v := range []uint8{got.R, got.G, got.B} {
+		assert.InDelta(t, 93.5, float64(v), 1.5, "channel %d of %v", i, got)
+	}
+}

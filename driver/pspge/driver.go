@@ -115,7 +115,7 @@ func newCaps() *driver.Caps {
 		Emulated: []driver.Emulation{
 			{Feature: "matrix stacks", How: "kept by the driver; WORLD = model-view, VIEW = identity, PROJ = projection"},
 			{Feature: "client arrays of any type and stride", How: "repacked on the CPU into one VTYPE layout (float UV, 8888 colour, float normal, float position)"},
-			{Feature: "lighting beyond the GE", How: "more than 4 lights, two-sided lighting, colours outside [0,1], unnormalised normals, or lighting under a logic op (the GE truncates its colour products, and a bitwise op turns that one step into many bits): software T&L (driver/swtnl), clip-space vertices sent with identity matrices"},
+			{Feature: "lighting beyond the GE", How: "more than 4 lights, two-sided lighting, colours outside [0,1], a light whose constant attenuation is under 1 (GL's factor may then exceed 1, the GE clamps it to 1), unnormalised normals, or lighting under a logic op (the GE truncates its colour products, and a bitwise op turns that one step into many bits): software T&L (driver/swtnl), clip-space vertices sent with identity matrices"},
 			{Feature: "user clip planes (6)", How: "software T&L clips on the CPU"},
 			{Feature: "OES_matrix_palette", How: "software T&L (the GE has 8 bones; the extension allows 32 matrices)"},
 			{Feature: "point size, point sprites, size arrays", How: "software T&L, points drawn as GE sprites (PRIM 6); size-1 points use PRIM 0"},

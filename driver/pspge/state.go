@@ -132,6 +132,14 @@ func hwLightingOK(st *driver.State) (bool, string) {
 		if !in01(l.Ambient) || !in01(l.Diffuse) || !in01(l.Specular) {
 			return false, "light colours outside [0, 1]"
 		}
+		if l.Position[3] != 0 && l.ConstantAtten < 1 {
+			// GL's attenuation 1/(c + l·d + q·d²) exceeds 1 near a
+			// light whose constant term is under 1; the GE clamps the
+			// factor to 1 ([OUT] PPSSPP Lighting.cpp, modelled in
+			// sim/pspge light). A constant term of at least 1 keeps
+			// the factor at most 1 (l, q >= 0), where both agree.
+			return false, "light attenuation above 1 (the GE clamps it to 1)"
+		}
 		if l.SpotCutoff != 180 && (l.SpotExponent < 0 || l.SpotCutoff > 90) {
 			return false, "spot parameters"
 		}
