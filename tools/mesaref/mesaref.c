@@ -770,6 +770,23 @@ static void client_state(int enable)
 		glDisableClientState(a);
 }
 
+/* Mesa 22.3's fixed-function vertex program takes a shortcut when the
+ * material's shininess is 0: it puts N.L in every component of its dot
+ * products, so for a light with distance or spot attenuation its LIT gives
+ * the specular factor (N.L)^(N.L) where GL ES 1.1 section 2.12.1 gives
+ * (N.H)^0 = 1 (0.85 instead of 1 at N.L = 0.82). The replayer sends a
+ * shininess of 0, also the initial one, as 2^-16: Mesa then computes
+ * (N.H)^(2^-16), which is 1 within 1/9000 for N.H >= 0.001
+ * (docs/differential.md lists the deviation). */
+#define ZERO_SHININESS (1.0f / 65536)
+
+static void material(GLenum face, GLenum pname, GLfloat *f)
+{
+	if (pname == GL_SHININESS && f[0] == 0)
+		f[0] = ZERO_SHININESS;
+	glMaterialfv(face, pname, f);
+}
+
 static void capability(int enable)
 {
 	need(1);
@@ -1240,8 +1257,8 @@ static void call(const char *name)
 	if (IS("Lightfv")) { need(3); a_floats(2, f, 16); glLightfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("LightModelf")) { need(2); glLightModelf(a_enum(0), a_float(1)); return; }
 	if (IS("LightModelfv")) { need(2); a_floats(1, f, 16); glLightModelfv(a_enum(0), f); return; }
-	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); return; }
-	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); return; }
+	if (IS("Materialf")) { need(3); f[0] = a_float(2); material(a_enum(0), a_enum(1), f); return; }
+	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); material(a_enum(0), a_enum(1), f); return; }
 	if (IS("Fogf")) { need(2); glFogf(a_enum(0), a_float(1)); return; }
 	if (IS("Fogfv")) { need(2); a_floats(1, f, 16); glFogfv(a_enum(0), f); return; }
 	if (IS("ClipPlanef")) {
@@ -1419,6 +1436,8 @@ static int replay(FILE *in, FILE *pam)
 			if (es2) {
 				glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
 				glEnable(GL_POINT_SPRITE);
+			} else {
+				glMaterialf(GL_FRONT_AND_BACK, GL_SHININESS, ZERO_SHININESS);
 			}
 		} else {
 			if (!ctx)
