@@ -772,19 +772,44 @@ static void client_state(int enable)
 
 /* Mesa 22.3's fixed-function vertex program takes a shortcut when the
  * material's shininess is 0: it puts N.L in every component of its dot
- * products, so for a light with distance or spot attenuation its LIT gives
- * the specular factor (N.L)^(N.L) where GL ES 1.1 section 2.12.1 gives
- * (N.H)^0 = 1 (0.85 instead of 1 at N.L = 0.82). The replayer sends a
- * shininess of 0, also the initial one, as 2^-16: Mesa then computes
- * (N.H)^(2^-16), which is 1 within 1/9000 for N.H >= 0.001
- * (docs/differential.md lists the deviation). */
+ * products, so under a light with distance or spot attenuation its LIT
+ * gives the specular factor (N.L)^(N.L) where GL ES 1.1 section 2.12.1
+ * gives (N.H)^0 = 1 (0.85 instead of 1 at N.L = 0.82); without attenuation
+ * it gives 1, and so it does, measured, under two-sided lighting. Around a
+ * draw with one-sided lighting that meets that case the replayer sets the
+ * shininess to 2^-16: Mesa then computes (N.H)^(2^-16), which is 1 within
+ * 1/9000 for N.H >= 0.001 (and 0 where N.H <= 0 < N.L, rare with one-sided
+ * lighting). docs/differential.md lists the deviation. */
 #define ZERO_SHININESS (1.0f / 65536)
 
-static void material(GLenum face, GLenum pname, GLfloat *f)
+static int zero_shininess_fix(void)
 {
-	if (pname == GL_SHININESS && f[0] == 0)
-		f[0] = ZERO_SHININESS;
-	glMaterialfv(face, pname, f);
+	GLfloat s;
+	GLint twoside;
+	if (!glIsEnabled(GL_LIGHTING))
+		return 0;
+	glGetIntegerv(GL_LIGHT_MODEL_TWO_SIDE, &twoside);
+	if (twoside)
+		return 0;
+	glGetMaterialfv(GL_FRONT, GL_SHININESS, &s);
+	if (s != 0)
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		GLenum l = GL_LIGHT0 + i;
+		GLfloat cut, pos[4], k0, k1, k2;
+		if (!glIsEnabled(l))
+			continue;
+		glGetLightfv(l, GL_SPOT_CUTOFF, &cut);
+		glGetLightfv(l, GL_POSITION, pos);
+		glGetLightfv(l, GL_CONSTANT_ATTENUATION, &k0);
+		glGetLightfv(l, GL_LINEAR_ATTENUATION, &k1);
+		glGetLightfv(l, GL_QUADRATIC_ATTENUATION, &k2);
+		if (cut != 180 || (pos[3] != 0 && (k0 != 1 || k1 != 0 || k2 != 0))) {
+			glMaterialf(GL_FRONT_AND_BACK, GL_SHININESS, ZERO_SHININESS);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static void capability(int enable)
@@ -1133,7 +1158,18 @@ static int es2_call(const char *name)
 #undef IS
 }
 
+static void call1(const char *name);
+
+/* call replays one call; draws are wrapped by zero_shininess_fix. */
 static void call(const char *name)
+{
+	int fix = (!strcmp(name, "DrawArrays") || !strcmp(name, "DrawElements")) && zero_shininess_fix();
+	call1(name);
+	if (fix)
+		glMaterialf(GL_FRONT_AND_BACK, GL_SHININESS, 0);
+}
+
+static void call1(const char *name)
 {
 	float f[16];
 #define IS(s) (!strcmp(name, s))
@@ -1257,8 +1293,8 @@ static void call(const char *name)
 	if (IS("Lightfv")) { need(3); a_floats(2, f, 16); glLightfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("LightModelf")) { need(2); glLightModelf(a_enum(0), a_float(1)); return; }
 	if (IS("LightModelfv")) { need(2); a_floats(1, f, 16); glLightModelfv(a_enum(0), f); return; }
-	if (IS("Materialf")) { need(3); f[0] = a_float(2); material(a_enum(0), a_enum(1), f); return; }
-	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); material(a_enum(0), a_enum(1), f); return; }
+	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); return; }
+	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("Fogf")) { need(2); glFogf(a_enum(0), a_float(1)); return; }
 	if (IS("Fogfv")) { need(2); a_floats(1, f, 16); glFogfv(a_enum(0), f); return; }
 	if (IS("ClipPlanef")) {
@@ -1436,8 +1472,6 @@ static int replay(FILE *in, FILE *pam)
 			if (es2) {
 				glEnable(GL_VERTEX_PROGRAM_POINT_SIZE);
 				glEnable(GL_POINT_SPRITE);
-			} else {
-				glMaterialf(GL_FRONT_AND_BACK, GL_SHININESS, ZERO_SHININESS);
 			}
 		} else {
 			if (!ctx)
