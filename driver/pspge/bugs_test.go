@@ -417,3 +417,38 @@ func TestAttenuationAboveOne(t *testing.T) {
 		assert.InDelta(t, 93.5, float64(v), 1.5, "channel %d of %v", i, got)
 	}
 }
+
+// TestDot3RGBAAlphaScale: DOT3_RGBA puts the dot product in alpha too, and
+// the alpha result is multiplied by ALPHA_SCALE, the RGB results by
+// RGB_SCALE (ES 1.1 section 3.7.12). Primary colour 0.6 and texel 0.8 give
+// 4·3·(0.1·0.3) = 0.36: with RGB_SCALE 2 the colour is 0.72 (183.6) and
+// the alpha 0.36, so GREATER 0.5 rejects the fragment and GREATER 0.3
+// keeps it. (Scaled by RGB_SCALE the alpha was 0.72.)
+func TestDot3RGBAAlphaScale(t *testing.T) {
+	for _, tc := range []struct {
+		ref  float32
+		want color.NRGBA
+	}{
+		{0.5, color.NRGBA{0, 0, 255, 255}},
+		{0.3, color.NRGBA{184, 184, 184, 255}},
+	} {
+		ctx := newCtx(t, driver.FormatRGBA8888)
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		texture2x2(ctx, gles.RGBA, gles.RGBA, gles.UNSIGNED_BYTE, []uint8{
+			204, 204, 204, 255, 204, 204, 204, 255, 204, 204, 204, 255, 204, 204, 204, 255})
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.COMBINE))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.COMBINE_RGB, int(gles.DOT3_RGBA))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.SRC0_RGB, int(gles.PRIMARY_COLOR))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.SRC1_RGB, int(gles.TEXTURE))
+		ctx.TexEnvf(gles.TEXTURE_ENV, gles.RGB_SCALE, 2)
+		ctx.Enable(gles.ALPHA_TEST)
+		ctx.AlphaFunc(gles.GREATER, tc.ref)
+		ctx.Color4f(0.6, 0.6, 0.6, 1)
+		quad(ctx, 0)
+		require.NoError(t, ctx.Err())
+		got := at(ctx, 30, 30)
+		assert.InDelta(t, float64(tc.want.R), float64(got.R), 1.5, "GREATER %v: %v", tc.ref, got)
+		assert.InDelta(t, float64(tc.want.B), float64(got.B), 1.5, "GREATER %v: %v", tc.ref, got)
+	}
+}
