@@ -198,7 +198,7 @@ func tclCaps(c *driver.Caps) {
 		out = append(out, e)
 	}
 	out = append(out,
-		driver.Emulation{Feature: "gl_FrontFacing", How: "two passes with the SU culling each face and a uniform giving the facing"},
+		driver.Emulation{Feature: "gl_FrontFacing with both faces drawn", How: "the US has no facing input: with culling on, one pass with a uniform giving the drawn face; with culling off, the vertex shader runs on the CPU, which computes the facing per triangle and keeps GL's drawing order"},
 		driver.Emulation{Feature: "GL ES 2.0 vertex shaders over the PVS's limits", How: "a shader no compilation fits (instructions, temporaries, constants, loop depth), or a draw whose loop count exceeds 510, runs on the CPU by ir.Run in float32 (a link-log warning says so), clipped on the CPU, the VAP in PVS bypass"})
 	c.Emulated = out
 	c.Limits.Extra["vs_instructions"] = r3.PVSMaxInsts

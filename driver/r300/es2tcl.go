@@ -23,9 +23,17 @@ import (
 //     z/w·(f-n)/2 + (n+f)/2, 1/w) from the uniforms "$vpscale" and
 //     "$vpoffset", the window coordinates the CPU path passes (interpolated
 //     as a texture coordinate, so exact where w is constant);
-//   - gl_FrontFacing: the uniform "$facing", 1 or 0; a draw whose fragment
-//     shader reads it is drawn twice, back faces culled with 1, then front
-//     faces culled with 0 ([PROP] guide §5: the seed has no facing input);
+//   - gl_FrontFacing: the uniform "$facing", 1 or 0. The seed gives the US
+//     no facing input ([PROP] guide §5), so a triangle draw whose fragment
+//     shader reads it runs on the PVS only when culling leaves one face:
+//     the draw is then one pass with the uniform set to that face. With
+//     both faces drawn, two passes each culling one face would draw every
+//     back face after every front face, and GL draws primitives in order
+//     (ES 2.0 §2.1: overlapping faces with blending or an equal depth
+//     would come out in the wrong order), so such a draw goes to the CPU
+//     path, which computes the facing per triangle and draws in order
+//     (as Mesa's r300 computes FACE in its draw module on R300-class
+//     chips, [OUT] r300_state_derived.c "frontface_via_draw");
 //   - gl_PointCoord: stuffed by GB for points (the output is a dummy).
 
 // Names of the driver's outputs and uniforms (not GL names: "$" cannot
@@ -135,6 +143,9 @@ func addFragCoord(p *ir.Program, pos int) {
 // A loop the PVS cannot run for this draw's uniforms (more than 510
 // iterations) sends the draw to the CPU path (ok false).
 func (c *Context) drawES2TCL(st *driver.State, dc *driver.DrawCall, d *es2Draw, uniforms map[string][4]float32) (ok bool, err error) {
+	if readsFacing(d) && primClass(dc.Prim) == r3.PrimTriangles && !st.CullEnabled {
+		return false, nil
+	}
 	td := &tclDraw{vp: d.lp.vp}
 	counts, err := td.vp.LoopCounts(uniforms)
 	if err != nil {
@@ -144,6 +155,17 @@ func (c *Context) drawES2TCL(st *driver.State, dc *driver.DrawCall, d *es2Draw, 
 		return false, nil
 	}
 	return true, c.drawES2Program(st, dc, d, td, uniforms)
+}
+
+// readsFacing reports whether the draw's fragment shader reads
+// gl_FrontFacing.
+func readsFacing(d *es2Draw) bool {
+	for _, s := range d.slots {
+		if s.kind == "facing" {
+			return true
+		}
+	}
+	return false
 }
 
 // drawES2Program draws with the vertex program td.vp.
@@ -190,43 +212,25 @@ func (c *Context) drawES2Program(st *driver.State, dc *driver.DrawCall, d *es2Dr
 	}
 	u[uniVPScale] = [4]float32{hw, hh, (f - n) / 2, 0}
 	u[uniVPOffset] = [4]float32{float32(vp.X) + hw, float32(vp.Y) + hh, (n + f) / 2, 0}
-	type pass struct {
-		st     driver.State
-		facing float32
+	face := float32(1)
+	if readsFacing(d) && class == r3.PrimTriangles && st.CullEnabled && st.CullFace == driver.FaceFront {
+		// Only back faces are drawn (drawES2TCL sent the draws that keep
+		// both faces to the CPU path; FRONT_AND_BACK returned above).
+		face = 0
 	}
-	passes := []pass{{*st, 1}}
-	facing := false
-	for _, s := range d.slots {
-		facing = facing || s.kind == "facing"
-	}
-	if facing && class == r3.PrimTriangles {
-		front, back := *st, *st
-		front.CullEnabled, front.CullFace = true, driver.FaceBack
-		back.CullEnabled, back.CullFace = true, driver.FaceFront
-		passes = passes[:0]
-		if !st.CullEnabled || st.CullFace != driver.FaceFront {
-			passes = append(passes, pass{front, 1})
-		}
-		if !st.CullEnabled || st.CullFace != driver.FaceBack {
-			passes = append(passes, pass{back, 0})
-		}
-	}
+	u[uniFacing] = [4]float32{face, 0, 0, 1}
 	c.tclActive = true
 	defer func() { c.tclActive = false }()
-	for _, ps := range passes {
-		ps := ps
-		u[uniFacing] = [4]float32{ps.facing, 0, 0, 1}
-		var err error
-		if td.consts, err = lp.vp.ConstValues(u); err != nil {
-			return fmt.Errorf("r300: vertex shader: %w", err)
-		}
-		frag := func() error { return c.es2Fragment(&ps.st, d, uniforms) }
-		if err := c.emitState(&ps.st, class, gb, frag, func() { c.tclVAP(&ps.st, td) }); err != nil {
-			return err
-		}
-		if err := c.tclDrawPackets(td, dc); err != nil {
-			return err
-		}
+	var err error
+	if td.consts, err = lp.vp.ConstValues(u); err != nil {
+		return fmt.Errorf("r300: vertex shader: %w", err)
+	}
+	frag := func() error { return c.es2Fragment(st, d, uniforms) }
+	if err := c.emitState(st, class, gb, frag, func() { c.tclVAP(st, td) }); err != nil {
+		return err
+	}
+	if err := c.tclDrawPackets(td, dc); err != nil {
+		return err
 	}
 	return nil
 }

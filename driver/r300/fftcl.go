@@ -21,9 +21,10 @@ import (
 // environment samples, in set number = unit number), so the fragment side
 // is shared. Differences from the CPU path:
 //
-//   - Two-sided lighting draws triangles twice: back faces culled with the
-//     front colour, then front faces culled with the colour of the negated
-//     normal (the chip has no facing colour select).
+//   - Two-sided lighting (the chip has no facing colour select) runs on
+//     the PVS when culling leaves one face: the program lights that face
+//     (the negated normal for back faces). With both faces drawn it goes
+//     through driver/swtnl, which picks the colour per triangle in order.
 //   - User clip planes run on the chip: each enabled eye-space plane p is
 //     uploaded in clip space, p·P⁻¹, to PVS memory (R300_PVS_UCP_START)
 //     with its VAP_CLIP_CNTL.UCP_ENA bit.
