@@ -912,3 +912,27 @@ func TestSpriteWithoutCoordReplace(t *testing.T) {
 		}
 	})
 }
+
+// TestColorMaterialDisableKeepsColor: while COLOR_MATERIAL is enabled the
+// ambient and diffuse material track the current colour (ES 1.1 section
+// 2.12.3); disabling it leaves them at that colour. With no light on, a
+// quad lit by the scene ambient 0.2 after Enable and Disable of
+// COLOR_MATERIAL under a white current colour is 0.2·1 = 51, not 0.2 times
+// the default ambient material 0.2 (10).
+func TestColorMaterialDisableKeepsColor(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.LIGHTING)
+		ctx.Color4f(1, 1, 1, 1)
+		ctx.Enable(gles.COLOR_MATERIAL)
+		ctx.Disable(gles.COLOR_MATERIAL)
+		ctx.Color4f(0, 0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		assertRGB(t, [3]int{51, 51, 51}, pixel(ctx, 8, 8), "after Disable(COLOR_MATERIAL)")
+		assert.Equal(t, []float32{1, 1, 1, 1}, ctx.GetMaterialfv(gles.FRONT, gles.AMBIENT))
+	})
+}

@@ -117,6 +117,14 @@ func hwLightingOK(st *driver.State) (bool, string) {
 	if lt.TwoSide {
 		return false, "two-sided lighting"
 	}
+	if st.LogicOpEnabled {
+		// The GE's lighting truncates its colour products ((2a+1)(2b+1)
+		// >> 10, docs/pspge.md), so a lit colour may come out one step
+		// under GL's; a logic op turns that step into differences of
+		// many bits (47 XOR x against 48 XOR x). Software T&L lights in
+		// float and rounds once, as GL does.
+		return false, "lighting under a logic op"
+	}
 	if st.ModelView.Row(3) != (mgl32.Vec4{0, 0, 0, 1}) {
 		return false, "projective model-view"
 	}
@@ -129,6 +137,14 @@ func hwLightingOK(st *driver.State) (bool, string) {
 		n++
 		if !in01(l.Ambient) || !in01(l.Diffuse) || !in01(l.Specular) {
 			return false, "light colours outside [0, 1]"
+		}
+		if l.Position[3] != 0 && l.ConstantAtten < 1 {
+			// GL's attenuation 1/(c + l·d + q·d²) exceeds 1 near a
+			// light whose constant term is under 1; the GE clamps the
+			// factor to 1 ([OUT] PPSSPP Lighting.cpp, modelled in
+			// sim/pspge light). A constant term of at least 1 keeps
+			// the factor at most 1 (l, q >= 0), where both agree.
+			return false, "light attenuation above 1 (the GE clamps it to 1)"
 		}
 		if l.SpotCutoff != 180 && (l.SpotExponent < 0 || l.SpotCutoff > 90) {
 			return false, "spot parameters"

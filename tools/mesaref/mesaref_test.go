@@ -412,3 +412,42 @@ DrawArrays LINES 0 2
 	assert.Equal(t, []uint8{96, 96}, column(mesaref.Llvmpipe), "llvmpipe: the fragment centres")
 	assert.Equal(t, []uint8{112, 112}, column(mesaref.Softpipe), "softpipe: half a pixel along the line")
 }
+
+// TestZeroShininessAttenuated: with a shininess of 0 the specular factor
+// is (N.H)^0 = 1 wherever N.L > 0 (GL ES 1.1 section 2.12.1). Mesa 22.3
+// computes (N.L)^(N.L) for a light with distance attenuation; the replayer
+// sends a shininess of 0 as 1e-20 before draws with one-sided lighting
+// (prepare_shininess in mesaref.c). A quad at z = 0 under a
+// light at (0, 0, 2) with quadratic attenuation 0.25: every corner is at
+// distance sqrt(6), so att = 1/2.5 = 0.4 and N.L = 2/sqrt(6) = 0.8165, and
+// with the default material (ambient 0.2, diffuse 0.8) and specular
+// (0.5, 0.25, 0) the colour is 0.04 + 0.4·(0.8·0.8165 + s) = (127.8, 102.3,
+// 76.8); Mesa's own factor 0.8475 would give (120, 98, 77).
+func TestZeroShininessAttenuated(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := `retrogl-trace 1
+Surface 16 16 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+MatrixMode PROJECTION
+Orthof -1 1 -1 1 -10 10
+MatrixMode MODELVIEW
+Enable LIGHTING
+Enable LIGHT0
+Lightfv LIGHT0 POSITION {0 0 2 1}
+Lightf LIGHT0 QUADRATIC_ATTENUATION 0.25
+Materialfv FRONT_AND_BACK SPECULAR {0.5 0.25 0 1}
+Materialf FRONT_AND_BACK SHININESS 0
+EnableClientState VERTEX_ARRAY
+VertexPointer 3 FLOAT 0 [48]AACAvwAAgL8AAAAAAACAPwAAgL8AAAAAAACAPwAAgD8AAAAAAACAvwAAgD8AAAAA
+DrawArrays TRIANGLE_FAN 0 4
+`
+	for _, r := range []mesaref.Renderer{mesaref.Softpipe, mesaref.Llvmpipe} {
+		res, err := mesaref.Replay([]byte(tr), r)
+		require.NoError(t, err)
+		px := res.Image.Pix[4*(8*16+8) : 4*(8*16+8)+3]
+		for i, want := range []float64{127.8, 102.3, 76.8} {
+			assert.InDelta(t, want, float64(px[i]), 1, "%s, channel %d: %v", r, i, px)
+		}
+	}
+}
