@@ -1522,6 +1522,7 @@ static void reset(void)
 	memset(&attribs, 0, sizeof attribs);
 	current_program = attrib_program = 0;
 	memset(&psize, 0, sizeof psize);
+	shine[0] = shine[1] = 0; /* GL's default shininess */
 	for (int s = 0; s < EMU_MAX; s++)
 		free(emu[s].conv);
 	memset(emu, 0, sizeof emu);

@@ -375,6 +375,44 @@ DrawArrays TRIANGLE_STRIP 0 4
 	assert.Equal(t, uint8(200), grey(), "Mesa's own (n.VP)^(n.VP)")
 }
 
+// TestServerForgetsShininess replays, on one Server, a trace that sets a
+// shininess of 64 and then a trace that leaves it at GL's default 0: the
+// second trace's image is the same as on a fresh server (the replayer's
+// record of the trace's shininess, which its shininess-0 workaround reads,
+// starts from 0 for every trace; it once leaked from one scene into the
+// next and failed rgldiff scenes on every backend).
+func TestServerForgetsShininess(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	scene := func(shininess string) []byte {
+		return []byte(`retrogl-trace 1
+Surface 8 8 0 0
+ClearColor 0 0 1 1
+Clear COLOR_BUFFER_BIT
+Enable LIGHTING
+Enable LIGHT0
+LightModelfv LIGHT_MODEL_AMBIENT {0 0 0 1}
+Lightfv LIGHT0 POSITION {0.70710677 0 0.70710677 0}
+Lightfv LIGHT0 SPOT_DIRECTION {-0.70710677 0 -0.70710677}
+Lightf LIGHT0 SPOT_CUTOFF 90
+Materialfv FRONT_AND_BACK AMBIENT_AND_DIFFUSE {0 0 0 1}
+Materialfv FRONT_AND_BACK SPECULAR {1 1 1 1}
+` + shininess + `Normal3f 0 0 1
+VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=
+EnableClientState VERTEX_ARRAY
+DrawArrays TRIANGLE_STRIP 0 4
+`)
+	}
+	s, err := mesaref.NewServer(mesaref.Softpipe)
+	require.NoError(t, err)
+	defer s.Close()
+	first, err := s.Replay(scene("Materialf FRONT_AND_BACK SHININESS 64\n"))
+	require.NoError(t, err)
+	assert.Less(t, first.Image.Pix[4*(4*8+4)], uint8(8), "(n.h)^64 at 22.5 degrees")
+	second, err := s.Replay(scene(""))
+	require.NoError(t, err)
+	assert.Equal(t, uint8(255), second.Image.Pix[4*(4*8+4)], "the default shininess 0: (n.h)^0")
+}
+
 // TestSoftpipeWideLineShift pins a Mesa softpipe deviation the differential
 // tester works around (scenes with wide lines are compared with llvmpipe):
 // on a line of width 3, softpipe gives the fragments of a column the colour
