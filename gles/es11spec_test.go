@@ -732,3 +732,207 @@ func TestPointClippedByCentre(t *testing.T) {
 		}
 	})
 }
+
+// TestAliasedPointSquare pins the square an aliased point covers (ES 1.1
+// section 3.3): the derived size is size * sqrt(1/(a + b*d + c*d^2)) for
+// d the eye-coordinate distance from the eye to the vertex (not |z_eye|),
+// rounded to the nearest integer w; the square of side w is centred at
+// (floor(x_w) + 1/2, floor(y_w) + 1/2) for odd w, (floor(x_w + 1/2),
+// floor(y_w + 1/2)) for even w, and covers the pixels whose centres lie
+// inside. Mesa departs from all three (docs/differential.md, tools/mesaref
+// TestPointSizeDeviations); the ranges here are the formulas'. A 32x32
+// surface with Orthof(-16, 16, -16, 16, -10, 10): window = eye + 16.
+func TestAliasedPointSquare(t *testing.T) {
+	cases := []struct {
+		name   string
+		pos    [3]float32
+		size   float32
+		atten  [3]float32
+		x0, x1 int // covered columns on row yc
+		y0, y1 int // covered rows on column xc
+		xc, yc int
+	}{
+		// d = sqrt(3.25² + 0.25² + 4²) = 5.16: 20/5.16 = 3.88 -> 4
+		// (|z| = 4 would give 5); x_w 19.25 -> centre 19: 17-20.
+		{name: "attenuated by the eye distance", pos: [3]float32{3.25, 0.25, -4}, size: 20, atten: [3]float32{0, 0, 1},
+			x0: 17, x1: 20, y0: 14, y1: 17, xc: 19, yc: 16},
+		// 3.6 rounds to 4 (truncation would give 3): x_w 8.25 ->
+		// centre 8: 6-9.
+		{name: "size rounded to the nearest integer", pos: [3]float32{-7.75, 0.25, 0}, size: 3.6, atten: [3]float32{1, 0, 0},
+			x0: 6, x1: 9, y0: 14, y1: 17, xc: 8, yc: 16},
+		// odd 5 at x_w 8.8: centre 8.5, 6-10.
+		{name: "odd size centred in its pixel", pos: [3]float32{-7.2, -7.2, 0}, size: 5, atten: [3]float32{1, 0, 0},
+			x0: 6, x1: 10, y0: 6, y1: 10, xc: 8, yc: 8},
+	}
+	onEvery(t, gles.Config{Width: 32, Height: 32}, func(t *testing.T, ctx *gles.Context) {
+		ctx.MatrixMode(gles.PROJECTION)
+		ctx.Orthof(-16, 16, -16, 16, -10, 10)
+		ctx.MatrixMode(gles.MODELVIEW)
+		ctx.Color4f(1, 1, 1, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		for _, tc := range cases {
+			ctx.ClearColor(0, 0, 0, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.PointSize(tc.size)
+			ctx.PointParameterfv(gles.POINT_DISTANCE_ATTENUATION, tc.atten[:])
+			ctx.VertexPointer(3, gles.FLOAT, 0, tc.pos[:])
+			ctx.DrawArrays(gles.POINTS, 0, 1)
+			drawn(t, ctx)
+			for _, p := range []struct{ x, y, v int }{
+				{tc.x0 - 1, tc.yc, 0}, {tc.x0, tc.yc, 255}, {tc.x1, tc.yc, 255}, {tc.x1 + 1, tc.yc, 0},
+				{tc.xc, tc.y0 - 1, 0}, {tc.xc, tc.y0, 255}, {tc.xc, tc.y1, 255}, {tc.xc, tc.y1 + 1, 0},
+			} {
+				assertRGB(t, [3]int{p.v, p.v, p.v}, pixel(ctx, p.x, p.y), "%s: pixel (%d, %d)", tc.name, p.x, p.y)
+			}
+		}
+	})
+}
+
+// TestSpotOnDirectionalLight: ES 1.1 section 2.12.1 applies the spot cone
+// to every light, also to a directional one (position w = 0), whose unit
+// vector P_pli V is the negated direction: spot = (P_pli V . s)^e when that
+// is at least cos(cutoff), else 0. A light from +z (P_pli V = (0, 0, -1))
+// on a quad facing it (n.VP = 1), default material (ambient 0.2, diffuse
+// 0.8) and scene ambient 0.2: the colour is 0.04 + spot * 0.8.
+func TestSpotOnDirectionalLight(t *testing.T) {
+	s30, c30 := float32(math.Sin(math.Pi/6)), float32(math.Cos(math.Pi/6))
+	cases := []struct {
+		name string
+		dir  []float32
+		exp  float32
+		spot float64
+	}{
+		{"inside the cone", []float32{0, 0, -1}, 0, 1},
+		{"outside the cone", []float32{0, 1, 0}, 0, 0},
+		{"30 degrees off axis, exponent 2", []float32{0, s30, -c30}, 2, 0.75},
+	}
+	onEvery(t, gles.Config{Width: 8, Height: 8}, func(t *testing.T, ctx *gles.Context) {
+		ctx.Enable(gles.LIGHTING)
+		ctx.Enable(gles.LIGHT0)
+		ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 1, 0})
+		ctx.Lightf(gles.LIGHT0, gles.SPOT_CUTOFF, 45)
+		ctx.Normal3f(0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		for _, tc := range cases {
+			ctx.Lightfv(gles.LIGHT0, gles.SPOT_DIRECTION, tc.dir)
+			ctx.Lightf(gles.LIGHT0, gles.SPOT_EXPONENT, tc.exp)
+			ctx.ClearColor(0, 0, 1, 1)
+			ctx.Clear(gles.COLOR_BUFFER_BIT)
+			ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+			drawn(t, ctx)
+			v := int(math.Round(255 * (0.04 + tc.spot*0.8)))
+			assertRGB(t, [3]int{v, v, v}, pixel(ctx, 4, 4), "%s", tc.name)
+		}
+	})
+}
+
+// TestSpecularExponentZero: with a shininess of 0 the specular factor is
+// (n.h)^0 = 1 wherever n.VP is positive (ES 1.1 section 2.12.1), also
+// for a light with a spot cone (Mesa gives (n.VP)^(n.VP) there,
+// docs/differential.md). A directional light 45 degrees off the normal,
+// its spot cone around its own direction (spot factor 1), specular
+// material and light 1, nothing else: white.
+func TestSpecularExponentZero(t *testing.T) {
+	onEvery(t, gles.Config{Width: 8, Height: 8}, func(t *testing.T, ctx *gles.Context) {
+		s := float32(math.Sqrt(0.5))
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.LIGHTING)
+		ctx.Enable(gles.LIGHT0)
+		ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{0, 0, 0, 1})
+		ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{s, 0, s, 0})
+		ctx.Lightfv(gles.LIGHT0, gles.SPOT_DIRECTION, []float32{-s, 0, -s})
+		ctx.Lightf(gles.LIGHT0, gles.SPOT_CUTOFF, 90)
+		ctx.Materialfv(gles.FRONT_AND_BACK, gles.AMBIENT_AND_DIFFUSE, []float32{0, 0, 0, 1})
+		ctx.Materialfv(gles.FRONT_AND_BACK, gles.SPECULAR, []float32{1, 1, 1, 1})
+		ctx.Materialf(gles.FRONT_AND_BACK, gles.SHININESS, 0)
+		ctx.Normal3f(0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 4, 4), "specular (n.h)^0")
+	})
+}
+
+// TestWideLineAttributes: the fragments of a wide line's column carry the
+// colour of the thin line's fragment at its centre (ES 1.1 section 3.4:
+// t = (p_r - p_a).(p_b - p_a) / |p_b - p_a|^2 for the centre p_r). A red
+// ramp from 0 at window (4.5, 8.5) to 1 at (12.5, 9.5), width 3: the
+// thin line's fragment in column 7 is (7, 8), t = 0.369, red 94, and the
+// column is rows 7 to 9. (Mesa's softpipe takes t half a pixel further,
+// 112: tools/mesaref TestSoftpipeWideLineShift.)
+func TestWideLineAttributes(t *testing.T) {
+	onEvery(t, gles.Config{Width: 32, Height: 32}, func(t *testing.T, ctx *gles.Context) {
+		ndc := func(w float32) float32 { return (w - 16) / 16 }
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.LineWidth(3)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{ndc(4.5), ndc(8.5), ndc(12.5), ndc(9.5)})
+		ctx.EnableClientState(gles.COLOR_ARRAY)
+		ctx.ColorPointer(4, gles.FLOAT, 0, []float32{0, 0, 0, 1, 1, 0, 0, 1})
+		ctx.DrawArrays(gles.LINES, 0, 2)
+		drawn(t, ctx)
+		// p_r = (7.5, 8.5), p_a = (4.5, 8.5), p_b - p_a = (8, 1).
+		pr, pa, d := [2]float64{7.5, 8.5}, [2]float64{4.5, 8.5}, [2]float64{8, 1}
+		ta := ((pr[0]-pa[0])*d[0] + (pr[1]-pa[1])*d[1]) / (d[0]*d[0] + d[1]*d[1])
+		red := int(math.Round(255 * ta))
+		for y := 7; y <= 9; y++ {
+			assertRGB(t, [3]int{red, 0, 0}, pixel(ctx, 7, y), "column 7, row %d", y)
+		}
+	})
+}
+
+// TestSpriteWithoutCoordReplace: with POINT_SPRITE_OES enabled and
+// COORD_REPLACE_OES off, a point keeps its vertex's texture coordinates
+// (OES_point_sprite; ES 1.1 section 3.3): a size-8 point with s = 0.75
+// on a 2x1 NEAREST texture (red, green) is green all over, not red on its
+// left half as sprite coordinates would make it (rgldiff seed 138 on
+// glamo3365).
+func TestSpriteWithoutCoordReplace(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGB, 2, 1, 0, gles.RGB, gles.UNSIGNED_BYTE, []byte{255, 0, 0, 0, 255, 0})
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.NEAREST))
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.REPLACE))
+		ctx.Enable(gles.POINT_SPRITE_OES)
+		ctx.MultiTexCoord4f(gles.TEXTURE0, 0.75, 0.5, 0, 1)
+		ctx.PointSize(8)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{0, 0})
+		ctx.DrawArrays(gles.POINTS, 0, 1)
+		drawn(t, ctx)
+		for _, x := range []int{5, 7, 8, 10} {
+			assertRGB(t, [3]int{0, 255, 0}, pixel(ctx, x, 8), "pixel x %d", x)
+		}
+	})
+}
+
+// TestColorMaterialDisableKeepsColor: while COLOR_MATERIAL is enabled the
+// ambient and diffuse material track the current colour (ES 1.1 section
+// 2.12.3); disabling it leaves them at that colour. With no light on, a
+// quad lit by the scene ambient 0.2 after Enable and Disable of
+// COLOR_MATERIAL under a white current colour is 0.2·1 = 51, not 0.2 times
+// the default ambient material 0.2 (10).
+func TestColorMaterialDisableKeepsColor(t *testing.T) {
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 0, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.LIGHTING)
+		ctx.Color4f(1, 1, 1, 1)
+		ctx.Enable(gles.COLOR_MATERIAL)
+		ctx.Disable(gles.COLOR_MATERIAL)
+		ctx.Color4f(0, 0, 0, 1)
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		assertRGB(t, [3]int{51, 51, 51}, pixel(ctx, 8, 8), "after Disable(COLOR_MATERIAL)")
+		assert.Equal(t, []float32{1, 1, 1, 1}, ctx.GetMaterialfv(gles.FRONT, gles.AMBIENT))
+	})
+}

@@ -99,6 +99,13 @@ func (c *Context) setCap(fn string, cap Enum, on bool) {
 		c.record(fn, INVALID_ENUM, "capability %#x", cap)
 		return
 	}
+	if cap == COLOR_MATERIAL && *p && !on {
+		// While COLOR_MATERIAL is enabled the ambient and diffuse
+		// material track the current colour (ES 1.1 section 2.12.3);
+		// disabling it leaves them at the colour they last tracked.
+		m := &c.st.Lighting.Material
+		m.Ambient, m.Diffuse = c.st.CurrentColor, c.st.CurrentColor
+	}
 	*p = on
 }
 

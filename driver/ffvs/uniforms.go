@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 )
 
 // rowsOf returns a matrix's rows (mgl32 is column-major).
@@ -109,14 +110,18 @@ func Uniforms(k Key, st *driver.State) map[string][4]float32 {
 			u[name("pos")] = [4]float32{d[0], d[1], d[2], 0}
 			u[name("half")] = [4]float32{h[0], h[1], h[2], 0}
 		}
+		// A directional light's spot factor is one for all vertices:
+		// it scales the light's colours (swtnl.DirectionalSpot).
+		spot := swtnl.DirectionalSpot(&lt.Lights[i])
+		sp := [4]float32{spot, spot, spot, 1}
 		if k.ColorMaterial {
-			u[name("amb")] = l.Ambient
-			u[name("dif")] = l.Diffuse
+			u[name("amb")] = mul3(l.Ambient, sp)
+			u[name("dif")] = mul3(l.Diffuse, sp)
 		} else {
-			u[name("amb")] = mul3(l.Ambient, mat.Ambient)
-			u[name("dif")] = mul3(l.Diffuse, mat.Diffuse)
+			u[name("amb")] = mul3(mul3(l.Ambient, mat.Ambient), sp)
+			u[name("dif")] = mul3(mul3(l.Diffuse, mat.Diffuse), sp)
 		}
-		u[name("spec")] = mul3(l.Specular, mat.Specular)
+		u[name("spec")] = mul3(mul3(l.Specular, mat.Specular), sp)
 		sd := norm3(l.SpotDirection)
 		u[name("spot")] = [4]float32{sd[0], sd[1], sd[2], float32(math.Cos(float64(l.SpotCutoff) * math.Pi / 180))}
 		u[name("att")] = [4]float32{l.ConstantAtten, l.LinearAtten, l.QuadraticAt, l.SpotExponent}

@@ -132,10 +132,10 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	}
 	isPoint := dc.Prim == driver.PrimPoints
 	sprite := isPoint && st.Point.Sprite
-	if sprite && mixedReplace(st) {
+	if sprite && keepsCoords(st) {
 		// The chip replaces every unit's coordinates on a sprite (260Ch
-		// D14): sprites whose units differ become two triangles each on
-		// the software path.
+		// D14): sprites where a unit keeps its coordinates become two
+		// triangles each on the software path.
 		return c.drawSoftware(st, dc)
 	}
 	smoothPt := isPoint && st.Point.Smooth

@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 	hg "github.com/retrogl/retrogl/hal/glamo"
 )
 
@@ -210,12 +211,16 @@ func (c *Context) lighting(st *driver.State, dc *driver.DrawCall, vfog bool) (lt
 			}
 			types |= typ << (30 - 2*uint(i))
 			theta := float32(math.Cos(float64(li.SpotCutoff) * math.Pi / 180))
+			// The directional type (2) has no spot cone; GL's spot
+			// factor of a directional light is one for all vertices
+			// and scales its colours (swtnl.DirectionalSpot).
+			sp := swtnl.DirectionalSpot(li)
 			vals := []uint32{
 				f24(pos[0]), f24(pos[1]), f24(pos[2]),
 				f24(li.SpotDirection[0]), f24(li.SpotDirection[1]), f24(li.SpotDirection[2]),
-				f24(li.Ambient[0]), f24(li.Ambient[1]), f24(li.Ambient[2]),
-				f24(li.Specular[0]), f24(li.Specular[1]), f24(li.Specular[2]),
-				f24(li.Diffuse[0]), f24(li.Diffuse[1]), f24(li.Diffuse[2]),
+				f24(sp * li.Ambient[0]), f24(sp * li.Ambient[1]), f24(sp * li.Ambient[2]),
+				f24(sp * li.Specular[0]), f24(sp * li.Specular[1]), f24(sp * li.Specular[2]),
+				f24(sp * li.Diffuse[0]), f24(sp * li.Diffuse[1]), f24(sp * li.Diffuse[2]),
 				0x7FFFFF, // Lr: OpenGL's range (L1574; "0x7ffffff" is OCR, P11)
 				f24(li.ConstantAtten), f24(li.LinearAtten), f24(li.QuadraticAt),
 				f24(li.SpotExponent), f24(theta), 0, f24(1), 0x7FFFFF,

@@ -63,7 +63,7 @@ func (c *Context) drawSoftware(st *driver.State, dc *driver.DrawCall) error {
 	m.set("RGXFront", hg.Pack("RGXFront", "SCRCOOR", true, "PTSIZESEL", true))
 	m.set("RGXLight", 0)
 	sprite := st.Point.Sprite
-	if sprite && mixedReplace(st) && len(mesh.Points) > 0 {
+	if sprite && keepsCoords(st) && len(mesh.Points) > 0 {
 		mesh.Triangles = spriteQuads(st, mesh.Points, c.drv.caps.Limits.AliasedPointSizeRange)
 		mesh.Points = nil
 		sprite = false
@@ -151,23 +151,19 @@ func (c *Context) swList(vs []swtnl.Vertex, prim string, units []int) error {
 	return nil
 }
 
-// mixedReplace reports whether the enabled texture units disagree on
-// GL_COORD_REPLACE_OES.
-func mixedReplace(st *driver.State) bool {
-	seen := [2]bool{}
+// keepsCoords reports whether an enabled texture unit keeps its vertex
+// coordinates on a point sprite (GL_COORD_REPLACE_OES off). The chip's
+// sprite mode replaces every unit's coordinates (260Ch D14), so such
+// sprites take the software path (spriteQuads): whether another unit
+// replaces or none does (seed 138: sprites on, no unit replacing, drew
+// sprite coordinates instead of the vertex's).
+func keepsCoords(st *driver.State) bool {
 	for u := 0; u < 2; u++ {
-		if st.Units[u].Texture != nil {
-			seen[b2i(st.Units[u].CoordReplace)] = true
+		if st.Units[u].Texture != nil && !st.Units[u].CoordReplace {
+			return true
 		}
 	}
-	return seen[0] && seen[1]
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return false
 }
 
 // spriteQuads turns point sprites into two triangles each: the square of

@@ -204,7 +204,14 @@ func (d *Derived) Mirrored(t *driver.Texture) *driver.Texture {
 		g.Sampler = mirroredSampler(t.Sampler)
 		return g
 	}
-	g := &driver.Texture{ID: d.next, Gen: t.Gen, Format: driver.TexRGBA8888, Sampler: mirroredSampler(t.Sampler), Crop: t.Crop}
+	// The copy keeps the base format (an ALPHA texture stays ALPHA, RGB
+	// stays RGB): the texture environment's rules depend on it (MODULATE
+	// passes the fragment colour through an alpha texture, REPLACE keeps
+	// the fragment alpha over an RGB one), so widening every texture to
+	// RGBA would change what GL draws.
+	f, unpack := mirroredFormat(t.Base())
+	bpp := f.BytesPerTexel()
+	g := &driver.Texture{ID: d.next, Gen: t.Gen, Format: f, Sampler: mirroredSampler(t.Sampler), Crop: t.Crop}
 	d.next--
 	for l := range t.Levels {
 		lv := &t.Levels[l]
@@ -215,7 +222,7 @@ func (d *Derived) Mirrored(t *driver.Texture) *driver.Texture {
 		if mt {
 			h *= 2
 		}
-		data := make([]byte, 4*w*h)
+		data := make([]byte, bpp*w*h)
 		for y := 0; y < h; y++ {
 			sy := y
 			if sy >= lv.Height {
@@ -226,14 +233,30 @@ func (d *Derived) Mirrored(t *driver.Texture) *driver.Texture {
 				if sx >= lv.Width {
 					sx = 2*lv.Width - 1 - x
 				}
-				p := t.TexelRGBA8(l, sx, sy)
-				copy(data[4*(y*w+x):], p[:])
+				unpack(data[bpp*(y*w+x):], t.TexelRGBA8(l, sx, sy))
 			}
 		}
 		g.Levels = append(g.Levels, driver.Level{Width: w, Height: h, Data: data})
 	}
 	d.m[k] = g
 	return g
+}
+
+// mirroredFormat is the 8-bit-per-channel format of base format b and how
+// an RGBA8 texel (TexelRGBA8: luminance in red, alpha-only texels black)
+// is stored in it.
+func mirroredFormat(b driver.BaseFormat) (driver.TexFormat, func([]byte, [4]uint8)) {
+	switch b {
+	case driver.BaseRGB:
+		return driver.TexRGB888, func(d []byte, p [4]uint8) { copy(d, p[:3]) }
+	case driver.BaseAlpha:
+		return driver.TexA8, func(d []byte, p [4]uint8) { d[0] = p[3] }
+	case driver.BaseLuminance:
+		return driver.TexL8, func(d []byte, p [4]uint8) { d[0] = p[0] }
+	case driver.BaseLuminanceAlpha:
+		return driver.TexLA88, func(d []byte, p [4]uint8) { d[0], d[1] = p[0], p[3] }
+	}
+	return driver.TexRGBA8888, func(d []byte, p [4]uint8) { copy(d, p[:]) }
 }
 
 func mirroredSampler(s driver.Sampler) driver.Sampler {

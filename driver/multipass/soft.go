@@ -342,7 +342,13 @@ func envColor(env *driver.TexEnv, base driver.BaseFormat, prev, primary, texel [
 		out[k] = eval(rgb, k)
 	}
 	if rgb.fn == driver.CombineDot3RGBA {
-		out[3] = out[0]
+		// The dot product is the alpha result too (ES 1.1 section
+		// 3.7.12); like every alpha result it is multiplied by
+		// ALPHA_SCALE, not RGB_SCALE ("the RGB and ALPHA results ... are
+		// multiplied by RGB_SCALE and ALPHA_SCALE, respectively").
+		d := rgb
+		d.scale = a.scale
+		out[3] = eval(d, 0)
 	} else {
 		out[3] = eval(a, 3)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 )
 
 // The fixed-function vertex shader generator. The shader is picasso
@@ -630,14 +631,18 @@ func (c *Context) ffUniforms(st *driver.State, k ffKey) {
 			c.uniform(base, [4]float32{d[0], d[1], d[2], 0})
 			c.uniform(base+4, [4]float32{h[0], h[1], h[2], 0})
 		}
+		// A directional light's spot factor is one for all vertices:
+		// it scales the light's colours (swtnl.DirectionalSpot).
+		spot := swtnl.DirectionalSpot(&lt.Lights[i])
+		sp := [4]float32{spot, spot, spot, 1}
 		if k.colorMat {
-			c.uniform(base+1, l.Ambient)
-			c.uniform(base+2, l.Diffuse)
+			c.uniform(base+1, mul3(l.Ambient, sp))
+			c.uniform(base+2, mul3(l.Diffuse, sp))
 		} else {
-			c.uniform(base+1, mul3(l.Ambient, mat.Ambient))
-			c.uniform(base+2, mul3(l.Diffuse, mat.Diffuse))
+			c.uniform(base+1, mul3(mul3(l.Ambient, mat.Ambient), sp))
+			c.uniform(base+2, mul3(mul3(l.Diffuse, mat.Diffuse), sp))
 		}
-		c.uniform(base+3, mul3(l.Specular, mat.Specular))
+		c.uniform(base+3, mul3(mul3(l.Specular, mat.Specular), sp))
 		if k.lights[i].spot {
 			sd := norm3(l.SpotDirection)
 			c.uniform(base+4, [4]float32{sd[0], sd[1], sd[2], float32(math.Cos(float64(l.SpotCutoff) * math.Pi / 180))})

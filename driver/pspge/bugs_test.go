@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/gles"
 )
 
@@ -262,5 +263,192 @@ func TestWideLineColumnsAndPerspective(t *testing.T) {
 			assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(ctx, 30, 30))
 			assert.Equal(t, color.NRGBA{0, 0, 0, 255}, at(ctx, 30, 34))
 		})
+	}
+}
+
+// TestMirroredRepeatKeepsBaseFormat: a MIRRORED_REPEAT texture keeps its
+// base format's environment rules (ES 1.1 table 3.15). Over black, under
+// BlendFunc(SRC_ALPHA, ONE_MINUS_SRC_ALPHA), with the current colour
+// (0.8, 0.4, 0.2, 0.5): an ALPHA texture (At = 128/255) under MODULATE
+// gives Cf with alpha At·Af, so Cf·At·Af = (51.2, 25.6, 12.8); an RGB
+// texture (100, 150, 200) and a LUMINANCE one (200) under REPLACE keep the
+// fragment's alpha 0.5: (50, 75, 100) and (100, 100, 100). (The doubled
+// copy used to widen every texture to RGBA: black for ALPHA, opaque for
+// RGB and LUMINANCE.)
+func TestMirroredRepeatKeepsBaseFormat(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		format gles.Enum
+		texel  []uint8
+		env    gles.Enum
+		want   [3]float64
+	}{
+		{"ALPHA, MODULATE", gles.ALPHA, []uint8{128}, gles.MODULATE, [3]float64{51.2, 25.6, 12.8}},
+		{"RGB, REPLACE", gles.RGB, []uint8{100, 150, 200}, gles.REPLACE, [3]float64{50, 75, 100}},
+		{"LUMINANCE, REPLACE", gles.LUMINANCE, []uint8{200}, gles.REPLACE, [3]float64{100, 100, 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := newCtx(t, 0)
+			ids := ctx.GenTextures(1)
+			ctx.BindTexture(gles.TEXTURE_2D, ids[0])
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_S, int(gles.MIRRORED_REPEAT))
+			ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_WRAP_T, int(gles.MIRRORED_REPEAT))
+			ctx.PixelStorei(gles.UNPACK_ALIGNMENT, 1)
+			var pix []uint8
+			for i := 0; i < 4; i++ {
+				pix = append(pix, tc.texel...)
+			}
+			ctx.TexImage2D(gles.TEXTURE_2D, 0, tc.format, 2, 2, 0, tc.format, gles.UNSIGNED_BYTE, pix)
+			ctx.Enable(gles.TEXTURE_2D)
+			ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(tc.env))
+			ctx.Enable(gles.BLEND)
+			ctx.BlendFunc(gles.SRC_ALPHA, gles.ONE_MINUS_SRC_ALPHA)
+			ctx.Color4f(0.8, 0.4, 0.2, 0.5)
+			quad(ctx, 0)
+			require.NoError(t, ctx.Err())
+			got := at(ctx, 30, 30)
+			for i, v := range []uint8{got.R, got.G, got.B} {
+				assert.InDelta(t, tc.want[i], float64(v), 1.5, "channel %d of %v", i, got)
+			}
+		})
+	}
+}
+
+// TestColorPerspectiveCorrect: GL interpolates colours perspective-
+// correctly (ES 1.1 section 3.5.1, equation 3.6: weights a_i/w_i over their
+// sum). A triangle with window corners (0, 0) red, (64, 0) green and (0, 64)
+// blue whose green corner has clip w 4 (the others 1) is checked at pixel
+// centres against that formula; the GE's screen-linear colours would be
+// up to 85 steps off, so the driver shades it on the CPU.
+func TestColorPerspectiveCorrect(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.EnableClientState(gles.COLOR_ARRAY)
+	ctx.VertexPointer(4, gles.FLOAT, 0, []float32{-1, -1, 0, 1, 4, -4, 0, 4, -1, 1, 0, 1})
+	ctx.ColorPointer(4, gles.FLOAT, 0, []float32{1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1})
+	ctx.DrawArrays(gles.TRIANGLES, 0, 3)
+	require.NoError(t, ctx.Err())
+	w := [3]float64{1, 4, 1}
+	for _, p := range [][2]int{{32, 8}, {16, 16}, {44, 4}, {8, 40}, {24, 24}} {
+		x, y := float64(p[0])+0.5, float64(p[1])+0.5
+		a := [3]float64{1 - x/64 - y/64, x / 64, y / 64}
+		sum := a[0]/w[0] + a[1]/w[1] + a[2]/w[2]
+		got := at(ctx, p[0], p[1])
+		for i, v := range []uint8{got.R, got.G, got.B} {
+			want := 255 * a[i] / w[i] / sum
+			assert.InDelta(t, want, float64(v), 1.5, "pixel %v channel %d: %v", p, i, got)
+		}
+	}
+	assert.Equal(t, 1, stats(ctx).SoftwareDraws)
+}
+
+// TestLightingUnderLogicOp: a lit colour under a logic op is GL's colour
+// rounded once (ES 1.1 section 2.12.1; conversion to fixed point rounds to
+// nearest). Light 0's diffuse (0.21484375, 0.18359375, 0.01171875) on the
+// default material (ambient 0.2, diffuse 0.8) under the default scene
+// ambient 0.2, normal and light both +z: 0.04 + 0.8·d = (0.211875,
+// 0.186875, 0.049375), that is (54.03, 47.65, 12.59) -> (54, 48, 13),
+// XORed into a clear colour of 0x55. (The GE's truncating lighting gave
+// 47 for green, and 47 XOR 0x55 is 0x7A where GL gives 0x65.)
+func TestLightingUnderLogicOp(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.ClearColor(float32(0x55)/255, float32(0x55)/255, float32(0x55)/255, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.Enable(gles.LIGHTING)
+	ctx.Enable(gles.LIGHT0)
+	ctx.Lightfv(gles.LIGHT0, gles.DIFFUSE, []float32{0.21484375, 0.18359375, 0.01171875, 1})
+	ctx.Enable(gles.COLOR_LOGIC_OP)
+	ctx.LogicOp(gles.XOR)
+	ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, 1, 1, -1, 1})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{54 ^ 0x55, 48 ^ 0x55, 13 ^ 0x55, 255}, at(ctx, 30, 30))
+}
+
+// TestFogUnderLogicOp: EXP fog under a logic op is GL's fogged colour
+// rounded once (ES 1.1 section 3.8: C = f·Cr + (1-f)·Cf). At eye distance 5
+// with density 0.1, f = exp(-0.5) = 0.60653; the colour (0.9, 0.1, 0.33)
+// and the fog colour (0.69140625, 0.1328125, 0.15625) give (0.81792,
+// 0.11291, 0.26164), that is (208.57, 28.79, 66.72) -> (209, 29, 67),
+// XORed into a clear colour of 0x55. (The register program, rounding after
+// each pass, gave 208 and 66.)
+func TestFogUnderLogicOp(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.ClearColor(float32(0x55)/255, float32(0x55)/255, float32(0x55)/255, 1)
+	ctx.Clear(gles.COLOR_BUFFER_BIT)
+	ctx.MatrixMode(gles.PROJECTION)
+	ctx.Orthof(-1, 1, -1, 1, 0, 10)
+	ctx.MatrixMode(gles.MODELVIEW)
+	ctx.Enable(gles.FOG)
+	ctx.Fogf(gles.FOG_MODE, float32(gles.EXP))
+	ctx.Fogf(gles.FOG_DENSITY, 0.1)
+	ctx.Fogfv(gles.FOG_COLOR, []float32{0.69140625, 0.1328125, 0.15625, 1})
+	ctx.Enable(gles.COLOR_LOGIC_OP)
+	ctx.LogicOp(gles.XOR)
+	ctx.Color4f(0.9, 0.1, 0.33, 1)
+	ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, -5, 1, -1, -5, 1, 1, -5, -1, 1, -5})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	assert.Equal(t, color.NRGBA{209 ^ 0x55, 29 ^ 0x55, 67 ^ 0x55, 255}, at(ctx, 30, 30))
+}
+
+// TestAttenuationAboveOne: GL's distance attenuation 1/(k0 + k1·d +
+// k2·d²) is not clamped (ES 1.1 section 2.12.1); the GE clamps it to 1. A
+// quad at z = 0 under a light at (0, 0, 2) with constant attenuation 0.5
+// and diffuse 0.25: every corner is at distance sqrt(6) with N.L =
+// 2/sqrt(6) = 0.8165, so the default material (ambient 0.2, diffuse 0.8)
+// gives 0.04 + 2·0.25·0.8·0.8165 = 0.3666, 93.5 of 255 (the GE's clamped
+// factor gave 0.2033, 52).
+func TestAttenuationAboveOne(t *testing.T) {
+	ctx := newCtx(t, driver.FormatRGBA8888)
+	ctx.MatrixMode(gles.PROJECTION)
+	ctx.Orthof(-1, 1, -1, 1, -10, 10)
+	ctx.MatrixMode(gles.MODELVIEW)
+	ctx.Enable(gles.LIGHTING)
+	ctx.Enable(gles.LIGHT0)
+	ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{0, 0, 2, 1})
+	ctx.Lightfv(gles.LIGHT0, gles.DIFFUSE, []float32{0.25, 0.25, 0.25, 1})
+	ctx.Lightf(gles.LIGHT0, gles.CONSTANT_ATTENUATION, 0.5)
+	ctx.VertexPointer(3, gles.FLOAT, 0, []float32{-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0})
+	ctx.DrawArrays(gles.TRIANGLE_FAN, 0, 4)
+	require.NoError(t, ctx.Err())
+	got := at(ctx, 32, 32)
+	for i, v := range []uint8{got.R, got.G, got.B} {
+		assert.InDelta(t, 93.5, float64(v), 1.5, "channel %d of %v", i, got)
+	}
+}
+
+// TestDot3RGBAAlphaScale: DOT3_RGBA puts the dot product in alpha too, and
+// the alpha result is multiplied by ALPHA_SCALE, the RGB results by
+// RGB_SCALE (ES 1.1 section 3.7.12). Primary colour 0.6 and texel 0.8 give
+// 4·3·(0.1·0.3) = 0.36: with RGB_SCALE 2 the colour is 0.72 (183.6) and
+// the alpha 0.36, so GREATER 0.5 rejects the fragment and GREATER 0.3
+// keeps it. (Scaled by RGB_SCALE the alpha was 0.72.)
+func TestDot3RGBAAlphaScale(t *testing.T) {
+	for _, tc := range []struct {
+		ref  float32
+		want color.NRGBA
+	}{
+		{0.5, color.NRGBA{0, 0, 255, 255}},
+		{0.3, color.NRGBA{184, 184, 184, 255}},
+	} {
+		ctx := newCtx(t, driver.FormatRGBA8888)
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		texture2x2(ctx, gles.RGBA, gles.RGBA, gles.UNSIGNED_BYTE, []uint8{
+			204, 204, 204, 255, 204, 204, 204, 255, 204, 204, 204, 255, 204, 204, 204, 255})
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.COMBINE))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.COMBINE_RGB, int(gles.DOT3_RGBA))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.SRC0_RGB, int(gles.PRIMARY_COLOR))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.SRC1_RGB, int(gles.TEXTURE))
+		ctx.TexEnvf(gles.TEXTURE_ENV, gles.RGB_SCALE, 2)
+		ctx.Enable(gles.ALPHA_TEST)
+		ctx.AlphaFunc(gles.GREATER, tc.ref)
+		ctx.Color4f(0.6, 0.6, 0.6, 1)
+		quad(ctx, 0)
+		require.NoError(t, ctx.Err())
+		got := at(ctx, 30, 30)
+		assert.InDelta(t, float64(tc.want.R), float64(got.R), 1.5, "GREATER %v: %v", tc.ref, got)
+		assert.InDelta(t, float64(tc.want.B), float64(got.B), 1.5, "GREATER %v: %v", tc.ref, got)
 	}
 }

@@ -435,6 +435,14 @@ func (c *Context) swDraw(st *driver.State, dc *driver.DrawCall, unit int, why, s
 	if why == "" && !c.fogNative(st, mesh) {
 		why = "fog on a vertex form the GE cannot fog"
 	}
+	if soft == "" && screenLinearError(st, mesh) > maxScreenLinearError {
+		// The GE interpolates colours and the fog factor linearly in
+		// window coordinates; where clip w varies enough across a
+		// primitive for that to show, the fallback's software stage
+		// interpolates them perspective-correctly (GL's equation 3.6).
+		soft = "colours or fog varying across a primitive whose clip w varies (the GE interpolates them linearly in window coordinates)"
+		why = soft
+	}
 	// GL clips points by their centre and lines by their segment, then
 	// draws them whole: their width may cross the viewport's edges, so
 	// only triangles keep the viewport as scissor.

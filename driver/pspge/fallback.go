@@ -44,6 +44,14 @@ func (c *Context) drawBounds(st *driver.State, viewport bool) multipass.Rect {
 // set, says why the CPU must compute the fragment colours (the software
 // stage) whatever the planner could do.
 func (c *Context) fallback(st *driver.State, mesh *swtnl.Mesh, bounds multipass.Rect, soft string) error {
+	if soft == "" && st.LogicOpEnabled {
+		// Every register pass rounds to 8 bits, so a register program's
+		// colour may be a step from GL's, which evaluates the
+		// environment and fog in float and rounds once; a logic op turns
+		// that step into differences of many bits. The software stage
+		// rounds once, as GL does.
+		soft = "a logic op over a register program"
+	}
 	p := multipass.Plan(st, geCaps)
 	if soft != "" {
 		p = multipass.Software(st, geCaps, soft)

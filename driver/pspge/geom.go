@@ -540,3 +540,72 @@ func (c *Context) swPoints(st *driver.State, ps []swtnl.Vertex, src vsrc) error 
 	}
 	return c.throughPrims(vs, 6)
 }
+
+// maxScreenLinearError is the largest error, in 8-bit steps, the driver
+// lets the GE's screen-linear colour and fog interpolation make against
+// GL's perspective-correct interpolation (ES 1.1 section 3.5.1, equation
+// 3.6) before it shades the draw on the CPU (screenLinearError). The
+// choice trades exactness for speed: 8 steps is one step of the 5-bit
+// channels of the GE's 16-bit framebuffer formats (and what its dither
+// matrix spreads, -4 to +3), so below it the difference hides in the
+// chip's own quantisation; ordinary perspective geometry (a lit sphere of
+// 12x8 quads at two to three times its radius from the eye: about 5
+// steps) stays on the GE, while primitives whose clip w doubles across
+// them under strongly varying colours (rgldiff seeds 318, 430, 487, 494,
+// 511, 789: 20 to 80 steps) go to the CPU.
+const maxScreenLinearError = 8
+
+// screenLinearError bounds, in 8-bit steps, how far the GE's interpolation
+// of colours and the fog factor, linear in window coordinates
+// (docs/pspge.md, Interpolation), can be from GL's perspective-correct
+// interpolation over the mesh's triangles and lines: along an edge whose
+// clip w goes from w0 to w1 (ratio r = w1/w0 >= 1) the perspective-correct
+// weight of window parameter u is u·r' / (1 - u + u·r') with r' = w0/w1,
+// which departs from u by at most (√r - 1)/(√r + 1), at u = 1/(1 + √r'); the
+// bound is that times the largest difference of a colour channel (or of
+// the fog factor, in units of the full range) between the primitive's
+// vertices. Points carry one colour and never count.
+func screenLinearError(st *driver.State, m *swtnl.Mesh) float64 {
+	worst := 0.0
+	prim := func(vs []swtnl.Vertex) {
+		wmin, wmax := math.Inf(1), 0.0
+		for i := range vs {
+			w := float64(vs[i].Clip[3])
+			wmin, wmax = min(wmin, w), max(wmax, w)
+		}
+		if wmin <= 0 || wmax <= wmin {
+			return
+		}
+		s := math.Sqrt(wmax / wmin)
+		e := (s - 1) / (s + 1)
+		if e*255 <= worst {
+			return
+		}
+		spread := 0.0
+		for k := 0; k < 4; k++ {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i := range vs {
+				lo, hi = min(lo, float64(vs[i].Color[k])), max(hi, float64(vs[i].Color[k]))
+				if st.Lighting.Enabled && st.Lighting.TwoSide {
+					lo, hi = min(lo, float64(vs[i].Back[k])), max(hi, float64(vs[i].Back[k]))
+				}
+			}
+			spread = max(spread, hi-lo)
+		}
+		if st.Fog.Enabled {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for i := range vs {
+				lo, hi = min(lo, float64(vs[i].Fog)), max(hi, float64(vs[i].Fog))
+			}
+			spread = max(spread, hi-lo)
+		}
+		worst = max(worst, e*spread*255)
+	}
+	for i := 0; i+2 < len(m.Triangles); i += 3 {
+		prim(m.Triangles[i : i+3])
+	}
+	for i := 0; i+1 < len(m.Lines); i += 2 {
+		prim(m.Lines[i : i+2])
+	}
+	return worst
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/retrogl/retrogl/driver"
+	"github.com/retrogl/retrogl/driver/swtnl"
 	ge "github.com/retrogl/retrogl/hal/pspge"
 )
 
@@ -87,6 +88,11 @@ func mat43(m mgl32.Mat4) []float32 {
 	return []float32{m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10], m[12], m[13], m[14]}
 }
 
+// mul3 scales the red, green and blue of c by f.
+func mul3(c [4]float32, f float32) [4]float32 {
+	return [4]float32{c[0] * f, c[1] * f, c[2] * f, c[3]}
+}
+
 func rgb8(c [4]float32) uint32 {
 	return uint32(q8(c[0])) | uint32(q8(c[1]))<<8 | uint32(q8(c[2]))<<16
 }
@@ -111,6 +117,14 @@ func hwLightingOK(st *driver.State) (bool, string) {
 	if lt.TwoSide {
 		return false, "two-sided lighting"
 	}
+	if st.LogicOpEnabled {
+		// The GE's lighting truncates its colour products ((2a+1)(2b+1)
+		// >> 10, docs/pspge.md), so a lit colour may come out one step
+		// under GL's; a logic op turns that step into differences of
+		// many bits (47 XOR x against 48 XOR x). Software T&L lights in
+		// float and rounds once, as GL does.
+		return false, "lighting under a logic op"
+	}
 	if st.ModelView.Row(3) != (mgl32.Vec4{0, 0, 0, 1}) {
 		return false, "projective model-view"
 	}
@@ -123,6 +137,14 @@ func hwLightingOK(st *driver.State) (bool, string) {
 		n++
 		if !in01(l.Ambient) || !in01(l.Diffuse) || !in01(l.Specular) {
 			return false, "light colours outside [0, 1]"
+		}
+		if l.Position[3] != 0 && l.ConstantAtten < 1 {
+			// GL's attenuation 1/(c + l·d + q·d²) exceeds 1 near a
+			// light whose constant term is under 1; the GE clamps the
+			// factor to 1 ([OUT] PPSSPP Lighting.cpp, modelled in
+			// sim/pspge light). A constant term of at least 1 keeps
+			// the factor at most 1 (l, q >= 0), where both agree.
+			return false, "light attenuation above 1 (the GE clamps it to 1)"
 		}
 		if l.SpotCutoff != 180 && (l.SpotExponent < 0 || l.SpotCutoff > 90) {
 			return false, "spot parameters"
@@ -207,9 +229,12 @@ func (c *Context) lighting(st *driver.State, forceAlpha bool) {
 		l.set(ge.LCA0+3*k+2, ge.F24(src.QuadraticAt))
 		l.set(ge.SPOTEXP0+k, ge.F24(src.SpotExponent))
 		l.set(ge.SPOTCUT0+k, ge.F24(float32(math.Cos(float64(src.SpotCutoff)*math.Pi/180))))
-		l.set(ge.ALC0+3*k, rgb8(src.Ambient))
-		l.set(ge.ALC0+3*k+1, rgb8(src.Diffuse))
-		l.set(ge.ALC0+3*k+2, rgb8(src.Specular))
+		// Type 0 has no spot cone: GL's spot factor of a directional
+		// light is one for all vertices and scales its colours.
+		sp := swtnl.DirectionalSpot(src)
+		l.set(ge.ALC0+3*k, rgb8(mul3(src.Ambient, sp)))
+		l.set(ge.ALC0+3*k+1, rgb8(mul3(src.Diffuse, sp)))
+		l.set(ge.ALC0+3*k+2, rgb8(mul3(src.Specular, sp)))
 	}
 	for ; hw < 4; hw++ {
 		l.set(ge.LTE0+ge.Op(hw), 0)

@@ -18,6 +18,7 @@ type light struct {
 	spot       bool
 	spotDir    [3]float32
 	spotCos    float32
+	dirSpot    float32 // a directional light's spot factor (DirectionalSpot)
 	atten      bool
 }
 
@@ -92,6 +93,7 @@ func (s *setup) init(st *driver.State) {
 			} else {
 				pl.dir = normalize3([3]float32{l.Position[0], l.Position[1], l.Position[2]})
 				pl.half = normalize3([3]float32{pl.dir[0], pl.dir[1], pl.dir[2] + 1})
+				pl.dirSpot = DirectionalSpot(l)
 			}
 			s.lights = append(s.lights, pl)
 		}
@@ -271,6 +273,7 @@ func (s *setup) light(st *driver.State, v *Vertex, n [3]float32, c [4]float32) [
 			h = normalize3([3]float32{vp[0], vp[1], vp[2] + 1})
 		} else {
 			vp, h = pl.dir, pl.half
+			att = pl.dirSpot
 		}
 		if att == 0 {
 			continue
@@ -292,4 +295,28 @@ func (s *setup) light(st *driver.State, v *Vertex, n [3]float32, c [4]float32) [
 		}
 	}
 	return [4]float32{clamp01(out[0]), clamp01(out[1]), clamp01(out[2]), clamp01(dif[3])}
+}
+
+// DirectionalSpot is the spotlight factor spot_i of a directional light
+// (position w = 0), the same for every vertex. ES 1.1 section 2.12.1 makes
+// no exception for such a light: spot_i = (P_pli V . s_dli)^s_rli when
+// that product is at least cos(c_rli), 0 below, 1 when c_rli = 180, where
+// the unit vector P_pli V from a light at infinity is the negated
+// direction (x, y, z) of P_pli (the section's rule for a zero w). Mesa
+// does the same; the chips' own directional light types ignore the spot
+// cone, so the drivers scale such a light's colours by this factor. A
+// positional light returns 1 (its factor varies per vertex).
+func DirectionalSpot(l *driver.Light) float32 {
+	if l.Position[3] != 0 || l.SpotCutoff == 180 {
+		return 1
+	}
+	d := normalize3([3]float32{l.Position[0], l.Position[1], l.Position[2]})
+	sd := -dot3(d, normalize3(l.SpotDirection))
+	if sd < float32(math.Cos(float64(l.SpotCutoff)*math.Pi/180)) {
+		return 0
+	}
+	if l.SpotExponent == 0 {
+		return 1
+	}
+	return float32(math.Pow(float64(sd), float64(l.SpotExponent)))
 }

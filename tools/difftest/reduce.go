@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"encoding/binary"
 	"errors"
 	"image"
 	"regexp"
@@ -95,12 +96,13 @@ func ReduceCalls(tr *trace.Trace, test func(*trace.Trace) bool, budget int) (*tr
 		return nil, ErrNotReproduced
 	}
 	tests := 0
+	texMatrices := Plausible(tr)
 	try := func(keep []int) bool {
 		if tests >= budget {
 			return false
 		}
 		cand := subset(tr, keep, Pinned(tr))
-		if !Plausible(cand) {
+		if !plausible(cand, texMatrices) {
 			return false
 		}
 		tests++
@@ -204,11 +206,25 @@ func Pinned(tr *trace.Trace) int {
 
 // Plausible is a quick check of a candidate trace before it is replayed:
 // every draw has the vertex array enabled, and every enabled array has had
-// its Pointer call. (GL would draw nothing, or read a null pointer.)
-func Plausible(tr *trace.Trace) bool {
+// its Pointer call (GL would draw nothing, or read a null pointer); and no
+// draw reads BYTE or SHORT texture coordinates beyond ±maxRepeats from
+// client memory on a unit whose texture matrix is the identity. The
+// generator scales such coordinates back with the texture matrix (the
+// textures stay smooth); a candidate that drops that matrix repeats the
+// texture hundreds of times per pixel, where the texel each implementation
+// picks depends on its sub-texel precision alone, and would reduce to that
+// instead of the scene's failure. (ReduceCalls applies that last rule
+// only when the whole trace keeps it.)
+func Plausible(tr *trace.Trace) bool { return plausible(tr, true) }
+
+func plausible(tr *trace.Trace, texMatrices bool) bool {
 	on := map[string]bool{}
 	set := map[string]bool{}
 	unit := "TEXTURE0"
+	active, mode := "TEXTURE0", "MODELVIEW"
+	scaled := map[string]bool{} // units whose texture matrix is not the identity
+	wild := map[string]bool{}   // units whose integer coordinates need that matrix
+	arrayBuffer := false
 	key := func(array string) string {
 		if array == "TEXTURE_COORD_ARRAY" {
 			return array + "/" + unit
@@ -225,6 +241,22 @@ func Plausible(tr *trace.Trace) bool {
 			on[key(c.Args[0].Text)] = true
 		case "DisableClientState":
 			on[key(c.Args[0].Text)] = false
+		case "ActiveTexture":
+			active = c.Args[0].Text
+		case "MatrixMode":
+			mode = c.Args[0].Text
+		case "LoadIdentity":
+			if mode == "TEXTURE" {
+				scaled[active] = false
+			}
+		case "Scalef", "Translatef", "Rotatef", "LoadMatrixf", "MultMatrixf":
+			if mode == "TEXTURE" {
+				scaled[active] = true
+			}
+		case "BindBuffer":
+			if len(c.Args) == 2 && c.Args[0].Text == "ARRAY_BUFFER" {
+				arrayBuffer = c.Args[1].Text != "0"
+			}
 		case "DrawArrays", "DrawElements":
 			if !on["VERTEX_ARRAY"] {
 				return false
@@ -234,13 +266,45 @@ func Plausible(tr *trace.Trace) bool {
 					return false
 				}
 			}
+			for u, w := range wild {
+				if texMatrices && w && on["TEXTURE_COORD_ARRAY/"+u] && !scaled[u] {
+					return false
+				}
+			}
 		default:
 			if a, ok := pointers[c.Name]; ok {
 				set[key(a)] = true
 			}
+			if c.Name == "TexCoordPointer" {
+				wild[unit] = !arrayBuffer && len(c.Args) == 4 && wideIntegers(c.Args[1].Text, c.Args[3].Bytes)
+			}
 		}
 	}
 	return true
+}
+
+// maxRepeats bounds the integer texture coordinates Plausible accepts on a
+// unit without a texture matrix.
+const maxRepeats = 64
+
+// wideIntegers reports whether BYTE or SHORT data holds a value beyond
+// ±maxRepeats.
+func wideIntegers(typ string, data []byte) bool {
+	switch typ {
+	case "BYTE":
+		for _, b := range data {
+			if v := int8(b); v > maxRepeats || v < -maxRepeats {
+				return true
+			}
+		}
+	case "SHORT":
+		for i := 0; i+1 < len(data); i += 2 {
+			if v := int16(binary.LittleEndian.Uint16(data[i:])); v > maxRepeats || v < -maxRepeats {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TraceFamilies reads the families a trace's calls touch, as a name for

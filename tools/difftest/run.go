@@ -7,6 +7,8 @@ import (
 	"image"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	_ "github.com/retrogl/retrogl/backends" // the tester judges every registered backend
@@ -135,15 +137,21 @@ type refKind struct {
 	// noAlpha: the backend's colour buffer has no alpha; see
 	// WithoutDstAlpha.
 	noAlpha bool
-	// renderer is softpipe, or llvmpipe for traces that draw point
-	// sprites: softpipe samples sprite coordinates 1/8 pixel off (a Mesa
-	// deviation, docs/differential.md; tools/mesaref TestSoftpipeSpriteShift).
+	// renderer is softpipe, or llvmpipe for traces that draw points or
+	// wide lines: softpipe samples sprite coordinates 1/8 pixel off,
+	// places the square of a wide aliased point up to a pixel away from
+	// where ES 1.1 section 3.3.1 puts it, and takes the colour and
+	// texture coordinates of a wide line's fragments half a pixel further
+	// along the line than their centres (section 3.4); llvmpipe follows
+	// the sections (Mesa deviations, docs/differential.md; tools/mesaref
+	// TestSoftpipeSpriteShift, TestPointSizeDeviations,
+	// TestSoftpipeWideLineShift).
 	renderer mesaref.Renderer
 }
 
 func refKindOf(backend string, tr *trace.Trace) refKind {
 	k := refKind{noAlpha: needsNoAlpha(backend, tr), renderer: mesaref.Softpipe}
-	if drawsSprites(tr) {
+	if drawsPoints(tr) || drawsWideLines(tr) {
 		k.renderer = mesaref.Llvmpipe
 	}
 	return k
@@ -161,21 +169,31 @@ func (t *Tester) reference(tr *trace.Trace, backend string) (image.Image, error)
 	return t.referenceOf(refKindOf(backend, tr), tr)
 }
 
-// drawsSprites reports whether tr enables point sprites with COORD_REPLACE
-// and draws points.
-func drawsSprites(tr *trace.Trace) bool {
-	var enabled, replace, points bool
+// drawsPoints reports whether tr draws points.
+func drawsPoints(tr *trace.Trace) bool {
 	for _, c := range tr.Calls {
-		switch {
-		case c.Name == "Enable" && len(c.Args) == 1 && c.Args[0].Text == "POINT_SPRITE_OES":
-			enabled = true
-		case c.Name == "TexEnvi" && len(c.Args) == 3 && c.Args[1].Text == "COORD_REPLACE_OES" && c.Args[2].Text != "0":
-			replace = true
-		case (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && c.Args[0].Text == "POINTS":
-			points = true
+		if (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && c.Args[0].Text == "POINTS" {
+			return true
 		}
 	}
-	return enabled && replace && points
+	return false
+}
+
+// drawsWideLines reports whether tr sets a line width that rounds to more
+// than one pixel and draws lines.
+func drawsWideLines(tr *trace.Trace) bool {
+	var wide, lines bool
+	for _, c := range tr.Calls {
+		switch {
+		case c.Name == "LineWidth" && len(c.Args) == 1:
+			if w, err := strconv.ParseFloat(c.Args[0].Text, 64); err == nil && w >= 1.5 {
+				wide = true
+			}
+		case (c.Name == "DrawArrays" || c.Name == "DrawElements") && len(c.Args) > 0 && strings.HasPrefix(c.Args[0].Text, "LINE"):
+			lines = true
+		}
+	}
+	return wide && lines
 }
 
 func needsNoAlpha(backend string, tr *trace.Trace) bool {

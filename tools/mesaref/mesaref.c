@@ -38,6 +38,7 @@
 #include <GL/glext.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -576,12 +577,26 @@ static struct emu {
 } emu[EMU_MAX];
 static int client_unit; /* CLIENT_ACTIVE_TEXTURE - TEXTURE0 */
 
+/* The position array as the trace gave it (for point attenuation). */
+static struct {
+	GLint size;
+	GLenum type;
+	GLsizei stride;
+	const unsigned char *ptr;
+	size_t len;
+	GLuint buffer;
+} vpos;
+
 /* set_array makes a Pointer call (args size?, type, stride, ptr at index
  * i) for array slot, emulating the types desktop GL lacks. */
 static void set_array(int slot, GLint size, GLenum type, GLsizei stride, int i)
 {
 	const void *ptr = a_ptr(i);
 	struct emu *e = &emu[slot];
+	if (slot == EMU_VERTEX) {
+		vpos.size = size, vpos.type = type, vpos.stride = stride;
+		vpos.ptr = ptr, vpos.len = a_len(i), vpos.buffer = bound_array_buffer();
+	}
 	int fake = type == ES_FIXED || (type == GL_BYTE && (slot == EMU_VERTEX || slot >= EMU_TEX0));
 	e->on = 0;
 	if (fake) {
@@ -664,6 +679,50 @@ static void emu_prepare(long long nverts)
 	glBindBuffer(GL_ARRAY_BUFFER, keep);
 }
 
+/* ---- specular exponent 0 ----
+ * For a material shininess of exactly 0 and a light with distance or spot
+ * attenuation, Mesa 22.3's fixed-function vertex program (ffvertex_prog.c,
+ * build_lighting) writes n.VP to every component of the vector it hands to
+ * LIT, so LIT takes n.VP as n.h and as the exponent: the specular factor is
+ * (n.VP)^(n.VP) (0.79 for n.VP = 0.72), where GL ES 1.1 section 2.12.1 has
+ * (n.h)^0 = 1 wherever n.VP is positive. Before each draw with one-sided
+ * lighting the replayer gives Mesa a shininess of SHININESS_ZERO for a 0
+ * (the default included): the general path then gives (n.h)^1e-20, 1 to
+ * the last bit while n.h > 0, which holds for every front face whose
+ * normal faces the viewer, as the generator's do. With two-sided lighting
+ * a back face's negated normal makes n.h <= 0 common, where LIT gives 0 for
+ * 1, so there the 0 goes to Mesa as it is. MESAREF_MESA_SHININESS=1 leaves
+ * every 0 to Mesa, so that a test can pin the deviation
+ * (docs/differential.md lists it). */
+#define SHININESS_ZERO 1e-20f
+
+static float shine[2]; /* the trace's front and back shininess */
+
+static void set_shininess(GLenum face, GLenum pname, float v)
+{
+	if (pname != GL_SHININESS)
+		return;
+	if (face == GL_FRONT || face == GL_FRONT_AND_BACK)
+		shine[0] = v;
+	if (face == GL_BACK || face == GL_FRONT_AND_BACK)
+		shine[1] = v;
+}
+
+/* prepare_shininess gives Mesa the shininess for the next draw. */
+static void prepare_shininess(void)
+{
+	const char *raw = getenv("MESAREF_MESA_SHININESS");
+	GLint two = 0;
+	glGetIntegerv(GL_LIGHT_MODEL_TWO_SIDE, &two);
+	int swap = !(raw && strcmp(raw, "1") == 0) && !two;
+	for (int f = 0; f < 2; f++) {
+		float v = shine[f];
+		if (v == 0 && swap)
+			v = SHININESS_ZERO;
+		glMaterialf(f ? GL_BACK : GL_FRONT, GL_SHININESS, v);
+	}
+}
+
 /* Mesa 22.3 (softpipe and llvmpipe) replaces the texture coordinates of
  * every primitive, not only of points, while GL_POINT_SPRITE is enabled
  * with COORD_REPLACE; GL ES 1.1 section 3.3 (OES_point_sprite) and desktop
@@ -673,6 +732,7 @@ static void emu_prepare(long long nverts)
 static void draw_non_points(GLenum mode, int elements, GLint first, GLsizei count, GLenum type, const void *idx)
 {
 	int sprite = mode != GL_POINTS && glIsEnabled(GL_POINT_SPRITE);
+	prepare_shininess();
 	if (sprite)
 		glDisable(GL_POINT_SPRITE);
 	if (elements)
@@ -683,19 +743,144 @@ static void draw_non_points(GLenum mode, int elements, GLint first, GLsizei coun
 		glEnable(GL_POINT_SPRITE);
 }
 
-/* draw_points draws count points one by one with their array sizes. */
+/* ---- point sizes ----
+ * Two Mesa 22.3 deviations in the size of a point, worked around here
+ * (docs/differential.md lists both):
+ *   - distance attenuation uses |z_eye| as the distance
+ *     (ffvertex_prog.c's build_atten_pointsize: "dist = |eyez|"); GL ES 1.1
+ *     section 3.3 takes d, "the eye-coordinate distance from the eye,
+ *     (0, 0, 0, 1) in eye coordinates, to the vertex", sqrt(x^2 + y^2 +
+ *     z^2), as every backend does (driver/swtnl, driver/ffvs, the chips'
+ *     vertex stages); off the view axis the sizes differ;
+ *   - softpipe truncates the size of an aliased point to a whole pixel
+ *     (27.6 draws 27 pixels wide); section 3.3.1 rounds it to the nearest
+ *     integer (28), as llvmpipe does.
+ * A point draw with attenuation, a size array or a size that is not a whole
+ * number therefore goes one point at a time, each with the derived size of
+ * section 3.3 computed here (attenuated with the true distance, clamped to
+ * the minimum and maximum, and, for aliased points without sprites,
+ * rounded), and Mesa's attenuation set to (1, 0, 0). The environment
+ * variable MESAREF_MESA_POINT_SIZE=1 leaves both to Mesa, so that a test
+ * can pin the deviations. */
+static int mesa_point_size(void)
+{
+	const char *raw = getenv("MESAREF_MESA_POINT_SIZE");
+	return raw && strcmp(raw, "1") == 0;
+}
+
+/* aliased says whether points are rasterised by section 3.3.1 (rounded to
+ * whole pixels): no smooth points, no sprites. */
+static int aliased(void)
+{
+	return !glIsEnabled(GL_POINT_SMOOTH) && !glIsEnabled(GL_POINT_SPRITE);
+}
+
+static int attenuated(GLfloat att[3])
+{
+	glGetFloatv(GL_POINT_DISTANCE_ATTENUATION, att);
+	if (mesa_point_size())
+		return 0;
+	return att[0] != 1 || att[1] != 0 || att[2] != 0;
+}
+
+/* vertex_eye sets e to the eye-space x, y, z of vertex v of the position
+ * array (x, y, z of the model-view matrix times (x, y, z, w)); it returns 0
+ * when the array cannot be read. */
+static int vertex_eye(int v, const GLfloat mv[16], float e[3])
+{
+	float p[4] = {0, 0, 0, 1};
+	int comps = vpos.size;
+	if (comps < 2 || comps > 4 || v < 0)
+		return 0;
+	if (emu[EMU_VERTEX].on) {
+		if (!emu[EMU_VERTEX].conv)
+			return 0;
+		memcpy(p, emu[EMU_VERTEX].conv + (size_t)v * comps, (size_t)comps * sizeof(float));
+	} else {
+		size_t esize = vpos.type == GL_SHORT ? 2 : vpos.type == GL_FLOAT ? 4 : 0;
+		if (!esize)
+			return 0;
+		size_t stride = vpos.stride > 0 ? (size_t)vpos.stride : comps * esize;
+		size_t n = comps * esize, at = (size_t)v * stride;
+		unsigned char raw[16];
+		if (vpos.buffer) {
+			GLint bsize = 0;
+			GLuint keep = bound_array_buffer();
+			uintptr_t off = (uintptr_t)vpos.ptr + at;
+			glBindBuffer(GL_ARRAY_BUFFER, vpos.buffer);
+			glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &bsize);
+			int ok = off + n <= (uintptr_t)bsize;
+			if (ok)
+				glGetBufferSubData(GL_ARRAY_BUFFER, (GLintptr)off, (GLsizeiptr)n, raw);
+			glBindBuffer(GL_ARRAY_BUFFER, keep);
+			if (!ok)
+				return 0;
+		} else {
+			if (!vpos.ptr || at + n > vpos.len)
+				return 0;
+			memcpy(raw, vpos.ptr + at, n);
+		}
+		for (int c = 0; c < comps; c++) {
+			if (esize == 2) {
+				int16_t x;
+				memcpy(&x, raw + 2 * c, 2);
+				p[c] = x;
+			} else {
+				memcpy(&p[c], raw + 4 * c, 4);
+			}
+		}
+	}
+	for (int r = 0; r < 3; r++)
+		e[r] = mv[r] * p[0] + mv[4 + r] * p[1] + mv[8 + r] * p[2] + mv[12 + r] * p[3];
+	return 1;
+}
+
+/* draw_points draws count points one by one, each with its size from the
+ * point size array (when enabled) made the derived size of section 3.3. */
 static void draw_points(int first, int count, const unsigned *indices)
 {
 	GLuint keep = bound_array_buffer();
-	GLfloat old;
+	GLfloat old, att[3], mv[16], lim[2];
 	glGetFloatv(GL_POINT_SIZE, &old);
+	int atten = attenuated(att), round = aliased() && !mesa_point_size();
+	prepare_shininess();
+	if (atten) {
+		static const GLfloat none[3] = {1, 0, 0};
+		glGetFloatv(GL_MODELVIEW_MATRIX, mv);
+		glGetFloatv(GL_POINT_SIZE_MIN, &lim[0]);
+		glGetFloatv(GL_POINT_SIZE_MAX, &lim[1]);
+		glPointParameterfv(GL_POINT_DISTANCE_ATTENUATION, none);
+	}
 	for (int i = 0; i < count; i++) {
 		int v = indices ? (int)indices[i] : first + i;
-		glPointSize(point_size_of(v));
+		float size = psize.enabled ? point_size_of(v) : old;
+		float e[3];
+		if (atten && vertex_eye(v, mv, e)) {
+			double d = sqrt((double)e[0] * e[0] + (double)e[1] * e[1] + (double)e[2] * e[2]);
+			double den = att[0] + att[1] * d + att[2] * d * d;
+			if (den > 0)
+				size = (float)(size * sqrt(1 / den));
+			size = size < lim[0] ? lim[0] : size > lim[1] ? lim[1] : size;
+		}
+		if (round)
+			size = size < 1.5f ? 1 : floorf(size + 0.5f);
+		glPointSize(size > 0 ? size : 1e-6f);
 		glBindBuffer(GL_ARRAY_BUFFER, keep);
 		glDrawArrays(GL_POINTS, v, 1);
 	}
 	glPointSize(old);
+	if (atten)
+		glPointParameterfv(GL_POINT_DISTANCE_ATTENUATION, att);
+}
+
+/* one_by_one says whether a draw of mode goes through draw_points. */
+static int one_by_one(GLenum mode)
+{
+	GLfloat att[3], size;
+	if (mode != GL_POINTS)
+		return 0;
+	glGetFloatv(GL_POINT_SIZE, &size);
+	return psize.enabled || attenuated(att) || (aliased() && !mesa_point_size() && size != floorf(size));
 }
 
 /* ---- paletted textures ---- */
@@ -801,7 +986,7 @@ static void draw_elements(void)
 	const void *idx = a_ptr(3);
 	if (count < 0 || count > (1 << 24))
 		die("count %lld", count);
-	int any = psize.enabled && mode == GL_POINTS;
+	int any = one_by_one(mode);
 	for (int s = 0; s < EMU_MAX; s++)
 		any |= emu[s].on;
 	if (!any || count == 0 || (type != GL_UNSIGNED_SHORT && type != GL_UNSIGNED_BYTE)) {
@@ -832,7 +1017,7 @@ static void draw_elements(void)
 			maxv = list[i] + 1ll;
 	}
 	emu_prepare(maxv);
-	if (mode == GL_POINTS && psize.enabled)
+	if (one_by_one(mode))
 		draw_points(0, (int)count, list);
 	else
 		draw_non_points(mode, 1, 0, (GLsizei)count, type, idx);
@@ -1179,7 +1364,7 @@ static void call(const char *name)
 		if (first < 0 || count < 0 || first + count > (1 << 24))
 			die("first %lld count %lld", first, count);
 		emu_prepare(first + count);
-		if (mode == GL_POINTS && psize.enabled)
+		if (one_by_one(mode))
 			draw_points((int)first, (int)count, NULL);
 		else
 			draw_non_points(mode, 0, (GLint)first, (GLsizei)count, 0, NULL);
@@ -1240,8 +1425,8 @@ static void call(const char *name)
 	if (IS("Lightfv")) { need(3); a_floats(2, f, 16); glLightfv(a_enum(0), a_enum(1), f); return; }
 	if (IS("LightModelf")) { need(2); glLightModelf(a_enum(0), a_float(1)); return; }
 	if (IS("LightModelfv")) { need(2); a_floats(1, f, 16); glLightModelfv(a_enum(0), f); return; }
-	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); return; }
-	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); return; }
+	if (IS("Materialf")) { need(3); glMaterialf(a_enum(0), a_enum(1), a_float(2)); set_shininess(a_enum(0), a_enum(1), a_float(2)); return; }
+	if (IS("Materialfv")) { need(3); a_floats(2, f, 16); glMaterialfv(a_enum(0), a_enum(1), f); set_shininess(a_enum(0), a_enum(1), f[0]); return; }
 	if (IS("Fogf")) { need(2); glFogf(a_enum(0), a_float(1)); return; }
 	if (IS("Fogfv")) { need(2); a_floats(1, f, 16); glFogfv(a_enum(0), f); return; }
 	if (IS("ClipPlanef")) {

@@ -266,3 +266,188 @@ DrawArrays TRIANGLE_STRIP 0 4
 	require.NoError(t, err)
 	assert.Equal(t, []uint8{255, 255, 255, 255}, res.Image.Pix[4*(8*16+8):4*(8*16+8)+4])
 }
+
+// pointRow draws one white point of size at eye (x, y, z) on a 32x32
+// surface with Orthof(-16, 16, -16, 16, -10, 10) (window = eye + 16) and
+// attenuation att, and returns which pixels of window row y + 16 are lit,
+// as the x range covered.
+func pointRow(t *testing.T, r mesaref.Renderer, size float32, pos [3]float32, att [3]float32) [2]int {
+	t.Helper()
+	var b [12]byte
+	for i, v := range pos {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	tr := fmt.Sprintf(`retrogl-trace 1
+Surface 32 32 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+MatrixMode PROJECTION
+Orthof -16 16 -16 16 -10 10
+MatrixMode MODELVIEW
+Color4f 1 1 1 1
+PointSize %v
+PointParameterfv POINT_DISTANCE_ATTENUATION {%v %v %v}
+EnableClientState VERTEX_ARRAY
+VertexPointer 3 FLOAT 0 [12]%s
+DrawArrays POINTS 0 1
+`, size, att[0], att[1], att[2], base64.StdEncoding.EncodeToString(b[:]))
+	res, err := mesaref.Replay([]byte(tr), r)
+	require.NoError(t, err)
+	row := 31 - int(math.Floor(float64(pos[1]+16)))
+	span := [2]int{-1, -1}
+	for x := 0; x < 32; x++ {
+		if res.Image.Pix[4*(row*32+x)] > 128 {
+			if span[0] < 0 {
+				span[0] = x
+			}
+			span[1] = x
+		}
+	}
+	return span
+}
+
+// TestPointSizeDeviations pins three Mesa 22.3 deviations in the square of
+// an aliased point (GL ES 1.1 section 3.3; gles TestAliasedPointSquare
+// pins the backends on the same points) and the replayer's workarounds
+// (see draw_points; the differential tester compares point scenes with
+// llvmpipe). With MESAREF_MESA_POINT_SIZE=1 the replayer leaves the size
+// to Mesa. If a "Mesa's own" value fails, Debian's Mesa changed: the
+// workaround can go.
+func TestPointSizeDeviations(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	// Attenuation (0, 0, 1), size 20, at eye (3.25, 0.25, -4): the eye
+	// distance is 5.16 and the size 3.88, rounded 4, covering 17-20 around
+	// x_w 19.25; Mesa divides by |z_eye| = 4: size 5, 17-21.
+	atPos, atAtt := [3]float32{3.25, 0.25, -4}, [3]float32{0, 0, 1}
+	assert.Equal(t, [2]int{17, 20}, pointRow(t, mesaref.Llvmpipe, 20, atPos, atAtt), "the specification's attenuation")
+	// Size 3.6 at x_w 8.1: rounded to 4, 6-9; softpipe truncates to 3,
+	// 7-9 (llvmpipe rounds).
+	rdPos, none := [3]float32{-7.9, 0.1, 0}, [3]float32{1, 0, 0}
+	assert.Equal(t, [2]int{6, 9}, pointRow(t, mesaref.Softpipe, 3.6, rdPos, none), "the specification's rounding, worked around on softpipe")
+	assert.Equal(t, [2]int{6, 9}, pointRow(t, mesaref.Llvmpipe, 3.6, rdPos, none), "llvmpipe's rounding")
+	// Size 5 at x_w 8.8: the square is centred at 8.5, 6-10; softpipe
+	// places it at x_w + 1/4, 7-11 (not worked around: point scenes are
+	// compared with llvmpipe).
+	odPos := [3]float32{-7.2, 0.1, 0}
+	assert.Equal(t, [2]int{6, 10}, pointRow(t, mesaref.Llvmpipe, 5, odPos, none), "llvmpipe's placement, the specification's")
+	assert.Equal(t, [2]int{7, 11}, pointRow(t, mesaref.Softpipe, 5, odPos, none), "softpipe's own placement")
+
+	t.Setenv("MESAREF_MESA_POINT_SIZE", "1")
+	assert.Equal(t, [2]int{17, 21}, pointRow(t, mesaref.Llvmpipe, 20, atPos, atAtt), "Mesa's own attenuation, by |z_eye|")
+	assert.Equal(t, [2]int{7, 9}, pointRow(t, mesaref.Softpipe, 3.6, rdPos, none), "softpipe's own truncation")
+}
+
+// TestShininessZeroDeviation pins a Mesa 22.3 deviation and the replayer's
+// workaround (see shininess in mesaref.c): with shininess 0 and a light
+// with a spot cone, Mesa's specular factor is (n.VP)^(n.VP), 0.707^0.707 =
+// 0.78 (200) for a directional light 45 degrees off the normal, where GL
+// ES 1.1 section 2.12.1 gives (n.h)^0 = 1 (255; gles TestSpecularExponentZero
+// pins the backends on the same scene). With MESAREF_MESA_SHININESS=1 the
+// replayer leaves the 0 to Mesa. If the second value fails, Debian's Mesa
+// changed: the workaround can go.
+func TestShininessZeroDeviation(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := `retrogl-trace 1
+Surface 8 8 0 0
+ClearColor 0 0 1 1
+Clear COLOR_BUFFER_BIT
+Enable LIGHTING
+Enable LIGHT0
+LightModelfv LIGHT_MODEL_AMBIENT {0 0 0 1}
+Lightfv LIGHT0 POSITION {0.70710677 0 0.70710677 0}
+Lightfv LIGHT0 SPOT_DIRECTION {-0.70710677 0 -0.70710677}
+Lightf LIGHT0 SPOT_CUTOFF 90
+Materialfv FRONT_AND_BACK AMBIENT_AND_DIFFUSE {0 0 0 1}
+Materialfv FRONT_AND_BACK SPECULAR {1 1 1 1}
+Materialf FRONT_AND_BACK SHININESS 0
+Normal3f 0 0 1
+VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=
+EnableClientState VERTEX_ARRAY
+DrawArrays TRIANGLE_STRIP 0 4
+`
+	grey := func() uint8 {
+		res, err := mesaref.Replay([]byte(tr), mesaref.Softpipe)
+		require.NoError(t, err)
+		return res.Image.Pix[4*(4*8+4)]
+	}
+	assert.Equal(t, uint8(255), grey(), "the specification's (n.h)^0, worked around")
+	t.Setenv("MESAREF_MESA_SHININESS", "1")
+	assert.Equal(t, uint8(200), grey(), "Mesa's own (n.VP)^(n.VP)")
+}
+
+// TestSoftpipeWideLineShift pins a Mesa softpipe deviation the differential
+// tester works around (scenes with wide lines are compared with llvmpipe):
+// on a line of width 3, softpipe gives the fragments of a column the colour
+// half a pixel further along the line than their centres. A red ramp from
+// 0 at window (4.5, 8.5) to 1 at (12.5, 9.5): the column at x = 7 has
+// t = 0.369 at its centre by ES 1.1 section 3.4.1's formula (red 94),
+// llvmpipe takes the centre's x (t = 3/8, 96), softpipe t = 3.5/8 (112).
+func TestSoftpipeWideLineShift(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	ndc := func(w float32) float32 { return (w - 16) / 16 }
+	var v [16]byte
+	for i, f := range []float32{ndc(4.5), ndc(8.5), ndc(12.5), ndc(9.5)} {
+		binary.LittleEndian.PutUint32(v[4*i:], math.Float32bits(f))
+	}
+	tr := fmt.Sprintf(`retrogl-trace 1
+Surface 32 32 0 0
+ClearColor 0 0 1 1
+Clear COLOR_BUFFER_BIT
+LineWidth 3
+VertexPointer 2 FLOAT 0 [16]%s
+EnableClientState VERTEX_ARRAY
+ColorPointer 4 FLOAT 0 [32]AAAAAAAAAAAAAAAAAACAPwAAgD8AAAAAAAAAAAAAgD8=
+EnableClientState COLOR_ARRAY
+DrawArrays LINES 0 2
+`, base64.StdEncoding.EncodeToString(v[:]))
+	column := func(r mesaref.Renderer) []uint8 {
+		res, err := mesaref.Replay([]byte(tr), r)
+		require.NoError(t, err)
+		var out []uint8
+		for y := 8; y <= 9; y++ { // rows both put in the column
+			out = append(out, res.Image.Pix[4*((31-y)*32+7)])
+		}
+		return out
+	}
+	assert.Equal(t, []uint8{96, 96}, column(mesaref.Llvmpipe), "llvmpipe: the fragment centres")
+	assert.Equal(t, []uint8{112, 112}, column(mesaref.Softpipe), "softpipe: half a pixel along the line")
+}
+
+// TestZeroShininessAttenuated: with a shininess of 0 the specular factor
+// is (N.H)^0 = 1 wherever N.L > 0 (GL ES 1.1 section 2.12.1). Mesa 22.3
+// computes (N.L)^(N.L) for a light with distance attenuation; the replayer
+// sends a shininess of 0 as 1e-20 before draws with one-sided lighting
+// (prepare_shininess in mesaref.c). A quad at z = 0 under a
+// light at (0, 0, 2) with quadratic attenuation 0.25: every corner is at
+// distance sqrt(6), so att = 1/2.5 = 0.4 and N.L = 2/sqrt(6) = 0.8165, and
+// with the default material (ambient 0.2, diffuse 0.8) and specular
+// (0.5, 0.25, 0) the colour is 0.04 + 0.4·(0.8·0.8165 + s) = (127.8, 102.3,
+// 76.8); Mesa's own factor 0.8475 would give (120, 98, 77).
+func TestZeroShininessAttenuated(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := `retrogl-trace 1
+Surface 16 16 0 0
+ClearColor 0 0 0 1
+Clear COLOR_BUFFER_BIT
+MatrixMode PROJECTION
+Orthof -1 1 -1 1 -10 10
+MatrixMode MODELVIEW
+Enable LIGHTING
+Enable LIGHT0
+Lightfv LIGHT0 POSITION {0 0 2 1}
+Lightf LIGHT0 QUADRATIC_ATTENUATION 0.25
+Materialfv FRONT_AND_BACK SPECULAR {0.5 0.25 0 1}
+Materialf FRONT_AND_BACK SHININESS 0
+EnableClientState VERTEX_ARRAY
+VertexPointer 3 FLOAT 0 [48]AACAvwAAgL8AAAAAAACAPwAAgL8AAAAAAACAPwAAgD8AAAAAAACAvwAAgD8AAAAA
+DrawArrays TRIANGLE_FAN 0 4
+`
+	for _, r := range []mesaref.Renderer{mesaref.Softpipe, mesaref.Llvmpipe} {
+		res, err := mesaref.Replay([]byte(tr), r)
+		require.NoError(t, err)
+		px := res.Image.Pix[4*(8*16+8) : 4*(8*16+8)+3]
+		for i, want := range []float64{127.8, 102.3, 76.8} {
+			assert.InDelta(t, want, float64(px[i]), 1, "%s, channel %d: %v", r, i, px)
+		}
+	}
+}
