@@ -318,14 +318,15 @@ func (b *irBuilder) combine(e driver.TexEnv, r ir.Reg, t, env, primary, prev ir.
 			v := b.emit(ir.MAD, b.temp(), maskRGB, false, a[1], two, mone)
 			b.emit(ir.DP3, dst, m, false, u, v)
 		}
-		if fn != driver.CombineDot3RGBA {
+		if fn != driver.CombineDot3RGBA || scale == e.AlphaScale {
 			scaleOut(dst, m, scale)
 			return
 		}
 		// DOT3_RGBA's one dot product fills all four channels, but GL ES
 		// 1.1 §3.7.12 scales "the RGB and ALPHA results" by RGB_SCALE and
-		// ALPHA_SCALE: two writes, which the back end places in the US's
-		// RGB and alpha halves, each with its own output modifier.
+		// ALPHA_SCALE: with different scales, two writes, which the back
+		// end places in the US's RGB and alpha halves, each with its own
+		// output modifier.
 		scaleOut(dst, maskRGB, scale)
 		scaleOut(dst, maskA, e.AlphaScale)
 	}
