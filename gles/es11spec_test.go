@@ -936,3 +936,76 @@ func TestColorMaterialDisableKeepsColor(t *testing.T) {
 		assert.Equal(t, []float32{1, 1, 1, 1}, ctx.GetMaterialfv(gles.FRONT, gles.AMBIENT))
 	})
 }
+
+// TestCombineDot3RGBAScales: DOT3_RGBA puts its dot product in all four
+// components, and GL ES 1.1 section 3.7.12 then scales "the RGB and ALPHA
+// results" by RGB_SCALE and ALPHA_SCALE respectively, each clamped to
+// [0, 1]. The arguments are 0.8 and 0.6 after the operand (204 and 153 of
+// 255, exact in 8 bits), so the dot product is 4*3*(0.3*0.1) = 0.36. The
+// first draw shows the RGB; the second, blending ZERO, SRC_ALPHA onto
+// white, shows the alpha in the RGB of the read-back. Dithering is off.
+// The tolerance is the chip's precision: a chip may round each of the
+// three products to 8 bits (PICA200's integer TEV truncates each, [OUT]
+// citra), up to 3/255 before the scale, then one step of the colour buffer
+// (255/(2^bits-1)) on the write. Scaled by the other channel's scale, the
+// values would be 92 away.
+func TestCombineDot3RGBAScales(t *testing.T) {
+	tests := []struct {
+		name                 string
+		rgbScale, alphaScale float32
+		operand0             gles.Enum
+	}{
+		{"rgb 2, alpha 1", 2, 1, gles.SRC_COLOR},
+		{"rgb 1, alpha 2", 1, 2, gles.SRC_COLOR},
+		{"rgb 4, alpha 1", 4, 1, gles.SRC_COLOR},
+		{"rgb 1, alpha 4", 1, 4, gles.SRC_COLOR},
+		{"rgb 2, alpha 2", 2, 2, gles.SRC_COLOR},
+		{"src_alpha, rgb 2, alpha 1", 2, 1, gles.SRC_ALPHA},
+		{"src_alpha, rgb 1, alpha 2", 1, 2, gles.SRC_ALPHA},
+	}
+	dot := 4 * 3 * (0.8 - 0.5) * (0.6 - 0.5)
+	onEvery(t, gles.Config{Width: 16, Height: 16}, func(t *testing.T, ctx *gles.Context) {
+		step := 255 / float64(int(1)<<ctx.GetIntegerv(gles.RED_BITS)[0]-1)
+		tex := ctx.GenTextures(1)
+		ctx.BindTexture(gles.TEXTURE_2D, tex[0])
+		ctx.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, 1, 1, 0, gles.RGBA, gles.UNSIGNED_BYTE, []byte{255, 255, 255, 255})
+		ctx.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.NEAREST))
+		ctx.Enable(gles.TEXTURE_2D)
+		ctx.Disable(gles.DITHER)
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.TEXTURE_ENV_MODE, int(gles.COMBINE))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.COMBINE_RGB, int(gles.DOT3_RGBA))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.SRC0_RGB, int(gles.CONSTANT))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.SRC1_RGB, int(gles.PRIMARY_COLOR))
+		ctx.TexEnvi(gles.TEXTURE_ENV, gles.OPERAND1_RGB, int(gles.SRC_COLOR))
+		ctx.Color4f(0.6, 0.6, 0.6, 1)
+		ctx.BlendFunc(gles.ZERO, gles.SRC_ALPHA)
+		for _, tc := range tests {
+			ctx.TexEnvi(gles.TEXTURE_ENV, gles.OPERAND0_RGB, int(tc.operand0))
+			k := [4]float32{0.8, 0.8, 0.8, 1}
+			if tc.operand0 == gles.SRC_ALPHA {
+				k = [4]float32{0.2, 0.2, 0.2, 0.8}
+			}
+			ctx.TexEnvfv(gles.TEXTURE_ENV, gles.TEXTURE_ENV_COLOR, k[:])
+			ctx.TexEnvf(gles.TEXTURE_ENV, gles.RGB_SCALE, tc.rgbScale)
+			ctx.TexEnvf(gles.TEXTURE_ENV, gles.ALPHA_SCALE, tc.alphaScale)
+			for _, blend := range []bool{false, true} {
+				scale, what := float64(tc.rgbScale), "RGB"
+				ctx.ClearColor(0, 0, 0, 1)
+				ctx.Disable(gles.BLEND)
+				if blend {
+					scale, what = float64(tc.alphaScale), "alpha"
+					ctx.ClearColor(1, 1, 1, 1)
+					ctx.Enable(gles.BLEND)
+				}
+				ctx.Clear(gles.COLOR_BUFFER_BIT)
+				texQuad(ctx, 1, 1)
+				drawn(t, ctx)
+				got := pixel(ctx, 8, 8)
+				want, tol := 255*min(1, dot*scale), 3*scale+step
+				for ch := 0; ch < 3; ch++ {
+					assert.InDelta(t, want, float64(got[ch]), tol, "%s: %s channel %d of %v", tc.name, what, ch, got)
+				}
+			}
+		}
+	})
+}

@@ -362,7 +362,7 @@ func (c *Context) bindTextures(st *driver.State, units []int, en1 uint32) (uint3
 		colors = append(colors, tu.Env.Color)
 	}
 	if dot3Alpha {
-		words = append(words, dot3AlphaStage())
+		words = append(words, dot3AlphaStage(&st.Units[units[0]].Env))
 		colors = append(colors, [4]float32{})
 	}
 	c.emitStages(words, colors)

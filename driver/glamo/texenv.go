@@ -205,13 +205,23 @@ func unitWords(cs combSpec, alpha bool, s, u int, cnstSel uint8) (mod, arg uint3
 func stageWords(env *driver.TexEnv, base driver.BaseFormat, s, u int) [4]uint32 {
 	rgb, a := envSpecs(env, base)
 	cnstSel := uint8(selFact0 + s) // 10011 reads factor 1 (P7)
-	cm, ca := unitWords(rgb, false, s, u, cnstSel)
 	if rgb.fn == driver.CombineDot3RGBA {
+		if needsDot3AlphaStage(env) {
+			// dot3AlphaStage applies both scales: this stage leaves the
+			// saturated dot product unscaled in Ccur0.
+			rgb.scale = 1
+		}
+		cm, ca := unitWords(rgb, false, s, u, cnstSel)
 		// The alpha unit takes the same dot product (DP3 in the alpha unit
-		// reads the RGB of its arguments, sim/glamo's decision).
-		am, aa := unitWords(rgb, true, s, u, cnstSel)
+		// reads the RGB of its arguments, sim/glamo's decision), scaled by
+		// ALPHA_SCALE through its own output modifier: GL ES 1.1 §3.7.12
+		// scales DOT3_RGBA's alpha result by ALPHA_SCALE, not RGB_SCALE.
+		ra := rgb
+		ra.scale = a.scale
+		am, aa := unitWords(ra, true, s, u, cnstSel)
 		return [4]uint32{cm, ca, am, aa}
 	}
+	cm, ca := unitWords(rgb, false, s, u, cnstSel)
 	am, aa := unitWords(a, true, s, u, cnstSel)
 	return [4]uint32{cm, ca, am, aa}
 }
@@ -233,13 +243,16 @@ func needsDot3AlphaStage(env *driver.TexEnv) bool {
 }
 
 // dot3AlphaStage is a second blend stage after a DOT3_RGBA stage whose
-// alpha the first cannot compute: DP3 writes the dot product to every
-// colour channel of Ccur0, so this stage keeps Ccur0 and takes its blue,
-// replicated into alpha (the alpha unit's replicate bit, L4229), as the
-// alpha: GL's DOT3_RGBA puts the same dot product in alpha.
-func dot3AlphaStage() [4]uint32 {
-	cm, ca := unitWords(spec(driver.CombineReplace, 1, prev, col), false, 1, 0, selFact0+1)
-	am, aa := unitWords(spec(driver.CombineReplace, 1, prev, alp), true, 1, 0, selFact0+1)
+// alpha the first cannot compute: DP3 writes the saturated dot product,
+// unscaled (see stageWords), to every colour channel of Ccur0, so this
+// stage takes Ccur0 times RGB_SCALE as the colour and its blue, replicated
+// into alpha (the alpha unit's replicate bit, L4229), times ALPHA_SCALE as
+// the alpha: GL's DOT3_RGBA puts the same dot product in alpha. Scaling
+// the saturated product and saturating again equals GL's one saturation
+// of the scaled product, as both scales are at least 1.
+func dot3AlphaStage(env *driver.TexEnv) [4]uint32 {
+	cm, ca := unitWords(spec(driver.CombineReplace, env.RGBScale, prev, col), false, 1, 0, selFact0+1)
+	am, aa := unitWords(spec(driver.CombineReplace, env.AlphaScale, prev, alp), true, 1, 0, selFact0+1)
 	aa |= repl << 25 // ARG1: Ccur0 with blue replicated into alpha
 	return [4]uint32{cm, ca, am, aa}
 }

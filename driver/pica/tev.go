@@ -141,6 +141,30 @@ func envStage(env *driver.TexEnv, base driver.BaseFormat, u uint32) tevStage {
 	return s
 }
 
+// dot3Split reports whether env is DOT3_RGBA with different RGB and alpha
+// scales. GL ES 1.1 §3.7.12 scales DOT3_RGBA's alpha result by ALPHA_SCALE,
+// but a Dot3_RGBA stage writes its RGB result, already times the RGB
+// scale, to alpha: sim/pica's decision from the [OUT] citra formula in
+// /work/shared/notes/pica200.md (the seed names the operation only,
+// L1651). Such an environment takes two stages: Dot3_RGBA at 1x leaves the
+// saturated dot product in RGB and alpha, then scaleStage scales each.
+// With at most three units, six stages always suffice.
+func dot3Split(env *driver.TexEnv) bool {
+	return env.Mode == driver.EnvCombine && env.CombineRGB == driver.CombineDot3RGBA &&
+		scaleCode(env.RGBScale) != scaleCode(env.AlphaScale)
+}
+
+// scaleStage replaces with the previous stage's output times env's RGB
+// and alpha scales. Scaling the saturated dot product and saturating
+// again equals GL's one saturation of the scaled product, as both scales
+// are at least 1.
+func scaleStage(env *driver.TexEnv) tevStage {
+	s := passStage
+	s.scale = scaleCode(env.RGBScale) | scaleCode(env.AlphaScale)<<16
+	s.color = rgba8(env.Color)
+	return s
+}
+
 func scaleCode(f float32) uint32 {
 	switch f {
 	case 2:
@@ -166,8 +190,14 @@ func (c *Context) combiners(st *driver.State, units int) {
 		if t == nil {
 			continue
 		}
-		stages[n] = envStage(&st.Units[u].Env, t.Base(), uint32(u))
+		env := &st.Units[u].Env
+		stages[n] = envStage(env, t.Base(), uint32(u))
 		n++
+		if dot3Split(env) {
+			stages[n-1].scale = 0
+			stages[n] = scaleStage(env)
+			n++
+		}
 	}
 	if n == 0 {
 		stages[0] = stage([3]uint32{srcPrimary}, [3]uint32{srcPrimary}, [3]uint32{}, [3]uint32{}, fnReplace, fnReplace)

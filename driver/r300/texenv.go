@@ -278,6 +278,13 @@ func (b *irBuilder) combine(e driver.TexEnv, r ir.Reg, t, env, primary, prev ir.
 		}
 		return x
 	}
+	scaleOut := func(dst ir.Reg, m ir.Mask, scale float32) {
+		if scale == 1 {
+			b.emit(ir.MOV, r, m, true, ir.S(dst))
+		} else {
+			b.emit(ir.MUL, r, m, true, ir.S(dst), b.scalar(scale))
+		}
+	}
 	half := func(fn driver.CombineFunc, src [3]driver.CombineSrc, ops [3]driver.CombineOperand, m ir.Mask, scale float32) {
 		var a [3]ir.Src
 		n := map[driver.CombineFunc]int{driver.CombineReplace: 1, driver.CombineInterpolate: 3}[fn]
@@ -311,11 +318,17 @@ func (b *irBuilder) combine(e driver.TexEnv, r ir.Reg, t, env, primary, prev ir.
 			v := b.emit(ir.MAD, b.temp(), maskRGB, false, a[1], two, mone)
 			b.emit(ir.DP3, dst, m, false, u, v)
 		}
-		if scale == 1 {
-			b.emit(ir.MOV, r, m, true, ir.S(dst))
-		} else {
-			b.emit(ir.MUL, r, m, true, ir.S(dst), b.scalar(scale))
+		if fn != driver.CombineDot3RGBA || scale == e.AlphaScale {
+			scaleOut(dst, m, scale)
+			return
 		}
+		// DOT3_RGBA's one dot product fills all four channels, but GL ES
+		// 1.1 §3.7.12 scales "the RGB and ALPHA results" by RGB_SCALE and
+		// ALPHA_SCALE: with different scales, two writes, which the back
+		// end places in the US's RGB and alpha halves, each with its own
+		// output modifier.
+		scaleOut(dst, maskRGB, scale)
+		scaleOut(dst, maskA, e.AlphaScale)
 	}
 	if e.CombineRGB == driver.CombineDot3RGBA {
 		half(e.CombineRGB, e.SrcRGB, e.OperandRGB, ir.MaskXYZW, e.RGBScale)
