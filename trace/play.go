@@ -246,11 +246,29 @@ func (a *args) uint(i int) uint32 {
 	return uint32(n)
 }
 
+// mapped returns the context's name for the trace's name n. A name the
+// trace never generated (GL ES 1.1 section 2.9: binding an unused name
+// creates the object) stands for itself unless the context already gave
+// that number to one of the trace's generated names: then it gets a
+// number of its own, so two of the trace's objects never become one
+// (a trace whose GenBuffers recorded 3 but whose context returned 1 must
+// not draw buffer 3's data through a later "BindBuffer 1"). Either way
+// the choice is remembered.
 func mapped(m map[uint32]uint32, n uint32) uint32 {
-	if got, ok := m[n]; ok {
+	if got, ok := m[n]; ok || n == 0 {
 		return got
 	}
-	return n
+	got, top := n, uint32(0)
+	taken := false
+	for k, v := range m {
+		taken = taken || v == n
+		top = max(top, k, v)
+	}
+	if taken && top < 1<<32-1 {
+		got = top + 1
+	}
+	m[n] = got
+	return got
 }
 
 func (a *args) buf(i int) uint32 { return mapped(a.p.bufs, a.uint(i)) }

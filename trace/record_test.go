@@ -286,3 +286,20 @@ func TestRoundTripES2(t *testing.T) {
 	r8, g8, b8, a8 := ctx.Image().At(16, 10).RGBA()
 	assert.Equal(t, [4]uint32{255, 128, 0, 255}, [4]uint32{r8 >> 8, g8 >> 8, b8 >> 8, a8 >> 8})
 }
+
+// TestPlayerKeepsUngeneratedNamesApart plays a trace that binds names it
+// never generated next to one it did (a reduced rgldiff trace, seed 362):
+// the context returns 1 for the recorded GenBuffers 3, so the trace's own
+// buffer 1 must become another buffer, not buffer 3 under a second name.
+func TestPlayerKeepsUngeneratedNamesApart(t *testing.T) {
+	tr, err := trace.Parse(strings.NewReader("retrogl-trace 1\nSurface 32 16 16 0\n" +
+		"BindBuffer ARRAY_BUFFER 2\nGenBuffers 1 = {3}\nBindBuffer ARRAY_BUFFER 3\n" +
+		"BufferData ARRAY_BUFFER 144 DYNAMIC_DRAW\nBindBuffer ARRAY_BUFFER 1\n"))
+	require.NoError(t, err)
+	ctx := newContext(t)
+	require.NoError(t, trace.NewPlayer(ctx).Play(tr))
+	assert.Equal(t, 0, ctx.GetBufferParameteriv(gles.ARRAY_BUFFER, gles.BUFFER_SIZE), "the trace's buffer 1 is empty")
+	ctx.BindBuffer(gles.ARRAY_BUFFER, 1)
+	assert.Equal(t, 144, ctx.GetBufferParameteriv(gles.ARRAY_BUFFER, gles.BUFFER_SIZE), "the context's buffer 1 is the trace's 3")
+	assert.Equal(t, gles.NO_ERROR, ctx.GetError())
+}

@@ -444,10 +444,45 @@ static GLuint mapname(struct namemap *m, long long name)
 {
 	if (name < 0 || name > 0xFFFFFFFFll)
 		die("bad object name %lld", name);
+	if (name == 0)
+		return 0;
 	for (int i = 0; i < m->n; i++)
 		if (m->from[i] == (GLuint)name)
 			return m->to[i];
-	return (GLuint)name;
+	/* A name the trace never generated stands for itself unless Mesa
+	 * gave that number to one of the trace's generated names: then it
+	 * gets a number of its own (trace/play.go's mapped does the same). */
+	GLuint got = (GLuint)name, top = 0;
+	int taken = 0;
+	for (int i = 0; i < m->n; i++) {
+		taken |= m->to[i] == got;
+		if (m->to[i] > top)
+			top = m->to[i];
+		if (m->from[i] > top)
+			top = m->from[i];
+	}
+	if (taken && top < 0xFFFFFFFFu)
+		got = top + 1;
+	if (m->n == 4096)
+		die("too many object names");
+	m->from[m->n] = (GLuint)name;
+	m->to[m->n++] = got;
+	return got;
+}
+
+/* setname records that the trace's name from is Mesa's to, replacing an
+ * earlier mapping of from. */
+static void setname(struct namemap *m, GLuint from, GLuint to)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->from[i] == from) {
+			m->to[i] = to;
+			return;
+		}
+	if (m->n == 4096)
+		die("too many object names");
+	m->from[m->n] = from;
+	m->to[m->n++] = to;
 }
 
 typedef void (APIENTRYP namefn)(GLsizei, const GLuint *);
@@ -463,12 +498,8 @@ static void gen_names(struct namemap *m, genfn gen, struct val *result)
 	gen((GLsizei)n, got);
 	if (!result || result->kind != K_VECTOR)
 		return;
-	for (int i = 0; i < result->nelems && i < n; i++) {
-		if (m->n == 4096)
-			die("too many object names");
-		m->from[m->n] = (GLuint)num_int(&result->elems[i]);
-		m->to[m->n++] = got[i];
-	}
+	for (int i = 0; i < result->nelems && i < n; i++)
+		setname(m, (GLuint)num_int(&result->elems[i]), got[i]);
 }
 
 static void delete_names(struct namemap *m, namefn del)
@@ -1146,18 +1177,16 @@ static int es2_call(const char *name)
 	if (IS("CreateShader")) {
 		need(1);
 		GLuint got = glCreateShader(a_enum(0));
-		if (result && result->kind == K_NUMBER && objnames.n < 4096) {
-			objnames.from[objnames.n] = (GLuint)num_int(result);
-			objnames.to[objnames.n++] = got;
+		if (result && result->kind == K_NUMBER) {
+			setname(&objnames, (GLuint)num_int(result), got);
 		}
 		return 1;
 	}
 	if (IS("CreateProgram")) {
 		need(0);
 		GLuint got = glCreateProgram();
-		if (result && result->kind == K_NUMBER && objnames.n < 4096) {
-			objnames.from[objnames.n] = (GLuint)num_int(result);
-			objnames.to[objnames.n++] = got;
+		if (result && result->kind == K_NUMBER) {
+			setname(&objnames, (GLuint)num_int(result), got);
 		}
 		return 1;
 	}
