@@ -38,6 +38,16 @@ func TestChipDifferences(t *testing.T) {
 		// three bits, so the error is no longer one step.
 		{"logic-op-dither.trace", 16, 15, color.NRGBA{255, 134, 198, 255}, color.NRGBA{193, 156, 216, 255},
 			"XOR on dithered RGB565 bits"},
+		// Seed 437 (and the class of 430 and 789): a strip of two
+		// colour-array triangles whose positions have w 2, 2, 0.5 and
+		// 0.5 under an orthographic projection. GL interpolates colour
+		// perspective-correctly, Mesa and r300 give (153, 123, 174); the
+		// Glamo sets its colour planes up over window x and y, linear in
+		// screen space, and gives green 34 lower. The same trace with
+		// each position divided by its w (the same window positions,
+		// w = 1) passes.
+		{"varying-w-colour.trace", 27, 15, color.NRGBA{140, 89, 165, 255}, color.NRGBA{153, 123, 174, 255},
+			"screen-space colour interpolation under varying w"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open(gold.Path("difftest", "glamo3365", tc.file))
