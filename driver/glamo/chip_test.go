@@ -38,6 +38,14 @@ func TestChipDifferences(t *testing.T) {
 		// three bits, so the error is no longer one step.
 		{"logic-op-dither.trace", 16, 15, color.NRGBA{255, 134, 198, 255}, color.NRGBA{193, 156, 216, 255},
 			"XOR on dithered RGB565 bits"},
+		// Seed 487, the same with LogicOp(EQUIV) over flat-shaded
+		// triangles: the fragment (131, 215, 79) over the clear
+		// (5, 96, 117). GL gives ~(s ^ d) = (121, 72, 197); the Glamo
+		// gives red ~(16 ^ 0) = 15 (123), green ~(53 ^ 23) = 29 (117),
+		// blue ~(9 ^ 14) = 24 (198). Green's destination dithers to 23
+		// (010111) or 24 (011000): four bits apart, 117 against 73.
+		{"logic-op-equiv-dither.trace", 42, 18, color.NRGBA{123, 117, 198, 255}, color.NRGBA{121, 72, 197, 255},
+			"EQUIV on dithered RGB565 bits"},
 		// Seed 437 (and the class of 430 and 789): a strip of two
 		// colour-array triangles whose positions have w 2, 2, 0.5 and
 		// 0.5 under an orthographic projection. GL interpolates colour
