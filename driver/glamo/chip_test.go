@@ -56,6 +56,13 @@ func TestChipDifferences(t *testing.T) {
 		// w = 1) passes.
 		{"varying-w-colour.trace", 27, 15, color.NRGBA{140, 89, 165, 255}, color.NRGBA{153, 123, 174, 255},
 			"screen-space colour interpolation under varying w"},
+		// Seed 494, the same class under a texture: a five-vertex fan
+		// with w 1, 2, 2, 0.5 and 1.5 whose colour goes through
+		// COMBINE SUBTRACT (1 - primary colour) - texture. Mesa and
+		// r300 give (12, 0, 59); the screen-linear colour, subtracted
+		// and clamped, lands elsewhere. Passes with w = 1.
+		{"varying-w-combine.trace", 37, 14, color.NRGBA{0, 36, 99, 255}, color.NRGBA{12, 0, 59, 255},
+			"screen-space colour interpolation under varying w, through SUBTRACT"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open(gold.Path("difftest", "glamo3365", tc.file))

@@ -37,6 +37,13 @@ func TestChipDifferences(t *testing.T) {
 		// (the same window positions, w = 1) passes.
 		{"varying-w-colour.trace", 27, 15, color.NRGBA{139, 89, 163, 104}, color.NRGBA{153, 123, 174, 90},
 			"screen-space colour interpolation under varying w"},
+		// Seed 494, the same class under a texture: a five-vertex fan
+		// with w 1, 2, 2, 0.5 and 1.5 whose colour goes through
+		// COMBINE SUBTRACT (1 - primary colour) - texture. Mesa and
+		// r300 give (12, 0, 59); the screen-linear colour, subtracted
+		// and clamped, lands elsewhere. Passes with w = 1.
+		{"varying-w-combine.trace", 37, 14, color.NRGBA{0, 37, 97, 168}, color.NRGBA{12, 0, 59, 163},
+			"screen-space colour interpolation under varying w, through SUBTRACT"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open(gold.Path("difftest", "unichrome", tc.file))
