@@ -856,6 +856,39 @@ func TestSpecularExponentZero(t *testing.T) {
 	})
 }
 
+// TestSpecularExponentZeroBehindHalfway: with a shininess of 0 the
+// specular term is (n⊙h)^0 = 1 also where n.h <= 0, as long as n.VP > 0
+// (ES 1.1 section 2.12.1: f_i is 1 for n.VP > 0, and max(n.h, 0)^0 is 1).
+// A directional light along (1, 0, 0.1), the infinite viewer (0, 0, 1),
+// so h is about (0.67, 0, 0.74); the normal (0.3, 0, -1) has n.VP > 0 and
+// n.h < 0. Specular material and light 1, nothing else: white (rgldiff
+// seed 1148 on glamo3365, which gave 0 there).
+func TestSpecularExponentZeroBehindHalfway(t *testing.T) {
+	onEvery(t, gles.Config{Width: 8, Height: 8}, func(t *testing.T, ctx *gles.Context) {
+		ctx.ClearColor(0, 0, 1, 1)
+		ctx.Clear(gles.COLOR_BUFFER_BIT)
+		ctx.Enable(gles.LIGHTING)
+		ctx.Enable(gles.LIGHT0)
+		ctx.LightModelfv(gles.LIGHT_MODEL_AMBIENT, []float32{0, 0, 0, 1})
+		ctx.Lightfv(gles.LIGHT0, gles.POSITION, []float32{1, 0, 0.1, 0})
+		ctx.Materialfv(gles.FRONT_AND_BACK, gles.AMBIENT_AND_DIFFUSE, []float32{0, 0, 0, 1})
+		ctx.Materialfv(gles.FRONT_AND_BACK, gles.SPECULAR, []float32{1, 1, 1, 1})
+		ctx.Materialf(gles.FRONT_AND_BACK, gles.SHININESS, 0)
+		n := []float32{0.3, 0, -1}
+		l := []float64{1, 0, 0.1}
+		ln := math.Sqrt(l[0]*l[0] + l[2]*l[2])
+		h := []float64{l[0] / ln, 0, l[2]/ln + 1}
+		require.Greater(t, float64(n[0])*l[0]+float64(n[2])*l[2], 0.0, "n.VP")
+		require.Less(t, float64(n[0])*h[0]+float64(n[2])*h[2], 0.0, "n.h")
+		ctx.Normal3f(n[0], n[1], n[2])
+		ctx.EnableClientState(gles.VERTEX_ARRAY)
+		ctx.VertexPointer(2, gles.FLOAT, 0, []float32{-1, -1, 1, -1, -1, 1, 1, 1})
+		ctx.DrawArrays(gles.TRIANGLE_STRIP, 0, 4)
+		drawn(t, ctx)
+		assertRGB(t, [3]int{255, 255, 255}, pixel(ctx, 4, 4), "specular max(n.h, 0)^0")
+	})
+}
+
 // TestWideLineAttributes: the fragments of a wide line's column carry the
 // colour of the thin line's fragment at its centre (ES 1.1 section 3.4:
 // t = (p_r - p_a).(p_b - p_a) / |p_b - p_a|^2 for the centre p_r). A red

@@ -514,9 +514,12 @@ func (e *Engine) light(in *input, out *vertex, eye, n [3]float64) {
 			var sp float64
 			if g.specL && ndl > 0 {
 				h := qnorm3([3]float64{qadd(L[0], view[0]), qadd(L[1], view[1]), qadd(L[2], view[2])})
-				if ndh := qdot3(nn, h); ndh > 0 {
-					sp = qpow(ndh, m.shin)
-				}
+				// (n⊙h)^s with n⊙h = max(n·h, 0): qpow gives 0^s = 0
+				// for s > 0 and x^0 = 1, so a shininess of 0 gives the
+				// whole specular term wherever n·L > 0, n·h <= 0
+				// included, as GL ES 1.1 section 2.12.1's formula (and
+				// every other backend) has it (rgldiff seed 1148).
+				sp = qpow(math.Max(qdot3(nn, h), 0), m.shin)
 			}
 			ndl = math.Max(ndl, 0)
 			for j := 0; j < 3; j++ {
