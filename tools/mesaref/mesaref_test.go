@@ -337,54 +337,14 @@ func TestPointSizeDeviations(t *testing.T) {
 	assert.Equal(t, [2]int{7, 9}, pointRow(t, mesaref.Softpipe, 3.6, rdPos, none), "softpipe's own truncation")
 }
 
-// TestShininessZeroDeviation pins a Mesa 22.3 deviation and the replayer's
-// workaround (see shininess in mesaref.c): with shininess 0 and a light
-// with a spot cone, Mesa's specular factor is (n.VP)^(n.VP), 0.707^0.707 =
-// 0.78 (200) for a directional light 45 degrees off the normal, where GL
-// ES 1.1 section 2.12.1 gives (n.h)^0 = 1 (255; gles TestSpecularExponentZero
-// pins the backends on the same scene). With MESAREF_MESA_SHININESS=1 the
-// replayer leaves the 0 to Mesa. If the second value fails, Debian's Mesa
-// changed: the workaround can go.
-func TestShininessZeroDeviation(t *testing.T) {
-	testenv.Need(t, mesaref.Package, mesaref.Available())
-	tr := `retrogl-trace 1
-Surface 8 8 0 0
-ClearColor 0 0 1 1
-Clear COLOR_BUFFER_BIT
-Enable LIGHTING
-Enable LIGHT0
-LightModelfv LIGHT_MODEL_AMBIENT {0 0 0 1}
-Lightfv LIGHT0 POSITION {0.70710677 0 0.70710677 0}
-Lightfv LIGHT0 SPOT_DIRECTION {-0.70710677 0 -0.70710677}
-Lightf LIGHT0 SPOT_CUTOFF 90
-Materialfv FRONT_AND_BACK AMBIENT_AND_DIFFUSE {0 0 0 1}
-Materialfv FRONT_AND_BACK SPECULAR {1 1 1 1}
-Materialf FRONT_AND_BACK SHININESS 0
-Normal3f 0 0 1
-VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=
-EnableClientState VERTEX_ARRAY
-DrawArrays TRIANGLE_STRIP 0 4
-`
-	grey := func() uint8 {
-		res, err := mesaref.Replay([]byte(tr), mesaref.Softpipe)
-		require.NoError(t, err)
-		return res.Image.Pix[4*(4*8+4)]
-	}
-	assert.Equal(t, uint8(255), grey(), "the specification's (n.h)^0, worked around")
-	t.Setenv("MESAREF_MESA_SHININESS", "1")
-	assert.Equal(t, uint8(200), grey(), "Mesa's own (n.VP)^(n.VP)")
-}
-
-// TestServerForgetsShininess replays, on one Server, a trace that sets a
-// shininess of 64 and then a trace that leaves it at GL's default 0: the
-// second trace's image is the same as on a fresh server (the replayer's
-// record of the trace's shininess, which its shininess-0 workaround reads,
-// starts from 0 for every trace; it once leaked from one scene into the
-// next and failed rgldiff scenes on every backend).
-func TestServerForgetsShininess(t *testing.T) {
-	testenv.Need(t, mesaref.Package, mesaref.Available())
-	scene := func(shininess string) []byte {
-		return []byte(`retrogl-trace 1
+// spotSpecularScene is an 8x8 quad facing the viewer under a directional
+// light 45 degrees off its normal with a spot cone around the light's own
+// direction (spot factor 1), specular material and light 1 and nothing
+// else, with the material line shininess (a Materialf call or nothing: GL's
+// default 0) before the draw. Its centre pixel's red is the specular
+// factor.
+func spotSpecularScene(shininess string) []byte {
+	return []byte(`retrogl-trace 1
 Surface 8 8 0 0
 ClearColor 0 0 1 1
 Clear COLOR_BUFFER_BIT
@@ -401,7 +361,38 @@ VertexPointer 2 FLOAT 0 [32]AACAvwAAgL8AAIA/AACAvwAAgL8AAIA/AACAPwAAgD8=
 EnableClientState VERTEX_ARRAY
 DrawArrays TRIANGLE_STRIP 0 4
 `)
+}
+
+// TestShininessZeroDeviation pins a Mesa 22.3 deviation and the replayer's
+// workaround (see shininess in mesaref.c): with shininess 0 and a light
+// with a spot cone, Mesa's specular factor is (n.VP)^(n.VP), 0.707^0.707 =
+// 0.78 (200) for a directional light 45 degrees off the normal, where GL
+// ES 1.1 section 2.12.1 gives (n.h)^0 = 1 (255; gles TestSpecularExponentZero
+// pins the backends on the same scene). With MESAREF_MESA_SHININESS=1 the
+// replayer leaves the 0 to Mesa. If the second value fails, Debian's Mesa
+// changed: the workaround can go.
+func TestShininessZeroDeviation(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	tr := spotSpecularScene("Materialf FRONT_AND_BACK SHININESS 0\n")
+	grey := func() uint8 {
+		res, err := mesaref.Replay(tr, mesaref.Softpipe)
+		require.NoError(t, err)
+		return res.Image.Pix[4*(4*8+4)]
 	}
+	assert.Equal(t, uint8(255), grey(), "the specification's (n.h)^0, worked around")
+	t.Setenv("MESAREF_MESA_SHININESS", "1")
+	assert.Equal(t, uint8(200), grey(), "Mesa's own (n.VP)^(n.VP)")
+}
+
+// TestServerForgetsShininess replays, on one Server, a trace that sets a
+// shininess of 64 and then a trace that leaves it at GL's default 0: the
+// second trace's image is the same as on a fresh server (the replayer's
+// record of the trace's shininess, which its shininess-0 workaround reads,
+// starts from 0 for every trace; it once leaked from one scene into the
+// next and failed rgldiff scenes on every backend).
+func TestServerForgetsShininess(t *testing.T) {
+	testenv.Need(t, mesaref.Package, mesaref.Available())
+	scene := spotSpecularScene
 	s, err := mesaref.NewServer(mesaref.Softpipe)
 	require.NoError(t, err)
 	defer s.Close()
