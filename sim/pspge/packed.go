@@ -171,6 +171,24 @@ func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32, la
 	}
 	a := cl[0].area
 	pc := sb.pc[:n]
+	if a < 1<<31 && n >= tabMin {
+		// Four channels at once, each pixel from the step table.
+		tab := sb.tab.steps(n, cl)
+		Q, _, R01, R23, _, _, _ := swarLerp(cl)
+		es := tab.e[:n]
+		if lanes {
+			qc := sb.qc[:len(es)]
+			for i := range es {
+				qc[i] = swarAt(Q, R01, R23, &es[i])
+			}
+		} else {
+			for i := range es {
+				binary.LittleEndian.PutUint32(pc[i][:], uint32(swarRGBA(swarAt(Q, R01, R23, &es[i]))))
+			}
+		}
+		tab.advance(cl, n)
+		return false
+	}
 	if a < 1<<31 {
 		// Four channels at once, in two streams (swarLerp).
 		Q, DQ, R01, R23, D01, D23, A := swarLerp(cl)
@@ -272,7 +290,7 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 			n := min(spanChunk, s.X1-x0)
 			m := t.depthStage(&d.pipe, sb, &zl, n, x0, row)
 			if m == n && d.pipe.direct && area < 1<<31 && !flatRow(&cl) {
-				t.colorWrite8888(&d.pipe, &cl, n, x0, row)
+				t.colorWrite8888(&d.pipe, sb, &cl, n, x0, row)
 				continue
 			}
 			sb.flat = colorStage(sb, n, &cl, smooth, r.flat, d.pipe.lanes) && tex == nil && !spec && m == n
@@ -814,9 +832,18 @@ func zRange(f uint32, z int32) (lo, span uint32, inv bool) {
 // written as it is stepped (colorStage's four-channel stepping in two
 // streams, for a triangle whose area is below 2^31), two pixels to a
 // 64-bit word.
-func (t *target) colorWrite8888(p *pipe, cl *[4]ilerp, n, x0, row int) {
+func (t *target) colorWrite8888(p *pipe, sb *spanBuf, cl *[4]ilerp, n, x0, row int) {
 	o := (row*t.stride + x0) * 4
 	fb := t.fb[o : o+4*n]
+	if n >= tabMin {
+		tab := sb.tab.steps(n, cl)
+		keep, set := uint64(0xFF000000FF000000), uint64(0)
+		if t.stencil {
+			keep, set = 0, uint64(p.aconst)*lanes32
+		}
+		tab.write8888(fb, cl, n, keep, set)
+		return
+	}
 	Q, DQ, R01, R23, D01, D23, A := swarLerp(cl)
 	Qb, Rb01, Rb23 := swarStep(Q, R01, R23, DQ, D01, D23, A)
 	DQ, D01, D23 = swarDouble(DQ, D01, D23, A)
@@ -916,4 +943,135 @@ func swarStore(cl *[4]ilerp, Q, R01, R23, A uint64) {
 // flatRow reports whether four colour interpolators stay constant.
 func flatRow(cl *[4]ilerp) bool {
 	return cl[0].dq|cl[0].dr|cl[1].dq|cl[1].dr|cl[2].dq|cl[2].dr|cl[3].dq|cl[3].dr == 0
+}
+
+// The step table (stepTab): the colour stepping of a chunk without a
+// chain from one pixel to the next. A triangle's steps (dq, dr) are the
+// same on every row, so the states i steps from a zero remainder, q_i = i*dq
+// + floor(i*dr/a) and t_i = i*dr mod a per channel, are computed once for
+// the triangle; from a row's state (q_0, r_0), with 0 <= r_0 < a, pixel i's
+// channel is q_0 + q_i + [r_0 + t_i >= a] (r_0 + t_i < 2a) and its
+// remainder r_0 + t_i, less a on a carry: exactly where i of ilerp.step's
+// steps lead, an addition and a carry per pixel, each pixel independent
+// of the one before. In 32-bit lanes biased by 2^31 - a (swarLerp) the
+// carry is the lane's bit 31 (r_0 + t_i + 2^31 - a < 2^32 for a < 2^31).
+
+// tabMin is the least chunk that uses the step table: a table costs about
+// one ilerp.step per channel and entry, once per triangle.
+const tabMin = 16
+
+// stepEntry is the state i steps from zero in swarLerp's lanes: q as the
+// integer sum of the channels' q_i at their lanes (a lane may hold a
+// borrow until a row's state is added: the sum of the two is the sum of
+// channels in 0..255), the remainders unbiased.
+type stepEntry struct{ q, r01, r23 uint64 }
+
+// pairEntry is the state of pixels 2k and 2k+1 for write8888: q holds the
+// integer sums q_0 + q_1<<8 + q_2<<16 (R, G, B; alpha is never written)
+// of the first pixel in the low 32 bits and of the second added at bit 32,
+// and r0, r1, r2 the remainders of channels R, G, B, the first pixel's in
+// the low lane and the second's in the high one.
+type pairEntry struct{ q, r0, r1, r2 uint64 }
+
+// stepTab holds the steps of the triangle last shaded, built as far as
+// the longest chunk so far needed.
+type stepTab struct {
+	dq, dr [4]int64
+	a      int64
+	n      int // entries built
+	q, t   [4][spanChunk + 1]int64
+	e      [spanChunk + 1]stepEntry
+	p      [spanChunk/2 + 1]pairEntry
+}
+
+// steps returns the table of the interpolators cl (one area below 2^31),
+// built to entry n.
+func (tb *stepTab) steps(n int, cl *[4]ilerp) *stepTab {
+	a := cl[0].area
+	if tb.n == 0 || tb.a != a || tb.dq != [4]int64{cl[0].dq, cl[1].dq, cl[2].dq, cl[3].dq} ||
+		tb.dr != [4]int64{cl[0].dr, cl[1].dr, cl[2].dr, cl[3].dr} {
+		tb.a, tb.n = a, 1
+		for k := range cl {
+			tb.dq[k], tb.dr[k] = cl[k].dq, cl[k].dr
+			tb.q[k][0], tb.t[k][0] = 0, 0
+		}
+		tb.e[0] = stepEntry{}
+	}
+	if tb.n > n {
+		return tb
+	}
+	for k := range cl {
+		q, t, dq, dr := tb.q[k][tb.n-1], tb.t[k][tb.n-1], tb.dq[k], tb.dr[k]
+		qs, ts := &tb.q[k], &tb.t[k]
+		for i := tb.n; i <= n; i++ {
+			q, t = step(q, t, dq, dr, a)
+			qs[i], ts[i] = q, t
+		}
+	}
+	for i := tb.n; i <= n; i++ {
+		q, t := &tb.q, &tb.t
+		tb.e[i] = stepEntry{
+			q:   uint64(q[0][i] + q[2][i]<<16 + q[1][i]<<32 + q[3][i]<<48),
+			r01: uint64(t[0][i]) | uint64(t[1][i])<<32,
+			r23: uint64(t[2][i]) | uint64(t[3][i])<<32,
+		}
+		if i&1 != 0 {
+			j := i - 1
+			tb.p[j/2] = pairEntry{
+				q:  uint64(q[0][j] + q[1][j]<<8 + q[2][j]<<16 + (q[0][i]+q[1][i]<<8+q[2][i]<<16)<<32),
+				r0: uint64(t[0][j]) | uint64(t[0][i])<<32,
+				r1: uint64(t[1][j]) | uint64(t[1][i])<<32,
+				r2: uint64(t[2][j]) | uint64(t[2][i])<<32,
+			}
+		}
+	}
+	tb.n = n + 1
+	return tb
+}
+
+// advance moves the interpolators cl n pixels on through the table (built
+// to entry n).
+func (tb *stepTab) advance(cl *[4]ilerp, n int) {
+	a := tb.a
+	for k := range cl {
+		c := &cl[k]
+		r := c.r + tb.t[k][n]
+		m := (a - 1 - r) >> 63 // -1 on a carry
+		c.q += tb.q[k][n] - m
+		c.r = r - a&m
+	}
+}
+
+// write8888 writes the R, G and B of the chunk's n pixels from the
+// interpolators cl over fb's 8888 pixels, keeping the bits keep of each
+// and setting set, two pixels to a 64-bit word, and moves cl on by n.
+// Each half of a pair's sum lies in 0..2^24, so the pixels stay apart and
+// their alpha bytes zero.
+func (tb *stepTab) write8888(fb []byte, cl *[4]ilerp, n int, keep, set uint64) {
+	bias := uint64(1<<31 - tb.a)
+	Q := uint64(cl[0].q+cl[1].q<<8+cl[2].q<<16) * lanes32
+	R0, R1, R2 := (uint64(cl[0].r)+bias)*lanes32, (uint64(cl[1].r)+bias)*lanes32, (uint64(cl[2].r)+bias)*lanes32
+	ps := tb.p[:(n+1)/2]
+	fb = fb[:4*n]
+	const m0, m1, m2 = lanes32, lanes32 << 8, lanes32 << 16
+	i := 0
+	for ; i+8 <= len(fb); i += 8 {
+		e := &ps[i>>3]
+		c := Q + e.q + ((R0+e.r0)>>31&m0 | (R1+e.r1)>>23&m1 | (R2+e.r2)>>15&m2)
+		q := fb[i : i+8 : i+8]
+		binary.LittleEndian.PutUint64(q, c|binary.LittleEndian.Uint64(q)&keep|set)
+	}
+	if i < len(fb) {
+		e := &ps[i>>3]
+		c := uint32(Q + e.q + ((R0+e.r0)>>31&m0 | (R1+e.r1)>>23&m1 | (R2+e.r2)>>15&m2))
+		q := fb[i : i+4 : i+4]
+		binary.LittleEndian.PutUint32(q, c|binary.LittleEndian.Uint32(q)&uint32(keep)|uint32(set))
+	}
+	tb.advance(cl, n)
+}
+
+// swarAt returns the lanes (as Q's) of the pixel e's steps from the state
+// (Q, R01, R23).
+func swarAt(Q, R01, R23 uint64, e *stepEntry) uint64 {
+	return Q + e.q + ((R01+e.r01)>>31&lanes32 | (R23+e.r23)>>15&(lanes32<<16))
 }

@@ -40,6 +40,7 @@ type spanBuf struct {
 	flat   bool                // every colour of the chunk is col[0] (or pc[0])
 	pixels int                 // pixels rasterised, for the watchdog
 	spans  [8]raster.Span      // walk's buffer
+	tab    stepTab             // the step table of the triangle last shaded
 }
 
 // walk is raster.Triangle.Walk through the worker's span buffer: Walk
