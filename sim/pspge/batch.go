@@ -75,6 +75,7 @@ func (b *batch) Bounds(i int) raster.Rect {
 func (b *batch) Shade(w, i int, clip raster.Rect) error {
 	sb := b.bufs[w]
 	if i < len(b.tris) {
+		sb.cur = &sb.tabs[i&(len(sb.tabs)-1)]
 		b.d.shadeTri(sb, &b.tris[i], clip)
 	} else {
 		b.d.shadeSprite(sb, &b.sprites[i-len(b.tris)], clip)

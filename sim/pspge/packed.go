@@ -88,17 +88,34 @@ func (t *target) depthStage(p *pipe, sb *spanBuf, zl *ilerp, n, x0, row int) int
 				const m16, b31 = 0x0000FFFF0000FFFF, 1 << 31 * lanes32
 				bl, bh := (1<<31-uint64(lo))*lanes32, (1<<31+uint64(lo+span))*lanes32
 				z4 := uint64(uint16(z)) * (1 | 1<<16 | 1<<32 | 1<<48)
-				for ; i+4 <= n; i += 4 {
-					zp := zr[2*i : 2*i+8 : 2*i+8]
-					d := binary.LittleEndian.Uint64(zp)
-					e, o := d&m16, d>>16&m16
-					if (e+bl)&(bh-e)&(o+bl)&(bh-o)&b31 != b31 {
-						break
+				j := 0 // byte offset in zr
+				switch {
+				case lo+span == 0xFFFF:
+					// No upper bound (LESS, LEQUAL): d >= lo alone.
+					for ; j+8 <= len(zr); j += 8 {
+						zp := zr[j : j+8 : j+8]
+						d := binary.LittleEndian.Uint64(zp)
+						if (d&m16+bl)&(d>>16&m16+bl)&b31 != b31 {
+							break
+						}
+						if zwrite {
+							binary.LittleEndian.PutUint64(zp, z4)
+						}
 					}
-					if zwrite {
-						binary.LittleEndian.PutUint64(zp, z4)
+				default:
+					for ; j+8 <= len(zr); j += 8 {
+						zp := zr[j : j+8 : j+8]
+						d := binary.LittleEndian.Uint64(zp)
+						e, o := d&m16, d>>16&m16
+						if (e+bl)&(bh-e)&(o+bl)&(bh-o)&b31 != b31 {
+							break
+						}
+						if zwrite {
+							binary.LittleEndian.PutUint64(zp, z4)
+						}
 					}
 				}
+				i = j / 2
 				copy(idx[:i], identity[:i])
 				m = i
 			}
@@ -173,7 +190,7 @@ func colorStage(sb *spanBuf, n int, cl *[4]ilerp, smooth bool, flat [4]int32, la
 	pc := sb.pc[:n]
 	if a < 1<<31 && n >= tabMin {
 		// Four channels at once, each pixel from the step table.
-		tab := sb.tab.steps(n, cl)
+		tab := sb.cur.steps(n, cl)
 		Q, _, R01, R23, _, _, _ := swarLerp(cl)
 		es := tab.e[:n]
 		if lanes {
@@ -836,7 +853,7 @@ func (t *target) colorWrite8888(p *pipe, sb *spanBuf, cl *[4]ilerp, n, x0, row i
 	o := (row*t.stride + x0) * 4
 	fb := t.fb[o : o+4*n]
 	if n >= tabMin {
-		tab := sb.tab.steps(n, cl)
+		tab := sb.cur.steps(n, cl)
 		keep, set := uint64(0xFF000000FF000000), uint64(0)
 		if t.stencil {
 			keep, set = 0, uint64(p.aconst)*lanes32
@@ -973,15 +990,17 @@ type stepEntry struct{ q, r01, r23 uint64 }
 // the low lane and the second's in the high one.
 type pairEntry struct{ q, r0, r1, r2 uint64 }
 
-// stepTab holds the steps of the triangle last shaded, built as far as
-// the longest chunk so far needed.
+// stepTab holds the steps of one triangle, built as far as the longest
+// chunk so far needed; a worker keeps a few (spanBuf.tabs), one per
+// triangle of a band, and rebuilds one whose steps differ.
 type stepTab struct {
 	dq, dr [4]int64
 	a      int64
 	n      int // entries built
-	q, t   [4][spanChunk + 1]int64
 	e      [spanChunk + 1]stepEntry
 	p      [spanChunk/2 + 1]pairEntry
+	// q, t are the last entry's per-channel sums and remainders.
+	q, t [4]int64
 }
 
 // steps returns the table of the interpolators cl (one area below 2^31),
@@ -993,38 +1012,35 @@ func (tb *stepTab) steps(n int, cl *[4]ilerp) *stepTab {
 		tb.a, tb.n = a, 1
 		for k := range cl {
 			tb.dq[k], tb.dr[k] = cl[k].dq, cl[k].dr
-			tb.q[k][0], tb.t[k][0] = 0, 0
 		}
+		tb.q, tb.t = [4]int64{}, [4]int64{}
 		tb.e[0] = stepEntry{}
 	}
 	if tb.n > n {
 		return tb
 	}
-	for k := range cl {
-		q, t, dq, dr := tb.q[k][tb.n-1], tb.t[k][tb.n-1], tb.dq[k], tb.dr[k]
-		qs, ts := &tb.q[k], &tb.t[k]
-		for i := tb.n; i <= n; i++ {
-			q, t = step(q, t, dq, dr, a)
-			qs[i], ts[i] = q, t
-		}
-	}
+	q, t := tb.q, tb.t
 	for i := tb.n; i <= n; i++ {
-		q, t := &tb.q, &tb.t
+		p := q // pixel i-1
+		pt := t
+		for k := range q {
+			q[k], t[k] = step(q[k], t[k], tb.dq[k], tb.dr[k], a)
+		}
 		tb.e[i] = stepEntry{
-			q:   uint64(q[0][i] + q[2][i]<<16 + q[1][i]<<32 + q[3][i]<<48),
-			r01: uint64(t[0][i]) | uint64(t[1][i])<<32,
-			r23: uint64(t[2][i]) | uint64(t[3][i])<<32,
+			q:   uint64(q[0] + q[2]<<16 + q[1]<<32 + q[3]<<48),
+			r01: uint64(t[0]) | uint64(t[1])<<32,
+			r23: uint64(t[2]) | uint64(t[3])<<32,
 		}
 		if i&1 != 0 {
-			j := i - 1
-			tb.p[j/2] = pairEntry{
-				q:  uint64(q[0][j] + q[1][j]<<8 + q[2][j]<<16 + (q[0][i]+q[1][i]<<8+q[2][i]<<16)<<32),
-				r0: uint64(t[0][j]) | uint64(t[0][i])<<32,
-				r1: uint64(t[1][j]) | uint64(t[1][i])<<32,
-				r2: uint64(t[2][j]) | uint64(t[2][i])<<32,
+			tb.p[i/2] = pairEntry{
+				q:  uint64(p[0] + p[1]<<8 + p[2]<<16 + (q[0]+q[1]<<8+q[2]<<16)<<32),
+				r0: uint64(pt[0]) | uint64(t[0])<<32,
+				r1: uint64(pt[1]) | uint64(t[1])<<32,
+				r2: uint64(pt[2]) | uint64(t[2])<<32,
 			}
 		}
 	}
+	tb.q, tb.t = q, t
 	tb.n = n + 1
 	return tb
 }
@@ -1032,21 +1048,17 @@ func (tb *stepTab) steps(n int, cl *[4]ilerp) *stepTab {
 // advance moves the interpolators cl n pixels on through the table (built
 // to entry n).
 func (tb *stepTab) advance(cl *[4]ilerp, n int) {
-	a := tb.a
-	for k := range cl {
-		c := &cl[k]
-		r := c.r + tb.t[k][n]
-		m := (a - 1 - r) >> 63 // -1 on a carry
-		c.q += tb.q[k][n] - m
-		c.r = r - a&m
-	}
+	Q, _, R01, R23, _, _, A := swarLerp(cl)
+	e := &tb.e[n]
+	Q, R01, R23 = swarStep(Q, R01, R23, e.q, e.r01, e.r23, A)
+	swarStore(cl, Q, R01, R23, A)
 }
 
 // write8888 writes the R, G and B of the chunk's n pixels from the
 // interpolators cl over fb's 8888 pixels, keeping the bits keep of each
-// and setting set, two pixels to a 64-bit word, and moves cl on by n.
-// Each half of a pair's sum lies in 0..2^24, so the pixels stay apart and
-// their alpha bytes zero.
+// (0 or the alpha bytes) and setting set, two pixels to a 64-bit word,
+// and moves cl on by n. Each half of a pair's sum lies in 0..2^24, so the
+// pixels stay apart and their alpha bytes zero.
 func (tb *stepTab) write8888(fb []byte, cl *[4]ilerp, n int, keep, set uint64) {
 	bias := uint64(1<<31 - tb.a)
 	Q := uint64(cl[0].q+cl[1].q<<8+cl[2].q<<16) * lanes32
@@ -1055,11 +1067,20 @@ func (tb *stepTab) write8888(fb []byte, cl *[4]ilerp, n int, keep, set uint64) {
 	fb = fb[:4*n]
 	const m0, m1, m2 = lanes32, lanes32 << 8, lanes32 << 16
 	i := 0
-	for ; i+8 <= len(fb); i += 8 {
-		e := &ps[i>>3]
-		c := Q + e.q + ((R0+e.r0)>>31&m0 | (R1+e.r1)>>23&m1 | (R2+e.r2)>>15&m2)
-		q := fb[i : i+8 : i+8]
-		binary.LittleEndian.PutUint64(q, c|binary.LittleEndian.Uint64(q)&keep|set)
+	if keep == 0 {
+		for ; i+8 <= len(fb); i += 8 {
+			e := &ps[i>>3]
+			c := Q + e.q + ((R0+e.r0)>>31&m0 | (R1+e.r1)>>23&m1 | (R2+e.r2)>>15&m2)
+			binary.LittleEndian.PutUint64(fb[i:i+8:i+8], c|set)
+		}
+	} else {
+		for ; i+8 <= len(fb); i += 8 {
+			const keepA = 0xFF000000FF000000
+			e := &ps[i>>3]
+			c := Q + e.q + ((R0+e.r0)>>31&m0 | (R1+e.r1)>>23&m1 | (R2+e.r2)>>15&m2)
+			q := fb[i : i+8 : i+8]
+			binary.LittleEndian.PutUint64(q, c|binary.LittleEndian.Uint64(q)&keepA)
+		}
 	}
 	if i < len(fb) {
 		e := &ps[i>>3]

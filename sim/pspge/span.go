@@ -40,7 +40,10 @@ type spanBuf struct {
 	flat   bool                // every colour of the chunk is col[0] (or pc[0])
 	pixels int                 // pixels rasterised, for the watchdog
 	spans  [8]raster.Span      // walk's buffer
-	tab    stepTab             // the step table of the triangle last shaded
+	// tabs are the step tables of the triangles of a band (by index in
+	// the batch, modulo their number), cur the one of the triangle shaded.
+	tabs [16]stepTab
+	cur  *stepTab
 }
 
 // walk is raster.Triangle.Walk through the worker's span buffer: Walk
