@@ -1,6 +1,7 @@
 package pspge
 
 import (
+	"encoding/binary"
 	"sync/atomic"
 
 	"github.com/retrogl/retrogl/sim/raster"
@@ -106,6 +107,10 @@ func (g *GE) flush(d *draw) {
 		sb.pixels = 0
 	}
 	b.d = d
+	if d.pipe.lanes {
+		g.spreadLevel0(d)
+		defer func() { d.tex.spread = nil }()
+	}
 	if d.parallel {
 		// Shade never fails: nothing in the pixel pipeline faults.
 		_ = g.sched.Run(d.t.clip, b)
@@ -116,4 +121,44 @@ func (g *GE) flush(d *draw) {
 		d.pixels += sb.pixels
 	}
 	b.tris, b.aux, b.sprites, b.d = b.tris[:0], b.aux[:0], b.sprites[:0], nil
+}
+
+// spreadLevel0 sets d.tex.spread for the batch when its primitives cover
+// at least as many pixels, by their bounds, as level 0 has texels: the
+// copy is read by every worker and costs about what spreading the texels
+// of that many pixels would. The batch reads the texture and writes no
+// byte of it (draw.spanOK), so the copy is the memory for the whole batch.
+func (g *GE) spreadLevel0(d *draw) {
+	s := d.tex
+	l := &s.levels[0]
+	texels := l.w * l.h
+	area := 0
+	for i := range g.bat.tris {
+		area += boxArea(g.bat.tris[i].box)
+	}
+	for i := range g.bat.sprites {
+		area += boxArea(g.bat.sprites[i].box)
+	}
+	if area < texels {
+		return
+	}
+	if cap(g.spreadBuf) < texels {
+		g.spreadBuf = make([]uint64, texels)
+	}
+	t := g.spreadBuf[:texels]
+	for v := 0; v < l.h; v++ {
+		row := l.data[v*l.pitch : v*l.pitch+4*l.w]
+		out := t[v*l.w : v*l.w+l.w]
+		for u := range out {
+			out[u] = spread(binary.LittleEndian.Uint32(row[4*u:]))
+		}
+	}
+	s.spread = t
+}
+
+func boxArea(r raster.Rect) int {
+	if r.Empty() {
+		return 0
+	}
+	return (r.X1 - r.X0) * (r.Y1 - r.Y0)
 }

@@ -93,10 +93,12 @@ type GE struct {
 
 	// Batching and the span pipeline (batch.go, span.go); refPath makes
 	// tests draw pixel by pixel through the reference path instead.
-	sched    raster.Scheduler
-	bat      batch
-	nworkers workers
-	refPath  bool
+	sched raster.Scheduler
+	bat   batch
+	// spreadBuf backs sampler.spread.
+	spreadBuf []uint64
+	nworkers  workers
+	refPath   bool
 
 	// Per-PRIM scratch state, reused to avoid allocation.
 	tgt      target

@@ -332,6 +332,11 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 				addSpecPacked(sb, m, &s2)
 			} else if tex != nil && m > 0 {
 				d.triTexCoordsLive(sb, ax, m, x0, py)
+				if d.pipe.over && tex.spread != nil {
+					o := (row*t.stride + x0) * 4
+					tex.spreadModulateOver(sb, m, t.fb[o:o+4*n])
+					continue
+				}
 				d.texturePacked(sb, m)
 			}
 			d.writePacked(sb, m, n, x0, row)
@@ -597,6 +602,10 @@ func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 		tA = 0xFF << 32
 	}
 	const lo8 = 0xFF | 0xFF<<32
+	if s.spread != nil {
+		s.spreadModulate(sb, m)
+		return
+	}
 	for j := 0; j < m; j++ {
 		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
 		fu, fv := uint64(bu&15), uint64(bv&15)
@@ -619,6 +628,87 @@ func (s *sampler) bilinearRepeatModulate(sb *spanBuf, m int) {
 		h0, l0 := bits.Mul64(v>>4&lo8, c&lo8+lanes32)
 		h1, l1 := bits.Mul64(v>>20&lo8|tA, c>>16&lo8+lanes32)
 		sb.setPC(i, uint32(l0>>8&0xFF|h0&0xFF00|l1<<8&0xFF0000|h1<<16&0xFF000000))
+	}
+}
+
+// spreadTexel returns the bilinear texel at the fixed-point coordinates
+// (tu, tv) of a repeating level 0 from its spread copy, in spread's lanes
+// times 16 (bilinearRepeatModulate's v).
+func (s *sampler) spreadTexel(tu, tv int32) uint64 {
+	l := &s.levels[0]
+	t := s.spread
+	bu, bv := int(tu)-8, int(tv)-8
+	fu, fv := uint64(bu&15), uint64(bv&15)
+	u0, u1 := (bu>>4)&l.wrapU, (bu>>4+1)&l.wrapU
+	v0, v1 := (bv>>4)&l.wrapV<<l.log2w, (bv>>4+1)&l.wrapV<<l.log2w
+	top := (t[v0+u0]*(16-fu) + t[v0+u1]*fu) >> 4 & lanes16
+	bot := (t[v1+u0]*(16-fu) + t[v1+u1]*fu) >> 4 & lanes16
+	return top*(16-fv) + bot*fv
+}
+
+// modLanes is bilinearRepeatModulate's MODULATE of the texel v (times 16)
+// and the colour c in spread's lanes: the 128-bit products (c+1)*t of R
+// and G, and of B and A (tA: the texel's alpha for an RGB texture).
+func modLanes(v, c, tA uint64) (h0, l0, h1, l1 uint64) {
+	const lo8 = 0xFF | 0xFF<<32
+	h0, l0 = bits.Mul64(v>>4&lo8, c&lo8+lanes32)
+	h1, l1 = bits.Mul64(v>>20&lo8|tA, c>>16&lo8+lanes32)
+	return
+}
+
+// spreadModulate is bilinearRepeatModulate through the spread copy.
+func (s *sampler) spreadModulate(sb *spanBuf, m int) {
+	var tA uint64
+	if !s.rgba {
+		tA = 0xFF << 32
+	}
+	for j := 0; j < m; j++ {
+		v := s.spreadTexel(sb.tu[j], sb.tv[j])
+		i := int(sb.idx[j]) & (spanChunk - 1)
+		h0, l0, h1, l1 := modLanes(v, sb.qc[i], tA)
+		sb.setPC(i, uint32(l0>>8&0xFF|h0&0xFF00|l1<<8&0xFF0000|h1<<16&0xFF000000))
+	}
+}
+
+// spreadModulateOver is spreadModulate followed by writePacked's over
+// path (pipe.over) in one loop: the modulated channels go from the
+// products to over8888's lanes without being packed.
+func (s *sampler) spreadModulateOver(sb *spanBuf, m int, fb []byte) {
+	var tA uint64
+	if !s.rgba {
+		tA = 0xFF << 32
+	}
+	l := &s.levels[0]
+	t := s.spread
+	mu, mv, lw := l.wrapU, l.wrapV, uint(l.log2w)
+	all := m == len(fb)/4 // every pixel of the chunk: idx is the identity
+	for j := 0; j < m; j++ {
+		// spreadTexel, written out.
+		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
+		fu, fv := uint64(bu&15), uint64(bv&15)
+		u0, u1 := (bu>>4)&mu, (bu>>4+1)&mu
+		v0, v1 := (bv>>4)&mv<<lw, (bv>>4+1)&mv<<lw
+		top := (t[v0+u0]*(16-fu) + t[v0+u1]*fu) >> 4 & lanes16
+		bot := (t[v1+u0]*(16-fu) + t[v1+u1]*fu) >> 4 & lanes16
+		v := top*(16-fv) + bot*fv
+		i := j & (spanChunk - 1)
+		if !all {
+			i = int(sb.idx[j]) & (spanChunk - 1)
+		}
+		h0, l0, h1, l1 := modLanes(v, sb.qc[i], tA)
+		q := fb[4*i : 4*i+4]
+		old := binary.LittleEndian.Uint32(q)
+		// over8888 of the colour R, G, B, A = l0>>8, h0>>8, l1>>8, h1>>8
+		// (each & 0xFF).
+		const ones = 1 | 1<<32
+		const lo8 = 0xFF | 0xFF<<32
+		a := h1 >> 8 & 0xFF
+		fa, fd := 2*a+1, 511-2*a
+		rb := l0>>8&0xFF | l1<<24&(0xFF<<32)
+		d := uint64(old&0xFF) | uint64(old&0xFF0000)<<16
+		rb = (rb*2+ones)*fa>>10&lo8 + (d*2+ones)*fd>>10&lo8
+		g := (2*(h0>>8&0xFF)+1)*fa>>10 + (2*uint64(old>>8&0xFF)+1)*fd>>10
+		binary.LittleEndian.PutUint32(q, uint32(rb)|uint32(rb>>16)|uint32(g)<<8|old&0xFF000000)
 	}
 }
 

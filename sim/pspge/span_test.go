@@ -205,8 +205,10 @@ func randomCase(r *rand.Rand) *cmpCase {
 
 	// Texture. A fast state is the span pipeline's specialised texture
 	// path (bilinearRepeatModulate): one unswizzled 8888 level, bilinear,
-	// repeating, MODULATE with an RGB or RGBA texture.
-	fast := bit(15) == 1
+	// repeating, MODULATE with an RGB or RGBA texture; in an over state
+	// more often, for the fused texture-and-blend loop over the texture's
+	// spread copy (spreadModulateOver).
+	fast := bit(15) == 1 || over && bit(50) == 1
 	tme := bit(60) == 1 || fast
 	w(ge.TME, b2u(tme))
 	tpsm := pick(3, 3, 3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10)

@@ -75,6 +75,9 @@ type sampler struct {
 	fetch   func(s *sampler, l *texLevel, level, u, v int) uint32
 	// linear8888 is set for unswizzled 8888 textures, read inline.
 	linear8888 bool
+	// spread, when set (GE.spreadLevel0, for one batch), holds level 0's
+	// texels in spread's lanes, texel (u, v) at v<<log2w + u.
+	spread []uint64
 }
 
 // setupSampler reads the texture registers. It faults (returns an error
