@@ -399,11 +399,24 @@ func (d *draw) triTexCoordsLive(sb *spanBuf, ax *triAux, m, x0 int, py float64) 
 		if qRow == 1 && d.pipe.fixed {
 			l := &d.tex.levels[0]
 			fw, fh := float32(16*l.w), float32(16*l.h)
+			if tP.a == 0 {
+				// t/w is the same along the row (as q/w above): one
+				// coordinate serves every pixel.
+				v := coordF(float32(float64(tP.a*(float64(x0)+0.5))+tRow) * fh)
+				for j := 0; j < m; j++ {
+					px := float64(x0+int(sb.idx[j])) + 0.5
+					sb.tu[j] = coordF(float32(float64(sP.a*px)+sRow) * fw)
+					sb.tv[j] = v
+				}
+				sb.tvConst = true
+				return
+			}
 			for j := 0; j < m; j++ {
 				px := float64(x0+int(sb.idx[j])) + 0.5
 				sb.tu[j] = coordF(float32(float64(sP.a*px)+sRow) * fw)
 				sb.tv[j] = coordF(float32(float64(tP.a*px)+tRow) * fh)
 			}
+			sb.tvConst = false
 			return
 		}
 		q := float32(qRow)
@@ -474,6 +487,7 @@ func (d *draw) fixCoords(sb *spanBuf, m int) {
 		sb.tu[j] = coordF(sb.st[j] * fw)
 		sb.tv[j] = coordF(sb.tt[j] * fh)
 	}
+	sb.tvConst = false
 }
 
 // texturePacked samples the texels of the m listed pixels and applies the
@@ -678,19 +692,10 @@ func (s *sampler) spreadModulateOver(sb *spanBuf, m int, fb []byte) {
 	if !s.rgba {
 		tA = 0xFF << 32
 	}
-	l := &s.levels[0]
-	t := s.spread
-	mu, mv, lw := l.wrapU, l.wrapV, uint(l.log2w)
+	s.spreadTexels(sb, m)
 	all := m == len(fb)/4 // every pixel of the chunk: idx is the identity
-	for j := 0; j < m; j++ {
-		// spreadTexel, written out.
-		bu, bv := int(sb.tu[j])-8, int(sb.tv[j])-8
-		fu, fv := uint64(bu&15), uint64(bv&15)
-		u0, u1 := (bu>>4)&mu, (bu>>4+1)&mu
-		v0, v1 := (bv>>4)&mv<<lw, (bv>>4+1)&mv<<lw
-		top := (t[v0+u0]*(16-fu) + t[v0+u1]*fu) >> 4 & lanes16
-		bot := (t[v1+u0]*(16-fu) + t[v1+u1]*fu) >> 4 & lanes16
-		v := top*(16-fv) + bot*fv
+	vs := sb.tex64[:m]
+	for j, v := range vs {
 		i := j & (spanChunk - 1)
 		if !all {
 			i = int(sb.idx[j]) & (spanChunk - 1)
@@ -709,6 +714,41 @@ func (s *sampler) spreadModulateOver(sb *spanBuf, m int, fb []byte) {
 		rb = (rb*2+ones)*fa>>10&lo8 + (d*2+ones)*fd>>10&lo8
 		g := (2*(h0>>8&0xFF)+1)*fa>>10 + (2*uint64(old>>8&0xFF)+1)*fd>>10
 		binary.LittleEndian.PutUint32(q, uint32(rb)|uint32(rb>>16)|uint32(g)<<8|old&0xFF000000)
+	}
+}
+
+// spreadTexels puts spreadTexel of the m listed pixels' coordinates in
+// sb.tex64.
+func (s *sampler) spreadTexels(sb *spanBuf, m int) {
+	l := &s.levels[0]
+	t := s.spread
+	mu, mv, lw := l.wrapU, l.wrapV, uint(l.log2w)&63
+	tu, tv, out := sb.tu[:m], sb.tv[:m], sb.tex64[:m]
+	if sb.tvConst && m > 0 {
+		// One pair of texel rows for the chunk.
+		bv := int(tv[0]) - 8
+		fv := uint64(bv & 15)
+		v0, v1 := (bv>>4)&mv<<lw, (bv>>4+1)&mv<<lw
+		w := mu + 1
+		top, bot := t[v0:v0+w], t[v1:v1+w]
+		for j := range out {
+			bu := int(tu[j]) - 8
+			fu := uint64(bu & 15)
+			u0, u1 := (bu>>4)&mu, (bu>>4+1)&mu
+			a := (top[u0]*(16-fu) + top[u1]*fu) >> 4 & lanes16
+			b := (bot[u0]*(16-fu) + bot[u1]*fu) >> 4 & lanes16
+			out[j] = a*(16-fv) + b*fv
+		}
+		return
+	}
+	for j := range out {
+		bu, bv := int(tu[j])-8, int(tv[j])-8
+		fu, fv := uint64(bu&15), uint64(bv&15)
+		u0, u1 := (bu>>4)&mu, (bu>>4+1)&mu
+		v0, v1 := (bv>>4)&mv<<lw, (bv>>4+1)&mv<<lw
+		top := (t[v0+u0]*(16-fu) + t[v0+u1]*fu) >> 4 & lanes16
+		bot := (t[v1+u0]*(16-fu) + t[v1+u1]*fu) >> 4 & lanes16
+		out[j] = top*(16-fv) + bot*fv
 	}
 }
 

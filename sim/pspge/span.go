@@ -33,13 +33,16 @@ type spanBuf struct {
 	grad   [spanChunk]float32
 	q      [spanChunk]float32
 	tex    [spanChunk]uint32
-	tu, tv [spanChunk]int32    // coord's fixed-point texel coordinates (pipe.fixed)
-	pc     [spanChunk][4]uint8 // packed colour (packed.go): R, G, B, A, clamped
-	qc     [spanChunk]uint64   // the colours in swar lanes (pipe.lanes)
-	idx    [spanChunk]uint8    // the chunk's pixels still alive (packed path)
-	flat   bool                // every colour of the chunk is col[0] (or pc[0])
-	pixels int                 // pixels rasterised, for the watchdog
-	spans  [8]raster.Span      // walk's buffer
+	tex64  [spanChunk]uint64 // texels in spread's lanes, times 16 (spreadTexels)
+	// tvConst is set when every tv of the chunk is tv[0].
+	tvConst bool
+	tu, tv  [spanChunk]int32    // coord's fixed-point texel coordinates (pipe.fixed)
+	pc      [spanChunk][4]uint8 // packed colour (packed.go): R, G, B, A, clamped
+	qc      [spanChunk]uint64   // the colours in swar lanes (pipe.lanes)
+	idx     [spanChunk]uint8    // the chunk's pixels still alive (packed path)
+	flat    bool                // every colour of the chunk is col[0] (or pc[0])
+	pixels  int                 // pixels rasterised, for the watchdog
+	spans   [8]raster.Span      // walk's buffer
 	// tabs are the step tables of the triangles of a band (by index in
 	// the batch, modulo their number), cur the one of the triangle shaded.
 	tabs [16]stepTab

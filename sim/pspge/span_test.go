@@ -296,6 +296,10 @@ func randomCase(r *rand.Rand) *cmpCase {
 		base := len(vtx)
 		vtx = append(vtx, make([]byte, count*l.Size)...)
 		flatCol := r.Uint32()
+		// rowT ties the t coordinate to the row (through mode: t is the
+		// vertex's y) or holds it constant (transformed), so that t/w is
+		// the same along each row (triTexCoordsLive's tvConst).
+		rowT, constT := bit(30) == 1, float32(r.Float64()*3-1)
 		for i := 0; i < count; i++ {
 			v := vtx[base+i*l.Size:]
 			col := r.Uint32()
@@ -312,10 +316,21 @@ func randomCase(r *rand.Rand) *cmpCase {
 					putF32(v[l.TexOff:], tu*64, tv*64)
 				}
 				big := 1 + r.IntN(3)
+				py := int16(r.IntN(cmpH*big+40) - 20*big)
 				binary.LittleEndian.PutUint16(v[l.PosOff:], uint16(int16(r.IntN(cmpW*big+40)-20*big)))
-				binary.LittleEndian.PutUint16(v[l.PosOff+2:], uint16(int16(r.IntN(cmpH*big+40)-20*big)))
+				binary.LittleEndian.PutUint16(v[l.PosOff+2:], uint16(py))
 				binary.LittleEndian.PutUint16(v[l.PosOff+4:], uint16(r.IntN(65536)))
+				if rowT {
+					if vt.TexCoord == ge.Fmt16 {
+						binary.LittleEndian.PutUint16(v[l.TexOff+2:], uint16(py))
+					} else {
+						putF32(v[l.TexOff+4:], float32(py))
+					}
+				}
 				continue
+			}
+			if rowT {
+				tv = constT
 			}
 			putF32(v[l.TexOff:], tu, tv)
 			if lit {
