@@ -704,16 +704,20 @@ func (s *sampler) spreadModulateOver(sb *spanBuf, m int, fb []byte) {
 		q := fb[4*i : 4*i+4]
 		old := binary.LittleEndian.Uint32(q)
 		// over8888 of the colour R, G, B, A = l0>>8, h0>>8, l1>>8, h1>>8
-		// (each & 0xFF).
-		const ones = 1 | 1<<32
-		const lo8 = 0xFF | 0xFF<<32
+		// (each & 0xFF), the three channels in 21-bit lanes of one word:
+		// per channel (2s+1)(2a+1)>>10 + (2d+1)(511-2a)>>10, each product
+		// below 2^18, so the channels share each multiplication (a shift
+		// by 10 brings a lane's result to its low byte, which the mask
+		// keeps apart from its neighbours' bits); each sum is at most 255
+		// (blendColor).
+		const ones, m8 = 1 | 1<<21 | 1<<42, 0xFF | 0xFF<<21 | 0xFF<<42
 		a := h1 >> 8 & 0xFF
+		c := l0>>8&0xFF | h0<<13&(0xFF<<21) | l1<<34&(0xFF<<42)
+		o := uint64(old)
+		d := o&0xFF | o<<13&(0xFF<<21) | o<<26&(0xFF<<42)
 		fa, fd := 2*a+1, 511-2*a
-		rb := l0>>8&0xFF | l1<<24&(0xFF<<32)
-		d := uint64(old&0xFF) | uint64(old&0xFF0000)<<16
-		rb = (rb*2+ones)*fa>>10&lo8 + (d*2+ones)*fd>>10&lo8
-		g := (2*(h0>>8&0xFF)+1)*fa>>10 + (2*uint64(old>>8&0xFF)+1)*fd>>10
-		binary.LittleEndian.PutUint32(q, uint32(rb)|uint32(rb>>16)|uint32(g)<<8|old&0xFF000000)
+		c = (c*2+ones)*fa>>10&m8 + (d*2+ones)*fd>>10&m8
+		binary.LittleEndian.PutUint32(q, uint32(c&0xFF|c>>13&0xFF00|c>>26&0xFF0000)|old&0xFF000000)
 	}
 }
 
