@@ -326,12 +326,12 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 					}
 				}
 				if tex != nil && m > 0 {
-					d.triTexCoordsLive(sb, ax, m, x0, py)
+					d.triTexCoordsLive(sb, ax, m, n, x0, py)
 					d.texturePacked(sb, m)
 				}
 				addSpecPacked(sb, m, &s2)
 			} else if tex != nil && m > 0 {
-				d.triTexCoordsLive(sb, ax, m, x0, py)
+				d.triTexCoordsLive(sb, ax, m, n, x0, py)
 				if d.pipe.over && tex.spread != nil {
 					o := (row*t.stride + x0) * 4
 					tex.spreadModulateOver(sb, m, t.fb[o:o+4*n])
@@ -391,7 +391,7 @@ func addSpecPacked(sb *spanBuf, m int, s2 *[spanChunk][3]int32) {
 // coordinates go to st, tt, grad and q in list order, or, for the fetches
 // of level 0 (pipe.fixed), straight to coord's fixed-point texel
 // coordinates in tu and tv.
-func (d *draw) triTexCoordsLive(sb *spanBuf, ax *triAux, m, x0 int, py float64) {
+func (d *draw) triTexCoordsLive(sb *spanBuf, ax *triAux, m, n, x0 int, py float64) {
 	sP, tP, qP := &ax.sP, &ax.tP, &ax.qP
 	sRow, tRow, qRow := float64(sP.b*py)+sP.c, float64(tP.b*py)+tP.c, float64(qP.b*py)+qP.c
 	if !d.pipe.grads && qP.a == 0 {
@@ -403,12 +403,31 @@ func (d *draw) triTexCoordsLive(sb *spanBuf, ax *triAux, m, x0 int, py float64) 
 				// t/w is the same along the row (as q/w above): one
 				// coordinate serves every pixel.
 				v := coordF(float32(float64(tP.a*(float64(x0)+0.5))+tRow) * fh)
-				for j := 0; j < m; j++ {
-					px := float64(x0+int(sb.idx[j])) + 0.5
-					sb.tu[j] = coordF(float32(float64(sP.a*px)+sRow) * fw)
-					sb.tv[j] = v
-				}
 				sb.tvConst = true
+				tu, tv := sb.tu[:m], sb.tv[:m]
+				if m == n {
+					// Every pixel of the chunk, px stepping by one (exact).
+					// s/w*16w is monotonic in px (sums and products by
+					// constants round monotonically), so when the first
+					// and last pixels' lie inside int32's range every
+					// pixel's does and coordF is the conversion alone.
+					first := float32(float64(sP.a*(float64(x0)+0.5))+sRow) * fw
+					last := float32(float64(sP.a*(float64(x0+n-1)+0.5))+sRow) * fw
+					if inI32(first) && inI32(last) {
+						px := float64(x0) + 0.5
+						for j := range tu {
+							tu[j] = int32(float32(float64(sP.a*px)+sRow) * fw)
+							tv[j] = v
+							px++
+						}
+						return
+					}
+				}
+				for j := range tu {
+					px := float64(x0+int(sb.idx[j])) + 0.5
+					tu[j] = coordF(float32(float64(sP.a*px)+sRow) * fw)
+					tv[j] = v
+				}
 				return
 			}
 			for j := 0; j < m; j++ {
@@ -475,6 +494,9 @@ func coordF(f float32) int32 {
 	}
 	return math.MinInt32
 }
+
+// inI32 reports whether coordF(f) is int32(f).
+func inI32(f float32) bool { return f >= -2147483648 && f < 2147483648 }
 
 // fixCoords turns st, tt into tu, tv for the fetches of level 0.
 func (d *draw) fixCoords(sb *spanBuf, m int) {

@@ -33,12 +33,17 @@ type cmpCase struct {
 	list                 []uint32
 }
 
-// randomCase draws a random GE state, memory and primitive list. Every
-// field is drawn from the values the simulator accepts, plus a few it
-// rejects (the two paths must fault alike), with the usual states more
+// randomCaseBiased draws a random GE state, memory and primitive list.
+// Every field is drawn from the values the simulator accepts, plus a few
+// it rejects (the two paths must fault alike), with the usual states more
 // likely; sometimes the depth buffer or a texture overlaps the colour
-// buffer, which the fast path must leave to the reference path.
-func randomCase(r *rand.Rand) *cmpCase {
+// buffer, which the fast path must leave to the reference path. With rows
+// set, every state has the fast texture state, a depth test that keeps
+// some pixels of a chunk and not others (LESS, LEQUAL, GREATER or GEQUAL)
+// and, in each primitive, t tied to the row: the paths taken only when
+// t/w is the same along a row (tvConst), with chunks whose pixels partly
+// fail the test.
+func randomCaseBiased(r *rand.Rand, rows bool) *cmpCase {
 	c := &cmpCase{vram: make([]byte, cmpVRAM), tex: make([]byte, cmpTexSize), clut: make([]byte, 1024)}
 	for _, b := range [][]byte{c.vram, c.tex, c.clut} {
 		for i := range b {
@@ -132,8 +137,13 @@ func randomCase(r *rand.Rand) *cmpCase {
 	w(ge.SHADE, bit(80))
 	w(ge.BCE, bit(20))
 	w(ge.FFACE, bit(50))
-	w(ge.ZTE, bit(60))
-	w(ge.ZTST, uint32(r.IntN(8)))
+	if rows {
+		w(ge.ZTE, 1)
+		w(ge.ZTST, uint32(4+r.IntN(4)))
+	} else {
+		w(ge.ZTE, bit(60))
+		w(ge.ZTST, uint32(r.IntN(8)))
+	}
 	w(ge.ZMSK, bit(20))
 	w(ge.ATE, off(20))
 	w(ge.ATST, uint32(r.IntN(8))|uint32(r.IntN(256))<<8|pick(0xFF, 0xFF, 0xF0)<<16)
@@ -208,7 +218,7 @@ func randomCase(r *rand.Rand) *cmpCase {
 	// repeating, MODULATE with an RGB or RGBA texture; in an over state
 	// more often, for the fused texture-and-blend loop over the texture's
 	// spread copy (spreadModulateOver).
-	fast := bit(15) == 1 || over && bit(50) == 1
+	fast := bit(15) == 1 || over && bit(50) == 1 || rows
 	tme := bit(60) == 1 || fast
 	w(ge.TME, b2u(tme))
 	tpsm := pick(3, 3, 3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10)
@@ -299,7 +309,7 @@ func randomCase(r *rand.Rand) *cmpCase {
 		// rowT ties the t coordinate to the row (through mode: t is the
 		// vertex's y) or holds it constant (transformed), so that t/w is
 		// the same along each row (triTexCoordsLive's tvConst).
-		rowT, constT := bit(30) == 1, float32(r.Float64()*3-1)
+		rowT, constT := bit(30) == 1 || rows, float32(r.Float64()*3-1)
 		for i := 0; i < count; i++ {
 			v := vtx[base+i*l.Size:]
 			col := r.Uint32()
@@ -388,11 +398,27 @@ func (c *cmpCase) render(t *testing.T, d *Device) ([]byte, string) {
 // through the batched span pipeline with 1, 2, 3 and 8 workers: every
 // byte of VRAM, and the fault if any, must agree.
 func TestSpanPathMatchesReference(t *testing.T) {
-	r := rand.New(rand.NewPCG(12, 2026))
 	states := 800
 	if testing.Short() {
 		states = 100
 	}
+	compareCases(t, rand.New(rand.NewPCG(12, 2026)), states, false)
+}
+
+// TestSpanPathRowsMatchReference is TestSpanPathMatchesReference over
+// randomCaseBiased's row states.
+func TestSpanPathRowsMatchReference(t *testing.T) {
+	states := 200
+	if testing.Short() {
+		states = 40
+	}
+	compareCases(t, rand.New(rand.NewPCG(7, 2026)), states, true)
+}
+
+// compareCases draws states random cases (randomCaseBiased with rows)
+// through the reference path and the span pipeline with 1, 2, 3 and 8
+// workers: every byte of VRAM, and the fault if any, must agree.
+func compareCases(t *testing.T, r *rand.Rand, states int, rows bool) {
 	ref := New()
 	ref.GE.refPath = true
 	t.Cleanup(func() { ref.Close() })
@@ -406,7 +432,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	}
 	faults := 0
 	for n := 0; n < states; n++ {
-		c := randomCase(r)
+		c := randomCaseBiased(r, rows)
 		want, wantErr := c.render(t, ref)
 		if wantErr != "" {
 			faults++
