@@ -310,6 +310,14 @@ func (d *draw) shadeTriPacked(sb *spanBuf, r *triRec, clip raster.Rect) {
 				t.colorWrite8888(&d.pipe, sb, &cl, n, x0, row)
 				continue
 			}
+			if m == n && n >= tabMin && !spec && smooth && tex != nil && tex.spread != nil && d.pipe.over &&
+				area < 1<<31 && !flatRow(&cl) {
+				// The colour stage inside the texture-and-blend loop.
+				d.triTexCoordsLive(sb, ax, m, n, x0, py)
+				o := (row*t.stride + x0) * 4
+				tex.spreadModulateOverSteps(sb, sb.cur.steps(n, &cl), &cl, t.fb[o:o+4*n])
+				continue
+			}
 			sb.flat = colorStage(sb, n, &cl, smooth, r.flat, d.pipe.lanes) && tex == nil && !spec && m == n
 			if spec {
 				var s2 [spanChunk][3]int32
@@ -741,6 +749,36 @@ func (s *sampler) spreadModulateOver(sb *spanBuf, m int, fb []byte) {
 		c = (c*2+ones)*fa>>10&m8 + (d*2+ones)*fd>>10&m8
 		binary.LittleEndian.PutUint32(q, uint32(c&0xFF|c>>13&0xFF00|c>>26&0xFF0000)|old&0xFF000000)
 	}
+}
+
+// spreadModulateOverSteps is spreadModulateOver for a chunk whose pixels
+// all passed, the colours taken from the step table (colorStage's table
+// path) as they are used; it moves cl on by the chunk.
+func (s *sampler) spreadModulateOverSteps(sb *spanBuf, tab *stepTab, cl *[4]ilerp, fb []byte) {
+	var tA uint64
+	if !s.rgba {
+		tA = 0xFF << 32
+	}
+	n := len(fb) / 4
+	s.spreadTexels(sb, n)
+	Q, _, R01, R23, _, _, _ := swarLerp(cl)
+	vs := sb.tex64[:n]
+	es := tab.e[:len(vs)]
+	for i, v := range vs {
+		h0, l0, h1, l1 := modLanes(v, swarAt(Q, R01, R23, &es[i]), tA)
+		q := fb[4*i : 4*i+4]
+		old := binary.LittleEndian.Uint32(q)
+		// As spreadModulateOver.
+		const ones, m8 = 1 | 1<<21 | 1<<42, 0xFF | 0xFF<<21 | 0xFF<<42
+		a := h1 >> 8 & 0xFF
+		c := l0>>8&0xFF | h0<<13&(0xFF<<21) | l1<<34&(0xFF<<42)
+		o := uint64(old)
+		d := o&0xFF | o<<13&(0xFF<<21) | o<<26&(0xFF<<42)
+		fa, fd := 2*a+1, 511-2*a
+		c = (c*2+ones)*fa>>10&m8 + (d*2+ones)*fd>>10&m8
+		binary.LittleEndian.PutUint32(q, uint32(c&0xFF|c>>13&0xFF00|c>>26&0xFF0000)|old&0xFF000000)
+	}
+	tab.advance(cl, n)
 }
 
 // spreadTexels puts spreadTexel of the m listed pixels' coordinates in
