@@ -1,0 +1,133 @@
+package r300
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// gourTri returns a primitive whose reference triangle has the given
+// vertices in subpixels (sub 16): the edge functions, and the area as
+// their sum.
+func gourTri(v [3][2]int64) *prim {
+	p := &prim{}
+	for k := 0; k < 3; k++ {
+		a, b := v[(k+1)%3], v[(k+2)%3]
+		p.rf[k] = edgeFn{a: a[1] - b[1], b: b[0] - a[0], c: a[0]*b[1] - b[0]*a[1]}
+		p.area += p.rf[k].c
+	}
+	return p
+}
+
+// gourCase runs gourRun over random rows of random triangles, with
+// vertex values chosen so that some pixel's reference value lies at a
+// threshold of outByte∘fp24, and counts the bytes that differ from the
+// reference's (outByte(fp24(spanLoad's value))) per pixel.
+func gourCase(t *testing.T, scale int64) (pixels, differ int) {
+	t.Helper()
+	old := gourMarginScale
+	gourMarginScale = scale
+	defer func() { gourMarginScale = old }()
+	r := rand.New(rand.NewPCG(5, 9))
+	s := &drawState{sub: 16}
+	gw := &gourWork{}
+	tab := gourThresholds()
+	for it := 0; it < 3000; it++ {
+		var v [3][2]int64
+		for k := range v {
+			v[k] = [2]int64{r.Int64N(700 * 16), r.Int64N(500 * 16)}
+		}
+		p := gourTri(v)
+		if p.area == 0 {
+			continue
+		}
+		ar := float64(p.area)
+		y := r.IntN(500)
+		x0 := r.IntN(640)
+		n := 1 + r.IntN(gourChunk)
+		ch := &gourChan{}
+		for k := range ch.v {
+			ch.v[k] = r.Float64()*1.6 - 0.3
+		}
+		if r.IntN(4) != 0 {
+			// Put the value of a pixel of the run on a threshold: solve
+			// for the vertex whose weight there is largest.
+			i := r.IntN(n)
+			half := s.sub / 2
+			px, py := int64(x0+i)*s.sub+half, int64(y)*s.sub+half
+			var wt [3]float64
+			big := 0
+			for k := range wt {
+				wt[k] = float64(p.rf[k].eval(px, py)) / ar
+				if math.Abs(wt[k]) > math.Abs(wt[big]) {
+					big = k
+				}
+			}
+			target := float64(tab[1+r.IntN(255)]) * 0x1p-32
+			target += float64(r.IntN(5)-2) * 0x1p-40
+			rest := 0.0
+			for k := range wt {
+				if k != big {
+					rest += wt[k] * ch.v[k]
+				}
+			}
+			ch.v[big] = (target - rest) / wt[big]
+		}
+		ok := true
+		var sum, mag float64
+		for k := range ch.v {
+			if !(math.Abs(ch.v[k]) <= 256) {
+				ok = false
+			}
+			ch.vmax = max(ch.vmax, math.Abs(ch.v[k]))
+			as := float64(p.rf[k].a * s.sub)
+			sum += float64(as * ch.v[k])
+			mag += math.Abs(as * ch.v[k])
+		}
+		ch.d = sum / ar
+		ch.errD = (mag/math.Abs(ar) + math.Abs(ch.d)) * 0x1p-50
+		if !ok || !(math.Abs(ch.d) < 1) {
+			continue
+		}
+		sh := uint(8 * r.IntN(4))
+		clear(gw.word[:n])
+		s.gourRun(p, ch, ar, x0, y, sh, gw, n)
+		for i := 0; i < n; i++ {
+			want := outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))
+			got := byte(gw.word[i] >> sh)
+			require.Zero(t, gw.word[i]&^(255<<sh), "bits outside the channel's byte")
+			pixels++
+			if got != want {
+				differ++
+			}
+		}
+	}
+	return pixels, differ
+}
+
+// TestGourRowMatchesReference: the Gouraud row path's stepped bytes are
+// the reference's at every pixel, values on the thresholds included; with
+// a zero margin some differ, so the test can fail.
+func TestGourRowMatchesReference(t *testing.T) {
+	pixels, differ := gourCase(t, 1)
+	require.Greater(t, pixels, 100000)
+	require.Zero(t, differ, "pixels differing from the reference")
+	_, differ0 := gourCase(t, 0)
+	require.Positive(t, differ0, "with a zero margin the stepped bytes must differ somewhere")
+}
+
+// TestGourThresholds checks the thresholds against outByte∘fp24 on both
+// sides of each.
+func TestGourThresholds(t *testing.T) {
+	tab := gourThresholds()
+	g := func(x float64) int { return int(outByte(fp24(x))) }
+	for k := 1; k < 256; k++ {
+		x := float64(tab[k]) * 0x1p-32
+		require.Equal(t, k, g(x), "at threshold %d", k)
+		require.Equal(t, k-1, g(math.Nextafter(x, -1)), "below threshold %d", k)
+	}
+	require.Equal(t, 0, g(-1))
+	require.Equal(t, 255, g(2))
+}
