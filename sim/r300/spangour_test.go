@@ -131,3 +131,36 @@ func TestGourThresholds(t *testing.T) {
 	require.Equal(t, 0, g(-1))
 	require.Equal(t, 255, g(2))
 }
+
+// TestOverByteMatchesFloat compares the integer over blend with the
+// float64 one on every source, alpha and destination byte, for every
+// toUnorm offset (truncation, rounding, and the 16 dither thresholds).
+func TestOverByteMatchesFloat(t *testing.T) {
+	type mode struct {
+		m uint32
+		d int
+	}
+	modes := []mode{{0, 0}, {1, 0}}
+	for d := 0; d < 16; d++ {
+		if !testing.Short() || d == 0 || d == 15 {
+			modes = append(modes, mode{2, d})
+		}
+	}
+	for _, md := range modes {
+		off := [2]float64{1.0 / 4096, 0.5}[min(md.m, 1)]
+		if md.m == 2 {
+			off = ditherOffset[md.d>>2][md.d&3]
+		}
+		o255 := overOffset(md.m, md.d)
+		for a := 0; a < 256; a++ {
+			for s := 0; s < 256; s++ {
+				for d := 0; d < 256; d++ {
+					got := overByte(uint32(s), uint32(a), uint32(d), o255)
+					if want := overFloat(byte(s), byte(a), byte(d), off); got != want {
+						t.Fatalf("mode %d dither %d: src %d alpha %d dst %d: %d, float %d", md.m, md.d, s, a, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}
