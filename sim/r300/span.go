@@ -111,6 +111,9 @@ type fastPipe struct {
 	// gour is set when the Gouraud row path can shade the draw
 	// (gouraudPlan).
 	gour *gourPlan
+	// overOffs[k][d] is toUnorm's offset for byte k at dither position
+	// d ((y&3)<<2 | x&3) in overByte's units (outOver8).
+	overOffs [4][16]uint32
 }
 
 // fastPipeline compiles the draw's state for the span pipeline, or returns
@@ -188,6 +191,14 @@ func (s *drawState) fastPipeline(id uint64) *fastPipe {
 		}
 	}
 	fp.gour = s.gouraudPlan(fp)
+	if fp.out == outOver8 {
+		buf := &s.cb.buf[s.cb.used[0]]
+		for k, mode := range buf.modes {
+			for d := range fp.overOffs[k] {
+				fp.overOffs[k][d] = overOffset(mode, d)
+			}
+		}
+	}
 	return fp
 }
 

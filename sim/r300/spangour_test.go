@@ -164,3 +164,23 @@ func TestOverByteMatchesFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestFP24F compares fp24f with fp24 on every exponent and sign of
+// float32, each with the extreme and random mantissas, and NaNs and
+// infinities.
+func TestFP24F(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for e := uint32(0); e < 256; e++ {
+		for _, sign := range []uint32{0, 1 << 31} {
+			ms := []uint32{0, 1, 0x7F, 0x80, 0x7FFFFF}
+			for i := 0; i < 200; i++ {
+				ms = append(ms, r.Uint32()&0x7FFFFF)
+			}
+			for _, m := range ms {
+				f := math.Float32frombits(sign | e<<23 | m)
+				got, want := math.Float32bits(fp24f(f)), math.Float32bits(fp24(float64(f)))
+				require.Equal(t, want, got, "fp24f(%#08x)", sign|e<<23|m)
+			}
+		}
+	}
+}

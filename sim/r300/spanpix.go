@@ -83,7 +83,7 @@ func (e *Engine) spanPixels(s *drawState, fp *fastPipe, p *prim, w *worker) erro
 		case outDirect8:
 			s.spanDirect8(sw)
 		case outOver8:
-			s.spanOver8(sw)
+			s.spanOver8(fp, sw)
 		default:
 			s.spanBlend8(sw)
 		}
@@ -128,6 +128,28 @@ func (s *drawState) spanDepth(p *prim, sw *spanWork) int {
 	row := z.pitch * bpp
 	mem, z24, zConst := z.mem, z.z24, sw.zConst
 	n := 0
+	if zConst && z24 && write && op == cmpLE {
+		// GL's LEQUAL with writes against a constant Z, the common
+		// state, without cmp's switch or the plane per pixel.
+		for k := 0; k < sw.nq; k++ {
+			m := sw.mask[k]
+			base := (sw.qy*z.pitch + sw.qx[k]) * 4
+			for r := m; r != 0; r &= r - 1 {
+				i := mathbits.TrailingZeros8(r)
+				off := base + (i&1)*4 + (i>>1)*row
+				b := mem[off : off+4 : off+4]
+				v := binary.LittleEndian.Uint32(b)
+				if zc <= v>>8 {
+					binary.LittleEndian.PutUint32(b, zc<<8|v&0xFF)
+					n++
+				} else {
+					m &^= 1 << i
+				}
+			}
+			sw.mask[k] = m
+		}
+		return n
+	}
 	for k := 0; k < sw.nq; k++ {
 		m := sw.mask[k]
 		if m == 0 {
@@ -324,20 +346,13 @@ var overTab = sync.OnceValue(func() *[256][2][256]float64 {
 // channels once each (outOver8), in integers: every new byte is overByte
 // of the source byte, the source alpha byte and the destination byte
 // (TestOverByteMatchesFloat holds it to the float64 form, overFloat).
-func (s *drawState) spanOver8(sw *spanWork) {
+func (s *drawState) spanOver8(fp *fastPipe, sw *spanWork) {
 	cb := &s.cb
 	t := cb.used[0]
 	buf := &cb.buf[t]
-	sl, md := &buf.slots, &buf.modes
+	sl := &buf.slots
 	o := &sw.out[t]
-	// offs[k][d] is toUnorm's offset for byte k at dither position d
-	// ((y&3)<<2 | x&3) in overByte's units.
-	var offs [4][16]uint32
-	for k, mode := range md {
-		for d := range offs[k] {
-			offs[k][d] = overOffset(mode, d)
-		}
-	}
+	offs := &fp.overOffs
 	o0, o1, o2, o3 := &o[sl[0]&3], &o[sl[1]&3], &o[sl[2]&3], &o[sl[3]&3]
 	oa := &o[3]
 	read := cb.read
