@@ -254,11 +254,13 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 			for x0 := run[0]; x0 <= run[1]; x0 += gourChunk {
 				n := min(gourChunk, run[1]-x0+1)
 				words := gw.word[:n]
-				for i := range words {
-					words[i] = base
-				}
-				for c := 0; c < nc; c++ {
-					s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
+				if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
+					for i := range words {
+						words[i] = base
+					}
+					for c := 0; c < nc; c++ {
+						s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
+					}
 				}
 				w.pixels += n
 				w.zpass += s.gourWrite(buf, words, x0, y, zv, op, test, write)
@@ -294,10 +296,12 @@ func (s *drawState) gourRef(p *prim, ch *gourChan, ar float64, x, y int) float64
 	return float64(w0*ch.v[0]) + float64(w1*ch.v[1]) + float64(w2*ch.v[2])
 }
 
-// gourRun ors channel ch's bytes, shifted by sh, into the words of the n
-// pixels from (x0, y).
-func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uint, gw *gourWork, n int) {
-	words := gw.word[:n]
+// gourStart returns the stepping of channel ch over the n pixels from
+// (x0, y): its 32.32 value at the first pixel, its step and the margin
+// (gourMarginScale times the bound of the stepped value's distance from
+// the reference's), or ok false when the run is out of the stepping's
+// range.
+func (s *drawState) gourStart(p *prim, ch *gourChan, ar float64, x0, y, n int) (v, d, m int64, ok bool) {
 	// The bound of Σ|w_k| over the run: the edge functions are affine,
 	// so their magnitudes peak at the run's ends.
 	half := s.sub / 2
@@ -320,27 +324,40 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 	errR := wsum * ch.vmax * 0x1p-50
 	mf := 3 + 2*errR*0x1p32 + float64(n)*(1+ch.errD*0x1p32)
 	if !(wsum < 1<<20) || !(mf < 1<<20) || !(math.Abs(r0) < 512) {
+		return 0, 0, 0, false
+	}
+	return int64(r0 * 0x1p32), int64(ch.d * 0x1p32), int64(mf) * gourMarginScale, true
+}
+
+// gourByte is the byte of stepped value v from the thresholds, and -1
+// (f) when v lies within m of a threshold of its byte. The candidate is
+// round(v·255), one down when v lies below its threshold (the thresholds
+// lie within 2^-16 above (k - 1/2)/255).
+func gourByte(tab *[257]int64, v, m int64) (j, f int64) {
+	k := (v*255 + 1<<31) >> 32
+	k = min(max(k, 0), 255)
+	k += (v - tab[k&255]) >> 63
+	j = k & 255
+	lo, hi := tab[j], tab[j+1]
+	return j, ((v - lo - m) | (hi - v - m - 1)) >> 63
+}
+
+// gourRun ors channel ch's bytes, shifted by sh, into the words of the n
+// pixels from (x0, y).
+func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uint, gw *gourWork, n int) {
+	words := gw.word[:n]
+	v, d, m, ok := s.gourStart(p, ch, ar, x0, y, n)
+	if !ok {
 		for i := range words {
 			words[i] |= uint32(outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))) << sh
 		}
 		return
 	}
-	m := int64(mf) * gourMarginScale
 	tab := gourThresholds()
-	v := int64(r0 * 0x1p32)
-	d := int64(ch.d * 0x1p32)
 	nn := 0
 	near := &gw.near
 	for i := range words {
-		// The candidate byte round(v·255), then one down when v lies
-		// below its threshold (the thresholds lie within 2^-16 above
-		// (k - 1/2)/255); v near either threshold of its byte is noted.
-		k := (v*255 + 1<<31) >> 32
-		k = min(max(k, 0), 255)
-		k += (v - tab[k&255]) >> 63
-		j := k & 255
-		lo, hi := tab[j], tab[j+1]
-		f := ((v - lo - m) | (hi - v - m - 1)) >> 63
+		j, f := gourByte(tab, v, m)
 		near[nn&(gourChunk-1)] = uint16(i)
 		nn -= int(f)
 		words[i] |= uint32(j) << sh
@@ -350,6 +367,43 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 		b := outByte(fp24(s.gourRef(p, ch, ar, x0+int(i), y)))
 		words[i] = words[i]&^(255<<sh) | uint32(b)<<sh
 	}
+}
+
+// gourRun3 is gourRun for three stepped channels at once, writing whole
+// words over base; it reports false, writing nothing, when a channel is
+// out of the stepping's range.
+func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int) bool {
+	v0, d0, m0, ok0 := s.gourStart(p, &chans[0], ar, x0, y, n)
+	v1, d1, m1, ok1 := s.gourStart(p, &chans[1], ar, x0, y, n)
+	v2, d2, m2, ok2 := s.gourStart(p, &chans[2], ar, x0, y, n)
+	if !ok0 || !ok1 || !ok2 {
+		return false
+	}
+	words := gw.word[:n]
+	tab := gourThresholds()
+	s0, s1, s2 := sh[0], sh[1], sh[2]
+	nn := 0
+	near := &gw.near
+	for i := range words {
+		j0, f0 := gourByte(tab, v0, m0)
+		j1, f1 := gourByte(tab, v1, m1)
+		j2, f2 := gourByte(tab, v2, m2)
+		near[nn&(gourChunk-1)] = uint16(i)
+		nn -= int(f0 | f1 | f2)
+		words[i] = base | uint32(j0)<<s0 | uint32(j1)<<s1 | uint32(j2)<<s2
+		v0 += d0
+		v1 += d1
+		v2 += d2
+	}
+	for _, i := range near[:nn] {
+		x := x0 + int(i)
+		wd := base
+		for c := 0; c < 3; c++ {
+			wd |= uint32(outByte(fp24(s.gourRef(p, &chans[c], ar, x, y)))) << sh[c]
+		}
+		words[i] = wd
+	}
+	return true
 }
 
 // gourWrite writes the run's words at (x0, y) for the pixels that pass
