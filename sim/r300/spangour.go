@@ -163,6 +163,41 @@ var gourThresholds = sync.OnceValue(func() *[257]int64 {
 	return t
 })
 
+// gourBucketMargin is the margin, in units of 2^-32, gourBuckets keeps
+// clear of every threshold; a run whose margin is larger does without
+// the buckets.
+const gourBucketMargin = 1 << 14
+
+// gourBuckets holds, per bucket of 2^20 units of a 32.32 value (index
+// (v>>20)+1 clamped to [0, 4097]: below 0 and from 1 up at the ends), the
+// byte every value of the bucket gives when no threshold lies within
+// gourBucketMargin of the bucket, and gourUnsafe otherwise.
+var gourBuckets = sync.OnceValue(func() *[4098]uint16 {
+	t := new([4098]uint16)
+	th := gourThresholds()
+	t[0], t[4097] = 0, 255
+	for b := int64(0); b < 4096; b++ {
+		lo, hi := b<<20-gourBucketMargin, (b+1)<<20+gourBucketMargin
+		k := 0
+		for k < 255 && th[k+1] <= b<<20 {
+			k++
+		}
+		t[b+1] = uint16(k)
+		for j := 1; j < 256; j++ {
+			if th[j] >= lo && th[j] <= hi {
+				t[b+1] = gourUnsafe
+			}
+		}
+	}
+	return t
+})
+
+// gourUnsafe marks a bucket a threshold lies near.
+const gourUnsafe = 0x100
+
+// gourBucket is v's index in gourBuckets.
+func gourBucket(v int64) int64 { return min(max(v>>20, -1), 4096) + 1 }
+
 // gourHook, when set (by tests), is called for every primitive the row
 // path shades.
 var gourHook func()
@@ -384,16 +419,38 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 	s0, s1, s2 := sh[0], sh[1], sh[2]
 	nn := 0
 	near := &gw.near
-	for i := range words {
-		j0, f0 := gourByte(tab, v0, m0)
-		j1, f1 := gourByte(tab, v1, m1)
-		j2, f2 := gourByte(tab, v2, m2)
-		near[nn&(gourChunk-1)] = uint16(i)
-		nn -= int(f0 | f1 | f2)
-		words[i] = base | uint32(j0)<<s0 | uint32(j1)<<s1 | uint32(j2)<<s2
-		v0 += d0
-		v1 += d1
-		v2 += d2
+	if max(m0, m1, m2) <= gourBucketMargin {
+		// Most values lie in a bucket no threshold comes near: their
+		// bytes are the bucket's.
+		bt := gourBuckets()
+		for i := range words {
+			e0, e1, e2 := bt[gourBucket(v0)], bt[gourBucket(v1)], bt[gourBucket(v2)]
+			if (e0|e1|e2)&gourUnsafe == 0 {
+				words[i] = base | uint32(e0)<<s0 | uint32(e1)<<s1 | uint32(e2)<<s2
+			} else {
+				j0, f0 := gourByte(tab, v0, m0)
+				j1, f1 := gourByte(tab, v1, m1)
+				j2, f2 := gourByte(tab, v2, m2)
+				near[nn&(gourChunk-1)] = uint16(i)
+				nn -= int(f0 | f1 | f2)
+				words[i] = base | uint32(j0)<<s0 | uint32(j1)<<s1 | uint32(j2)<<s2
+			}
+			v0 += d0
+			v1 += d1
+			v2 += d2
+		}
+	} else {
+		for i := range words {
+			j0, f0 := gourByte(tab, v0, m0)
+			j1, f1 := gourByte(tab, v1, m1)
+			j2, f2 := gourByte(tab, v2, m2)
+			near[nn&(gourChunk-1)] = uint16(i)
+			nn -= int(f0 | f1 | f2)
+			words[i] = base | uint32(j0)<<s0 | uint32(j1)<<s1 | uint32(j2)<<s2
+			v0 += d0
+			v1 += d1
+			v2 += d2
+		}
 	}
 	for _, i := range near[:nn] {
 		x := x0 + int(i)

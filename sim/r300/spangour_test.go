@@ -103,6 +103,43 @@ func gourCase(t *testing.T, scale int64) (pixels, differ int) {
 				differ++
 			}
 		}
+		// The same channel with two others through gourRun3, in a
+		// shuffled byte order over a constant fourth byte.
+		var chans [4]gourChan
+		pos := r.IntN(3)
+		for c := 0; c < 3; c++ {
+			chans[c] = *ch
+			if c != pos {
+				for k := range chans[c].v {
+					chans[c].v[k] = r.Float64()*1.6 - 0.3
+				}
+				o := &chans[c]
+				o.vmax, o.d, o.errD = 0, 0, 0
+				var sum, mag float64
+				for k := range o.v {
+					o.vmax = max(o.vmax, math.Abs(o.v[k]))
+					as := float64(p.rf[k].a * s.sub)
+					sum += float64(as * o.v[k])
+					mag += math.Abs(as * o.v[k])
+				}
+				o.d = sum / ar
+				o.errD = (mag/math.Abs(ar) + math.Abs(o.d)) * 0x1p-50
+			}
+		}
+		shifts := [4]uint{8, 24, 0, 16}
+		if !s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<16, gw, n) {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			require.Equal(t, uint32(0xA5), gw.word[i]>>16&255, "the constant byte")
+			for c := 0; c < 3; c++ {
+				want := outByte(fp24(s.gourRef(p, &chans[c], ar, x0+i, y)))
+				pixels++
+				if byte(gw.word[i]>>shifts[c]) != want {
+					differ++
+				}
+			}
+		}
 	}
 	return pixels, differ
 }
@@ -183,4 +220,29 @@ func TestFP24F(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGourBuckets checks every safe bucket against the thresholds: no
+// threshold within gourBucketMargin of it, and its byte the byte of its
+// values.
+func TestGourBuckets(t *testing.T) {
+	bt, th := gourBuckets(), gourThresholds()
+	safe := 0
+	for b := int64(0); b < 4096; b++ {
+		e := bt[b+1]
+		if e&gourUnsafe != 0 {
+			continue
+		}
+		safe++
+		lo, hi := b<<20, (b+1)<<20-1
+		for j := 1; j < 256; j++ {
+			require.False(t, th[j] > lo-gourBucketMargin && th[j] < hi+gourBucketMargin, "bucket %d: threshold %d near", b, j)
+		}
+		for _, v := range []int64{lo, hi, lo + 12345} {
+			require.Equal(t, int(outByte(fp24(float64(v)*0x1p-32))), int(e), "bucket %d value %d", b, v)
+		}
+	}
+	require.Greater(t, safe, 3000)
+	require.Equal(t, int64(0), gourBucket(-5))
+	require.Equal(t, int64(4097), gourBucket(1<<33))
 }
