@@ -59,6 +59,9 @@ type spanWork struct {
 	// whose ALU instructions' operands opds resolves.
 	kPipe uint64
 	opds  []resolved
+
+	// gour is the Gouraud row path's scratch (spangour.go).
+	gour *gourWork
 }
 
 func newSpanWork() *spanWork {
@@ -105,6 +108,12 @@ type fastPipe struct {
 	// earlyZ is set when a pixel that fails the depth test can be
 	// dropped before the program runs (spanEarlyZ).
 	earlyZ bool
+	// gour is set when the Gouraud row path can shade the draw
+	// (gouraudPlan).
+	gour *gourPlan
+	// overOffs[k][d] is toUnorm's offset for byte k at dither position
+	// d ((y&3)<<2 | x&3) in overByte's units (outOver8).
+	overOffs [4][16]uint32
 }
 
 // fastPipeline compiles the draw's state for the span pipeline, or returns
@@ -181,6 +190,15 @@ func (s *drawState) fastPipeline(id uint64) *fastPipe {
 			}
 		}
 	}
+	fp.gour = s.gouraudPlan(fp)
+	if fp.out == outOver8 {
+		buf := &s.cb.buf[s.cb.used[0]]
+		for k, mode := range buf.modes {
+			for d := range fp.overOffs[k] {
+				fp.overOffs[k][d] = overOffset(mode, d)
+			}
+		}
+	}
 	return fp
 }
 
@@ -237,6 +255,10 @@ func (e *Engine) shadeSpans(s *drawState, fp *fastPipe, p *prim, w *worker, vals
 	allVisible := s.clipRule == 0xFFFF
 	if constUS && !cKill && spans && allVisible && fp.out == outDirect8 && !s.zb.active {
 		s.fillRows(p, w, qy0, qy1)
+		return nil
+	}
+	if fp.gour != nil && spans && allVisible && (constUS || (!p.flat && p.wpIsWl)) &&
+		s.gouraudRows(p, w, fp.gour, vals, qy0, qy1) {
 		return nil
 	}
 	qx0 := p.x0 &^ 1

@@ -32,6 +32,8 @@ type sceneGen struct {
 	r    *rand.Rand
 	w, h int
 	s    r3.Stream
+	// mov is set while the program only moves values (movALU).
+	mov bool
 }
 
 func (g *sceneGen) bit(pct int) uint32 {
@@ -198,7 +200,7 @@ func (g *sceneGen) state() {
 	s.Reg(r3.RB3D_COLOR_CHANNEL_MASK, mask, r.Uint32())
 	s.Reg(r3.RB3D_ROPCNTL, g.bit(15)<<2|uint32(r.IntN(16))<<8)
 	s.Reg(r3.RB3D_DITHER_CTL, uint32(r.IntN(3))|uint32(r.IntN(3))<<2)
-	if g.bit(40) == 1 {
+	if g.bit(40) == 1 || (g.mov && g.bit(60) == 1) {
 		// The states a GL ES driver draws with most: one ARGB8888
 		// target, written or blended, no fog, alpha test, ROP or mask,
 		// the whole screen visible.
@@ -221,9 +223,15 @@ func (g *sceneGen) state() {
 func (g *sceneGen) program() {
 	r, s := g.r, &g.s
 	var ra, aa, ri, ai []uint32
+	// Sometimes every instruction only moves a value, and no TEX
+	// instruction samples: a Gouraud or flat program (gouraudPlan).
+	mov := g.bit(25) == 1
+	g.mov = mov
 	for i := 0; i < 8; i++ {
 		var a r3.ALUInst
-		if g.bit(40) == 1 {
+		if mov {
+			a = g.movALU()
+		} else if g.bit(40) == 1 {
 			// A modulate of two temps into output 0: the common shape.
 			a = r3.ALUInst{
 				RGB:   r3.Half{Src: [3]uint8{uint8(r.IntN(6)), uint8(r.IntN(6)), 0}, OMask: 7, Args: [3]r3.Arg{{Sel: 0}, {Sel: 4}, {Sel: r3.SelRGBZero}}},
@@ -252,6 +260,9 @@ func (g *sceneGen) program() {
 	var tex []uint32
 	for i := 0; i < 8; i++ {
 		op := r3.TexOp(g.pick(1, 1, 1, 0, 2, 3, 4))
+		if mov {
+			op = r3.TexNOP
+		}
 		tex = append(tex, r3.TexInst{Op: op, Src: uint8(r.IntN(6)), Dst: uint8(r.IntN(6)), Unit: uint8(r.IntN(2))}.Encode())
 	}
 	s.Reg(r3.US_TEX_INST_0, tex...)
@@ -266,6 +277,33 @@ func (g *sceneGen) program() {
 		return uint32(r.IntN(5)) | uint32(r.IntN(4))<<6 | uint32(r.IntN(6))<<12 | uint32(r.IntN(3))<<17 | 1<<22
 	}
 	s.Reg(r3.US_CODE_ADDR_0, 0, 0, code(), code())
+}
+
+// movALU returns an instruction whose halves move one source (a temp,
+// sometimes a constant) to a temp or the outputs: a MAD by the inline 1
+// plus the inline 0.
+func (g *sceneGen) movALU() r3.ALUInst {
+	r := g.r
+	src := func() uint8 {
+		if g.bit(15) == 1 {
+			return r3.ConstBase + uint8(r.IntN(4))
+		}
+		return uint8(r.IntN(6))
+	}
+	a := r3.ALUInst{
+		RGB: r3.Half{Src: [3]uint8{src(), 0, 0}, Dst: uint8(r.IntN(6)), WMask: uint8(r.IntN(8)), OMask: uint8(g.pick(7, 7, 7, 0, uint32(r.IntN(8)))),
+			Args: [3]r3.Arg{{Sel: uint8(g.pick(0, 0, 0, 1, 2, 3, 12, 23))}, {Sel: r3.SelRGBOne}, {Sel: r3.SelRGBZero}}},
+		Alpha: r3.Half{Src: [3]uint8{src(), 0, 0}, Dst: uint8(r.IntN(6)), WMask: uint8(r.IntN(2)), OMask: uint8(g.pick(1, 1, 1, 0)),
+			Args: [3]r3.Arg{{Sel: uint8(g.pick(9, 9, 9, 0, 1, 2))}, {Sel: r3.SelAOne}, {Sel: r3.SelAZero}}},
+	}
+	if g.bit(10) == 1 {
+		a.RGB.Target, a.Alpha.Target = 1, 1
+	}
+	if g.bit(5) == 1 {
+		// Not a move: the plan must refuse the program.
+		a.RGB.Args[1].Sel = 0
+	}
+	return a
 }
 
 // texUnit writes random state for texture unit u.
@@ -344,7 +382,10 @@ func (g *sceneGen) draw(large bool) {
 	if large {
 		prim, n = r3.PrimTriangles, 3*(1+r.IntN(4))
 	}
-	qUniform := g.bit(50) == 1
+	qUniform := g.bit(50) == 1 || (g.mov && g.bit(50) == 1)
+	// Sometimes every vertex has the same Z: a constant depth, as the
+	// Gouraud row path tests it.
+	zConst := g.bit(30) == 1 || (g.mov && g.bit(50) == 1)
 	q := float32(1)
 	if g.bit(30) == 1 {
 		q = float32(g.pick(1, 2, 4)) / 2
@@ -371,6 +412,9 @@ func (g *sceneGen) draw(large bool) {
 		z := r.Float32()
 		if g.bit(10) == 1 {
 			z = r.Float32()*1.4 - 0.2
+		}
+		if zConst {
+			z = 0.25
 		}
 		if !qUniform {
 			q = 0.25 + r.Float32()*3
@@ -461,6 +505,9 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		n = 60
 	}
 	drawn, faulted := 0, 0
+	gour := 0
+	gourHook = func() { gour++ }
+	defer func() { gourHook = nil }()
 	for seed := 0; seed < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		g := &sceneGen{r: r, w: 40, h: 32}
@@ -482,7 +529,8 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		}
 	}
 	require.Greater(t, drawn, n/3, "most random scenes must draw pixels")
-	t.Logf("%d of %d scenes drew pixels, %d faulted", drawn, n, faulted)
+	require.Greater(t, gour, n/20, "the Gouraud row path must shade some primitives")
+	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path", drawn, n, faulted, gour)
 }
 
 // TestWorkersByteForByte renders random scenes of large primitives (so

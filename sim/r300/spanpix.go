@@ -83,7 +83,7 @@ func (e *Engine) spanPixels(s *drawState, fp *fastPipe, p *prim, w *worker) erro
 		case outDirect8:
 			s.spanDirect8(sw)
 		case outOver8:
-			s.spanOver8(sw)
+			s.spanOver8(fp, sw)
 		default:
 			s.spanBlend8(sw)
 		}
@@ -128,6 +128,28 @@ func (s *drawState) spanDepth(p *prim, sw *spanWork) int {
 	row := z.pitch * bpp
 	mem, z24, zConst := z.mem, z.z24, sw.zConst
 	n := 0
+	if zConst && z24 && write && op == cmpLE {
+		// GL's LEQUAL with writes against a constant Z, the common
+		// state, without cmp's switch or the plane per pixel.
+		for k := 0; k < sw.nq; k++ {
+			m := sw.mask[k]
+			base := (sw.qy*z.pitch + sw.qx[k]) * 4
+			for r := m; r != 0; r &= r - 1 {
+				i := mathbits.TrailingZeros8(r)
+				off := base + (i&1)*4 + (i>>1)*row
+				b := mem[off : off+4 : off+4]
+				v := binary.LittleEndian.Uint32(b)
+				if zc <= v>>8 {
+					binary.LittleEndian.PutUint32(b, zc<<8|v&0xFF)
+					n++
+				} else {
+					m &^= 1 << i
+				}
+			}
+			sw.mask[k] = m
+		}
+		return n
+	}
 	for k := 0; k < sw.nq; k++ {
 		m := sw.mask[k]
 		if m == 0 {
@@ -321,20 +343,16 @@ var overTab = sync.OnceValue(func() *[256][2][256]float64 {
 
 // spanOver8 is spanBlend8 for SRC_ALPHA, ONE_MINUS_SRC_ALPHA with
 // ADD_CLAMP on both halves into a buffer whose four bytes hold the four
-// channels once each (outOver8): every new byte is clamp(src·sa +
-// dst·(1 - sa)) from overTab, quantised by toUnorm (whose clamp the
-// blend's makes redundant).
-func (s *drawState) spanOver8(sw *spanWork) {
+// channels once each (outOver8), in integers: every new byte is overByte
+// of the source byte, the source alpha byte and the destination byte
+// (TestOverByteMatchesFloat holds it to the float64 form, overFloat).
+func (s *drawState) spanOver8(fp *fastPipe, sw *spanWork) {
 	cb := &s.cb
 	t := cb.used[0]
 	buf := &cb.buf[t]
-	sl, md := &buf.slots, &buf.modes
+	sl := &buf.slots
 	o := &sw.out[t]
-	tab := overTab()
-	var offs [4]float64
-	for k, mode := range md {
-		offs[k] = [3]float64{1.0 / 4096, 0.5, -1}[mode]
-	}
+	offs := &fp.overOffs
 	o0, o1, o2, o3 := &o[sl[0]&3], &o[sl[1]&3], &o[sl[2]&3], &o[sl[3]&3]
 	oa := &o[3]
 	read := cb.read
@@ -351,33 +369,53 @@ func (s *drawState) spanOver8(sw *spanWork) {
 			x, y := sw.qx[k]+i&1, sw.qy+i>>1
 			off := base + (i&1)*4 + (i>>1)*pitch
 			b := buf.mem[off : off+4 : off+4]
-			var d0, d1, d2, d3 byte
+			var d0, d1, d2, d3 uint32
 			if read {
-				d0, d1, d2, d3 = b[0], b[1], b[2], b[3]
+				d0, d1, d2, d3 = uint32(b[0]), uint32(b[1]), uint32(b[2]), uint32(b[3])
 			}
-			tb := &tab[outByte(oa[pi])]
-			r0 := clamp01(tb[0][outByte(o0[pi])] + tb[1][d0])
-			r1 := clamp01(tb[0][outByte(o1[pi])] + tb[1][d1])
-			r2 := clamp01(tb[0][outByte(o2[pi])] + tb[1][d2])
-			r3 := clamp01(tb[0][outByte(o3[pi])] + tb[1][d3])
-			dv := ditherOffset[y&3][x&3]
-			f0, f1, f2, f3 := offs[0], offs[1], offs[2], offs[3]
-			if f0 < 0 {
-				f0 = dv
-			}
-			if f1 < 0 {
-				f1 = dv
-			}
-			if f2 < 0 {
-				f2 = dv
-			}
-			if f3 < 0 {
-				f3 = dv
-			}
-			b[0] = byte(min(uint32(r0*255+f0), 255))
-			b[1] = byte(min(uint32(r1*255+f1), 255))
-			b[2] = byte(min(uint32(r2*255+f2), 255))
-			b[3] = byte(min(uint32(r3*255+f3), 255))
+			a := uint32(outByte(oa[pi]))
+			ia := 255 - a
+			di := (y&3)<<2 | x&3
+			b[0] = byte((8192*(uint32(outByte(o0[pi]))*a+d0*ia) + offs[0][di]) / overDiv)
+			b[1] = byte((8192*(uint32(outByte(o1[pi]))*a+d1*ia) + offs[1][di]) / overDiv)
+			b[2] = byte((8192*(uint32(outByte(o2[pi]))*a+d2*ia) + offs[2][di]) / overDiv)
+			b[3] = byte((8192*(uint32(outByte(o3[pi]))*a+d3*ia) + offs[3][di]) / overDiv)
 		}
 	}
+}
+
+// overDiv is overByte's divisor, 255·8192.
+const overDiv = 255 * 8192
+
+// overOffset is toUnorm's offset for a dither mode at dither position d
+// ((y&3)<<2 | x&3), times 255·8192: 1/4096, 1/2 or (bayer + 1/2)/16 are
+// all multiples of 1/8192.
+func overOffset(mode uint32, d int) uint32 {
+	switch mode {
+	case 0:
+		return 255 * 2
+	case 1:
+		return 255 * 4096
+	}
+	return 255 * 256 * (2*uint32(bayer[d>>2][d&3]) + 1)
+}
+
+// overByte is GL's over blend of 8-bit channels, quantised: with
+// N = src·a + dst·(255 - a), the byte is floor(N/255 + off) for toUnorm's
+// offset off (off255 = overOffset), which is never within 1/(255·8192)
+// of an integer (off is an odd multiple of 1/8192 below 1, or 1/4096),
+// where the float64 form (overFloat) errs by under 2^-40: the two agree
+// on every input (TestOverByteMatchesFloat checks all of them). The
+// quotient never exceeds 255 (N <= 255·255).
+func overByte(src, a, dst, off255 uint32) byte {
+	return byte((8192*(src*a+dst*(255-a)) + off255) / overDiv)
+}
+
+// overFloat is the float64 over blend the reference's blendKinds and
+// toUnorm compute for 8-bit channels: clamp(src·sa + dst·(1 - sa)) from
+// overTab, plus the offset, truncated and clamped to 255.
+func overFloat(src, a, dst byte, off float64) byte {
+	tb := &overTab()[a]
+	r := clamp01(tb[0][src] + tb[1][dst])
+	return byte(min(uint32(r*255+off), 255))
 }

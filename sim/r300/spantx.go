@@ -58,6 +58,18 @@ func (u *texUnit) sampleSpan(op r3.TexOp, src, dst *[4]spanArr, n int) {
 	}
 }
 
+// fp24f is fp24 of a float32: a positive normal value from 2^-62
+// (biased exponent 65) to below 2^65 (191) keeps the top 16 bits of its
+// mantissa, as fp24 keeps them of the float64; any other value takes
+// fp24 itself.
+func fp24f(f float32) float32 {
+	b := math.Float32bits(f)
+	if b-65<<23 < 127<<23 {
+		return math.Float32frombits(b &^ 0x7F)
+	}
+	return fp24(float64(f))
+}
+
 // nearest8 is filter's point sample for fast8 and wrapFast.
 func (u *texUnit) nearest8(lv *r3.TexLevel, x, y float64) [4]float32 {
 	xi := wrapFast(u.wrap[0], int(math.Floor(clampIdx(x))), lv.Width)
@@ -141,9 +153,9 @@ func (u *texUnit) bilinearRepeat(lv *r3.TexLevel, src, dst *[4]spanArr, n int) {
 		v1 := binary.LittleEndian.Uint32(mem[r0+x1:])
 		v2 := binary.LittleEndian.Uint32(mem[r1+x0:])
 		v3 := binary.LittleEndian.Uint32(mem[r1+x1:])
-		d0[p] = fp24(float64(float32(0 + float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)]))))
-		d1[p] = fp24(float64(float32(0 + float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)]))))
-		d2[p] = fp24(float64(float32(0 + float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)]))))
-		d3[p] = fp24(float64(float32(0 + float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)]))))
+		d0[p] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)])))
+		d1[p] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
+		d2[p] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
+		d3[p] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
 	}
 }

@@ -1,0 +1,526 @@
+package r300
+
+import (
+	"encoding/binary"
+	"math"
+	"sync"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// The Gouraud row path: the span pipeline's fastest shape for a program
+// that only moves what the RS loads to the output (a Gouraud-shaded or
+// flat GL ES 1.1 draw without texture), written directly (outDirect8)
+// with at most a depth test against a constant Z.
+//
+// There each output byte is outByte(fp24(V)) of an interpolated value V
+// (or a constant), and fp24 then outByte is a monotone step function of
+// V with 255 thresholds (gourThresholds). Along a row V is affine in x
+// (the linear weights: wpIsWl), so the row steps V in 32.32 fixed point
+// from the reference's own value at the row's first pixel and takes the
+// byte from the thresholds; a pixel whose stepped value lies within the
+// stepping's error bound of a threshold (gourMargin) takes the
+// reference's float64 value instead (spanLoad's formula), so every byte
+// is the reference's. TestGourRowMatchesReference holds the margin to
+// account, and fails with a zero margin.
+
+// gourPlan is what the Gouraud row path writes per output channel: the
+// RS attribute whose FP24 value the program moves to it (attr >= 0), or
+// the constant k.
+type gourPlan struct {
+	attr [4]int
+	k    [4]float32
+}
+
+// gourChunk is the longest run the row path steps from one start.
+const gourChunk = 256
+
+// gourWork is a worker's scratch for the row path: per byte position
+// the output word's bytes of a run, then the packed words.
+type gourWork struct {
+	word [gourChunk]uint32
+	near [gourChunk]uint16 // the pixels near a threshold
+}
+
+// gourSym is the symbolic value of a temp or output channel while
+// gouraudPlan follows the program: an RS attribute or a constant.
+type gourSym struct {
+	attr int
+	k    float32
+	ok   bool
+}
+
+// gouraudPlan returns the draw's Gouraud plan, or nil when the program
+// does anything but move loaded values (or constants) to the output, or
+// the pixel stage is not outDirect8.
+func (s *drawState) gouraudPlan(fp *fastPipe) *gourPlan {
+	if fp.out != outDirect8 || fp.tex {
+		return nil
+	}
+	if s.zb.active && (s.zb.stencil || s.fg.depthFromUS) {
+		return nil
+	}
+	var temps [32][4]gourSym
+	for _, l := range fp.loads {
+		temps[l.temp][l.comp] = gourSym{attr: l.attr, k: l.k, ok: true}
+	}
+	t := s.cb.used[0]
+	var out [4]gourSym
+	inline := [3]float32{0, 1, 0.5}
+	for i := range fp.stages {
+		st := &fp.stages[i]
+		if st.alu == nil {
+			if st.tex.Op == r3.TexNOP {
+				continue
+			}
+			return nil
+		}
+		as := st.alu
+		a := &as.op.a
+		if a.Alpha.DepthOut {
+			return nil
+		}
+		var nv [4]gourSym
+		for c := 0; c < 4; c++ {
+			var written bool
+			if c < 3 {
+				written = (a.RGB.WMask|a.RGB.OMask)>>c&1 != 0
+			} else {
+				written = a.Alpha.WMask != 0 || a.Alpha.OMask != 0
+			}
+			if !written {
+				continue
+			}
+			if !as.mov[c] {
+				return nil
+			}
+			o := as.opd[0][c]
+			switch o.kind {
+			case opdTemp:
+				nv[c] = temps[o.reg][o.comp]
+				if !nv[c].ok {
+					return nil
+				}
+			case opdConst:
+				nv[c] = gourSym{attr: -1, k: fp24(float64(s.us.consts[o.reg][o.comp])), ok: true}
+			case opdInline:
+				nv[c] = gourSym{attr: -1, k: inline[o.reg], ok: true}
+			default:
+				return nil
+			}
+		}
+		for c := 0; c < 3; c++ {
+			if a.RGB.WMask>>c&1 != 0 {
+				temps[a.RGB.Dst][c] = nv[c]
+			}
+			if a.RGB.OMask>>c&1 != 0 && int(a.RGB.Target) == t {
+				out[c] = nv[c]
+			}
+		}
+		if a.Alpha.WMask != 0 {
+			temps[a.Alpha.Dst][3] = nv[3]
+		}
+		if a.Alpha.OMask != 0 && int(a.Alpha.Target) == t {
+			out[3] = nv[3]
+		}
+	}
+	for _, k := range fp.zeroOut {
+		if k/4 == t {
+			out[k%4] = gourSym{attr: -1, k: 0, ok: true}
+		}
+	}
+	g := &gourPlan{}
+	for c, o := range out {
+		if !o.ok {
+			return nil
+		}
+		g.attr[c], g.k[c] = o.attr, o.k
+	}
+	return g
+}
+
+// gourThresholds holds, for k = 1..255, the least value whose
+// outByte(fp24(v)) is k or more, in 32.32 fixed point (rounded up), with
+// sentinels far below and above at 0 and 256.
+var gourThresholds = sync.OnceValue(func() *[257]int64 {
+	t := new([257]int64)
+	t[0], t[256] = -1<<62, 1<<62
+	g := func(x float64) byte { return outByte(fp24(x)) }
+	for k := 1; k < 256; k++ {
+		// Binary search over the bit patterns of [0, 1]: for positive
+		// floats they are ordered as the values.
+		lo, hi := uint64(0), math.Float64bits(1)
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if int(g(math.Float64frombits(mid))) >= k {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		t[k] = int64(math.Ceil(math.Float64frombits(lo) * (1 << 32)))
+	}
+	return t
+})
+
+// gourBucketMargin is the margin, in units of 2^-32, gourBuckets keeps
+// clear of every threshold; a run whose margin is larger does without
+// the buckets.
+const gourBucketMargin = 1 << 14
+
+// gourBuckets holds, per bucket of 2^20 units of a 32.32 value (index
+// (v>>20)+1 clamped to [0, 4097]: below 0 and from 1 up at the ends), the
+// byte every value of the bucket gives when no threshold lies within
+// gourBucketMargin of the bucket, and gourUnsafe otherwise.
+var gourBuckets = sync.OnceValue(func() *[4098]uint16 {
+	t := new([4098]uint16)
+	th := gourThresholds()
+	t[0], t[4097] = 0, 255
+	for b := int64(0); b < 4096; b++ {
+		lo, hi := b<<20-gourBucketMargin, (b+1)<<20+gourBucketMargin
+		k := 0
+		for k < 255 && th[k+1] <= b<<20 {
+			k++
+		}
+		t[b+1] = uint16(k)
+		for j := 1; j < 256; j++ {
+			if th[j] >= lo && th[j] <= hi {
+				t[b+1] = gourUnsafe
+			}
+		}
+	}
+	return t
+})
+
+// gourUnsafe marks a bucket a threshold lies near.
+const gourUnsafe = 0x100
+
+// gourBucket is v's index in gourBuckets.
+func gourBucket(v int64) int64 { return min(max(v>>20, -1), 4096) + 1 }
+
+// gourHook, when set (by tests), is called for every primitive the row
+// path shades.
+var gourHook func()
+
+// gourMarginScale multiplies the row path's margin; tests set it to zero
+// to show the margin is needed.
+var gourMarginScale int64 = 1
+
+// gourChan is one stepped channel of a primitive: its vertex values, its
+// slope per pixel and the bounds of the slope's error.
+type gourChan struct {
+	v    [3]float64
+	d    float64 // dV/dx
+	errD float64 // bound of |d - dV/dx|
+	vmax float64
+}
+
+// gouraudRows is the Gouraud row path's shadeSpans: it shades the quad
+// rows of p whose top row lies in [qy0, qy1) and reports true, or reports
+// false without touching anything when p's values are out of the path's
+// range (its caller then takes the span pipeline).
+func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64, qy0, qy1 int) bool {
+	rz := &p.rz
+	z := &s.zb
+	if z.active && !(rz[0] == rz[1] && rz[1] == rz[2]) {
+		return false
+	}
+	ar := float64(p.area)
+	if !(math.Abs(ar) < 1<<52) || ar == 0 {
+		return false
+	}
+	t := s.cb.used[0]
+	buf := &s.cb.buf[t]
+	sl := &buf.slots
+	// Per byte position k: the constant part of the word, or the stepped
+	// channel.
+	var base uint32
+	var chans [4]gourChan
+	var shifts [4]uint
+	nc := 0
+	for k := 0; k < 4; k++ {
+		c := sl[k] & 3
+		sh := 8 * uint(k)
+		j := g.attr[c]
+		if j < 0 {
+			base |= uint32(outByte(g.k[c])) << sh
+			continue
+		}
+		v := vals[3*j : 3*j+3]
+		if v[0] == v[1] && v[1] == v[2] {
+			base |= uint32(outByte(r3.RoundFP24(v[0]))) << sh
+			continue
+		}
+		ch := &chans[nc]
+		ch.v = [3]float64{v[0], v[1], v[2]}
+		var sum, mag float64
+		for i := 0; i < 3; i++ {
+			if !(math.Abs(v[i]) <= 256) {
+				return false
+			}
+			ch.vmax = max(ch.vmax, math.Abs(v[i]))
+			as := float64(p.rf[i].a * s.sub)
+			sum += float64(as * v[i])
+			mag += math.Abs(as * v[i])
+		}
+		ch.d = sum / ar
+		ch.errD = (mag/math.Abs(ar) + math.Abs(ch.d)) * 0x1p-50
+		if !(math.Abs(ch.d) < 1) {
+			return false
+		}
+		shifts[nc] = sh
+		nc++
+	}
+	if w.span.gour == nil {
+		w.span.gour = &gourWork{}
+	}
+	gw := w.span.gour
+	var zv uint32
+	op := zCmp[z.zFunc]
+	test, write := z.zTest, z.zTest && z.zWrite
+	if z.active {
+		zv = s.planeZ(rz[0], p.zoff)
+	}
+	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
+		lo0, hi0 := rowSpan(p, s.sub, qy)
+		lo1, hi1 := rowSpan(p, s.sub, qy+1)
+		for r, run := range [2][2]int{{lo0, hi0}, {lo1, hi1}} {
+			y := qy + r
+			for x0 := run[0]; x0 <= run[1]; x0 += gourChunk {
+				n := min(gourChunk, run[1]-x0+1)
+				words := gw.word[:n]
+				if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
+					for i := range words {
+						words[i] = base
+					}
+					for c := 0; c < nc; c++ {
+						s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
+					}
+				}
+				w.pixels += n
+				w.zpass += s.gourWrite(buf, words, x0, y, zv, op, test, write)
+			}
+		}
+		// The quads the walk visits: those a run touches.
+		q0lo, q0hi, q1lo, q1hi := lo0>>1, hi0>>1, lo1>>1, hi1>>1
+		switch {
+		case lo0 > hi0 && lo1 > hi1:
+		case lo0 > hi0:
+			w.quads += q1hi - q1lo + 1
+		case lo1 > hi1:
+			w.quads += q0hi - q0lo + 1
+		default:
+			w.quads += q0hi - q0lo + 1 + q1hi - q1lo + 1 - max(0, min(q0hi, q1hi)-max(q0lo, q1lo)+1)
+		}
+	}
+	if gourHook != nil {
+		gourHook()
+	}
+	return true
+}
+
+// gourRef is spanLoad's value of channel ch at pixel (x, y), before its
+// FP24 rounding: the linear weights times the vertex values, summed in
+// spanLoad's order.
+func (s *drawState) gourRef(p *prim, ch *gourChan, ar float64, x, y int) float64 {
+	half := s.sub / 2
+	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
+	w0 := float64(p.rf[0].eval(px, py)) / ar
+	w1 := float64(p.rf[1].eval(px, py)) / ar
+	w2 := float64(p.rf[2].eval(px, py)) / ar
+	return float64(w0*ch.v[0]) + float64(w1*ch.v[1]) + float64(w2*ch.v[2])
+}
+
+// gourStart returns the stepping of channel ch over the n pixels from
+// (x0, y): its 32.32 value at the first pixel, its step and the margin
+// (gourMarginScale times the bound of the stepped value's distance from
+// the reference's), or ok false when the run is out of the stepping's
+// range.
+func (s *drawState) gourStart(p *prim, ch *gourChan, ar float64, x0, y, n int) (v, d, m int64, ok bool) {
+	// The bound of Σ|w_k| over the run: the edge functions are affine,
+	// so their magnitudes peak at the run's ends.
+	half := s.sub / 2
+	py := int64(y)*s.sub + half
+	var wsum float64
+	for k := 0; k < 3; k++ {
+		f := &p.rf[k]
+		ea := float64(f.eval(int64(x0)*s.sub+half, py))
+		eb := float64(f.eval(int64(x0+n-1)*s.sub+half, py))
+		wsum += max(math.Abs(ea), math.Abs(eb))
+	}
+	wsum /= math.Abs(ar)
+	r0 := s.gourRef(p, ch, ar, x0, y)
+	// The stepped value's distance from the reference's, in units of
+	// 2^-32: the truncations of the start and the step (under a unit
+	// each, the step's n times), the reference's float64 rounding at the
+	// start and at the pixel (under 2^-50·Σ|w_k|·max|v| each: four
+	// roundings of 2^-53 relative), the slope's error n times, and a unit
+	// for the thresholds' rounding up.
+	errR := wsum * ch.vmax * 0x1p-50
+	mf := 3 + 2*errR*0x1p32 + float64(n)*(1+ch.errD*0x1p32)
+	if !(wsum < 1<<20) || !(mf < 1<<20) || !(math.Abs(r0) < 512) {
+		return 0, 0, 0, false
+	}
+	return int64(r0 * 0x1p32), int64(ch.d * 0x1p32), int64(mf) * gourMarginScale, true
+}
+
+// gourByte is the byte of stepped value v from the thresholds, and -1
+// (f) when v lies within m of a threshold of its byte. The candidate is
+// round(v·255), one down when v lies below its threshold (the thresholds
+// lie within 2^-16 above (k - 1/2)/255).
+func gourByte(tab *[257]int64, v, m int64) (j, f int64) {
+	k := (v*255 + 1<<31) >> 32
+	k = min(max(k, 0), 255)
+	k += (v - tab[k&255]) >> 63
+	j = k & 255
+	lo, hi := tab[j], tab[j+1]
+	return j, ((v - lo - m) | (hi - v - m - 1)) >> 63
+}
+
+// gourRun ors channel ch's bytes, shifted by sh, into the words of the n
+// pixels from (x0, y).
+func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uint, gw *gourWork, n int) {
+	words := gw.word[:n]
+	v, d, m, ok := s.gourStart(p, ch, ar, x0, y, n)
+	if !ok {
+		for i := range words {
+			words[i] |= uint32(outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))) << sh
+		}
+		return
+	}
+	tab := gourThresholds()
+	nn := 0
+	near := &gw.near
+	for i := range words {
+		j, f := gourByte(tab, v, m)
+		near[nn&(gourChunk-1)] = uint16(i)
+		nn -= int(f)
+		words[i] |= uint32(j) << sh
+		v += d
+	}
+	for _, i := range near[:nn] {
+		b := outByte(fp24(s.gourRef(p, ch, ar, x0+int(i), y)))
+		words[i] = words[i]&^(255<<sh) | uint32(b)<<sh
+	}
+}
+
+// gourRun3 is gourRun for three stepped channels at once, writing whole
+// words over base; it reports false, writing nothing, when a channel is
+// out of the stepping's range.
+func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int) bool {
+	v0, d0, m0, ok0 := s.gourStart(p, &chans[0], ar, x0, y, n)
+	v1, d1, m1, ok1 := s.gourStart(p, &chans[1], ar, x0, y, n)
+	v2, d2, m2, ok2 := s.gourStart(p, &chans[2], ar, x0, y, n)
+	if !ok0 || !ok1 || !ok2 {
+		return false
+	}
+	words := gw.word[:n]
+	tab := gourThresholds()
+	s0, s1, s2 := sh[0], sh[1], sh[2]
+	nn := 0
+	near := &gw.near
+	if max(m0, m1, m2) <= gourBucketMargin {
+		// Most values lie in a bucket no threshold comes near: their
+		// bytes are the bucket's.
+		bt := gourBuckets()
+		for i := range words {
+			e0, e1, e2 := bt[gourBucket(v0)], bt[gourBucket(v1)], bt[gourBucket(v2)]
+			if (e0|e1|e2)&gourUnsafe == 0 {
+				words[i] = base | uint32(e0)<<s0 | uint32(e1)<<s1 | uint32(e2)<<s2
+			} else {
+				j0, f0 := gourByte(tab, v0, m0)
+				j1, f1 := gourByte(tab, v1, m1)
+				j2, f2 := gourByte(tab, v2, m2)
+				near[nn&(gourChunk-1)] = uint16(i)
+				nn -= int(f0 | f1 | f2)
+				words[i] = base | uint32(j0)<<s0 | uint32(j1)<<s1 | uint32(j2)<<s2
+			}
+			v0 += d0
+			v1 += d1
+			v2 += d2
+		}
+	} else {
+		for i := range words {
+			j0, f0 := gourByte(tab, v0, m0)
+			j1, f1 := gourByte(tab, v1, m1)
+			j2, f2 := gourByte(tab, v2, m2)
+			near[nn&(gourChunk-1)] = uint16(i)
+			nn -= int(f0 | f1 | f2)
+			words[i] = base | uint32(j0)<<s0 | uint32(j1)<<s1 | uint32(j2)<<s2
+			v0 += d0
+			v1 += d1
+			v2 += d2
+		}
+	}
+	for _, i := range near[:nn] {
+		x := x0 + int(i)
+		wd := base
+		for c := 0; c < 3; c++ {
+			wd |= uint32(outByte(fp24(s.gourRef(p, &chans[c], ar, x, y)))) << sh[c]
+		}
+		words[i] = wd
+	}
+	return true
+}
+
+// gourWrite writes the run's words at (x0, y) for the pixels that pass
+// the depth test against the constant zv (with Z active), and returns
+// how many pass.
+func (s *drawState) gourWrite(buf *cbBuffer, words []uint32, x0, y int, zv uint32, op uint8, test, write bool) uint32 {
+	off := (y*buf.pitch + x0) * 4
+	dst := buf.mem[off : off+4*len(words)]
+	z := &s.zb
+	if !z.active {
+		for i, v := range words {
+			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
+		}
+		return uint32(len(words))
+	}
+	n := uint32(0)
+	if z.z24 {
+		zo := (y*z.pitch + x0) * 4
+		zm := z.mem[zo : zo+4*len(words)]
+		if test && write && op == cmpLE {
+			// GL's LEQUAL with writes, the common state, without cmp's
+			// switch.
+			for i, v := range words {
+				zb := zm[4*i : 4*i+4 : 4*i+4]
+				old := binary.LittleEndian.Uint32(zb)
+				if zv > old>>8 {
+					continue
+				}
+				binary.LittleEndian.PutUint32(zb, zv<<8|old&0xFF)
+				binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
+				n++
+			}
+			return n
+		}
+		for i, v := range words {
+			zb := zm[4*i : 4*i+4 : 4*i+4]
+			old := binary.LittleEndian.Uint32(zb)
+			if test && !cmp(op, zv, old>>8) {
+				continue
+			}
+			if write {
+				binary.LittleEndian.PutUint32(zb, zv<<8|old&0xFF)
+			}
+			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
+			n++
+		}
+		return n
+	}
+	zo := (y*z.pitch + x0) * 2
+	zm := z.mem[zo : zo+2*len(words)]
+	for i, v := range words {
+		zb := zm[2*i : 2*i+2 : 2*i+2]
+		if test && !cmp(op, zv, uint32(binary.LittleEndian.Uint16(zb))<<8) {
+			continue
+		}
+		if write {
+			binary.LittleEndian.PutUint16(zb, uint16(zv>>8))
+		}
+		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
+		n++
+	}
+	return n
+}
