@@ -107,6 +107,7 @@ type pixState struct {
 	dstAOr            uint64           // the alpha lane of a format without alpha
 	outFast           bool             // outputSpan's common state (span.go)
 	plainFast         bool             // plain, outFast and no blending: plainChunk (span.go)
+	fill565           bool             // plainFast into RGB565 with no Z write mask: fill565
 	texMod            bool             // one bilinear texture times the diffuse colour: bilinearModulate
 	quant             [4]quantizer     // the colour quantizer of rows y&3 (span.go)
 	sep               bool
@@ -391,6 +392,7 @@ func (e *Engine) buildPixel() error {
 	p.outFast = p.spanOK && p.buffersApart && !p.stOn && !(zOn && p.zfmt != 0) && !(p.blend && !p.blendOver) &&
 		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
 	p.plainFast = p.plain && p.outFast && !p.blend
+	p.fill565 = p.plainFast && (p.cfmt == 0x11 || p.cfmt == 0x51) && (!p.zmaskOn || p.zmask == 0xFFFF)
 	p.texMod = p.spanOK && p.texModState()
 	p.quant = e.quantizers()
 	// Buffers must lie in VRAM over the whole clip rectangle.

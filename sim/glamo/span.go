@@ -832,6 +832,11 @@ func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y 
 func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz, off float64) float64 {
 	p := &e.px
 	vram, live := p.vram, &sb.live
+	if p.fill565 && (dz == 0 || !p.needZ) {
+		if e.fillChunk(sb, n, x0, y, acc, dx, z, off) {
+			return z
+		}
+	}
 	nlive := int64(0) // the live pixels, which plainChunk writes
 	if p.needZ {
 		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)

@@ -2,6 +2,7 @@ package glamo
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -167,6 +168,16 @@ func randomPixelState(r *rand.Rand) map[uint16]uint32 {
 			}
 		}
 	}
+	if bit(15) == 1 {
+		// fill-gouraud's shape (pixState.fill565: plain, COPY, RGB565 red
+		// high or low, no blending), any depth function, with or without
+		// Z test, Z write, a Z write mask and dither.
+		s[0x2100] = bit(60) | bit(70)<<19 | bit(70)<<20
+		s[0x2104] = bit(30)<<9 | bit(20)<<22
+		s[0x210C] = pick(0xFFFF, 0xFFFF, r.Uint32()&0xFFFF)
+		s[0x2108] = r.Uint32()&(7<<16) | cmpW
+		s[0x2120] = 12<<24 | pick(0x11, 0x51, 0x11, 0x51, 0x10)<<16 | cmpW
+	}
 	return s
 }
 
@@ -242,11 +253,23 @@ func TestSpanPathMatchesReference(t *testing.T) {
 			ntris = 10 + r.IntN(6) // enough area for the Scheduler to share bands
 		}
 		tris := make([][3]vertex, ntris)
+		zShared := 0.1 + 0.8*r.Float64()
 		for i := range tris {
 			tris[i] = [3]vertex{randomVertex(r), randomVertex(r), randomVertex(r)}
 			if r.IntN(3) == 0 { // one colour, as flat shading and clears give
 				for k := 1; k < 3; k++ {
 					tris[i][k].col, tris[i][k].spec = tris[i][0].col, tris[i][0].spec
+				}
+			}
+			if r.IntN(3) == 0 { // parallel to the screen: one depth (fill565)
+				z := tris[i][0].win[2]
+				if r.IntN(2) == 0 {
+					// Depths at and beside the draw's shared one, so that
+					// stored and new depths meet the test's edges.
+					z = zShared + float64(r.IntN(3)-1)/65535
+				}
+				for k := 0; k < 3; k++ {
+					tris[i][k].win[2] = z
 				}
 			}
 		}
@@ -460,4 +483,50 @@ func TestStepCoord(t *testing.T) {
 		}
 	}
 	require.Greater(t, fast, 50000, "the integer path's inputs are drawn")
+}
+
+// TestDepthMask checks depthMask's four-at-a-time test and mergeWords's
+// write against compare, pixel by pixel, for every depth function over random
+// chunks whose stored depths lie at, beside and far from the new one.
+func TestDepthMask(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for it := 0; it < 50000; it++ {
+		n := 1 + r.IntN(spanChunk)
+		zn := uint16(r.UintN(1 << 16))
+		switch r.IntN(4) {
+		case 0:
+			zn = 0
+		case 1:
+			zn = 0xFFFF
+		}
+		f, zw := uint32(r.IntN(8)), r.IntN(2) == 0
+		zb := make([]byte, 2*n)
+		for i := 0; i < n; i++ {
+			d := uint16(r.UintN(1 << 16))
+			if r.IntN(2) == 0 {
+				d = zn + uint16(r.IntN(5)) - 2
+			}
+			binary.LittleEndian.PutUint16(zb[2*i:], d)
+		}
+		lo, span, inv := depthRange(f, int32(zn))
+		got := append([]byte(nil), zb...)
+		mask := depthMask(got, n, lo, lo+span)
+		if inv {
+			mask ^= pixelMask(n)
+		}
+		if zw {
+			mergeWords(got, n, mask, pixelMask(n), uint64(zn)*lanes1, nil)
+		}
+		require.Zero(t, mask&^pixelMask(n), "n %d: bits beyond the chunk", n)
+		for i := 0; i < n; i++ {
+			d := binary.LittleEndian.Uint16(zb[2*i:])
+			pass := compare(f, int64(zn), int64(d))
+			require.Equal(t, pass, mask>>(uint(16*(i&3))+uint(i/4))&1 != 0, "f %d z %d d %d n %d pixel %d", f, zn, d, n, i)
+			want := d
+			if pass && zw {
+				want = zn
+			}
+			require.Equal(t, want, binary.LittleEndian.Uint16(got[2*i:]), "f %d z %d d %d pixel %d: the stored depth", f, zn, d, i)
+		}
+	}
 }
