@@ -23,40 +23,63 @@ import (
 //   - the pixels are written four at a time, merged with the stored ones
 //     where some failed.
 //
-// Nothing outside the chunk's n pixels is read or written. cb and zb are
-// the chunk's colour and depth bytes (zb nil without depth work); zn and
-// lo..hi (inv: outside it) are the chunk's depth and the stored depths
-// that pass (depthRange). It returns the pixels written.
-// TestSpanPathMatchesReference compares it with walkTriRef (its states
-// include screen-parallel triangles and fill565's states); TestDepthMask
-// checks the four-at-a-time depth test.
+// A block is up to fillBlock pixels of a row (several of the span
+// pipeline's chunks: the work per block is spread over more pixels);
+// masks and merges go by 64-pixel chunks. Nothing outside the block's n
+// pixels is read or written. cb and zb are the block's colour and depth
+// bytes (zb nil without depth work); zn and lo..hi (inv: outside it) are
+// the block's depth and the stored depths that pass (depthRange). It
+// returns the pixels written. TestSpanPathMatchesReference compares it
+// with walkTriRef (its states include screen-parallel triangles and
+// fill565's states); TestDepthMask checks the four-at-a-time depth test.
 func fill565(cb, zb []byte, n, x0 int, a0, a1, a2, d0, d1, d2 int64, adds *[4]int32, zn uint16, lo, hi uint32, inv, zw bool) int64 {
-	full := pixelMask(n)
-	mask := full
-	if zb != nil {
-		zb = zb[:2*n]
-		mask = depthMask(zb, n, lo, hi)
-		if inv {
-			mask ^= full
+	var masks [fillBlock / spanChunk]uint64
+	count := 0
+	for b := range masks {
+		o := b * spanChunk
+		if o >= n {
+			break
 		}
-		if zw {
-			mergeWords(zb, n, mask, full, uint64(zn)*lanes1, nil)
+		m := min(spanChunk, n-o)
+		full := pixelMask(m)
+		mask := full
+		if zb != nil {
+			z := zb[2*o : 2*(o+m)]
+			mask = depthMask(z, m, lo, hi)
+			if inv {
+				mask ^= full
+			}
+			if zw {
+				mergeWords(z, m, mask, full, uint64(zn)*lanes1, nil)
+			}
 		}
+		masks[b] = mask
+		count += bits.OnesCount64(mask)
 	}
-	if mask == 0 {
+	if count == 0 {
 		return 0
 	}
-	var px [2 * spanChunk]byte
+	var px [2 * fillBlock]byte
 	rb, drb := a0<<47+a2, d0<<47+d2
 	for k := 0; k < 4 && k < n; k++ {
 		d := quantIndex(adds[(x0+k)&3])
 		quantColumn(&px, &quant5[d], &quant6[d], k, n, rb+int64(k)*drb, a1<<46+int64(k)*d1<<46, 4*drb, 4*d1<<46)
 	}
-	mergeWords(cb[:2*n], n, mask, full, 0, &px)
-	return int64(bits.OnesCount64(mask))
+	for b, mask := range masks {
+		o := b * spanChunk
+		if o >= n {
+			break
+		}
+		m := min(spanChunk, n-o)
+		mergeWords(cb[2*o:2*(o+m)], m, mask, pixelMask(m), 0, (*[2 * spanChunk]byte)(px[2*o:2*o+2*spanChunk]))
+	}
+	return int64(count)
 }
 
-// quantColumn quantises the pixels k, k+4, ... below n of a chunk with
+// fillBlock is the most pixels fill565 takes at once.
+const fillBlock = 4 * spanChunk
+
+// quantColumn quantises the pixels k, k+4, ... below n of a block with
 // one dither column's tables into px. Red and blue step from rb by drb,
 // red in its top 17 bits and blue in its low 17 (each stays in 0..2^17,
 // so neither carries into the other), green from g by dg in its top 18
@@ -64,10 +87,20 @@ func fill565(cb, zb []byte, n, x0 int, a0, a1, a2, d0, d1, d2 int64, adds *[4]in
 // its own so that its loop keeps every value in a register.
 //
 //go:noinline
-func quantColumn(px *[2 * spanChunk]byte, q5 *[8192]uint8, q6 *[16384]uint8, k, n int, rb, g, drb, dg int64) {
-	for i := k; i < n; i += 4 {
+func quantColumn(px *[2 * fillBlock]byte, q5 *[8192]uint8, q6 *[16384]uint8, k, n int, rb, g, drb, dg int64) {
+	i := k
+	for ; i+4 < n; i += 8 {
+		rb1, g1 := rb+drb, g+dg
+		v0 := uint16(q5[uint64(rb)>>51])<<11 | uint16(q6[uint64(g)>>50])<<5 | uint16(q5[(rb>>4)&8191])
+		v1 := uint16(q5[uint64(rb1)>>51])<<11 | uint16(q6[uint64(g1)>>50])<<5 | uint16(q5[(rb1>>4)&8191])
+		binary.LittleEndian.PutUint16(px[(2*i)&(2*fillBlock-2):], v0)
+		binary.LittleEndian.PutUint16(px[(2*i+8)&(2*fillBlock-2):], v1)
+		rb = rb1 + drb
+		g = g1 + dg
+	}
+	for ; i < n; i += 4 {
 		v := uint16(q5[uint64(rb)>>51])<<11 | uint16(q6[uint64(g)>>50])<<5 | uint16(q5[(rb>>4)&8191])
-		binary.LittleEndian.PutUint16(px[(2*i)&(2*spanChunk-2):], v)
+		binary.LittleEndian.PutUint16(px[(2*i)&(2*fillBlock-2):], v)
 		rb += drb
 		g += dg
 	}
@@ -170,10 +203,10 @@ func mergeWords(b []byte, n int, mask, full, w uint64, src *[2 * spanChunk]byte)
 	}
 }
 
-// fillChunk is plainChunk through fill565 when the chunk's colours stay
-// inside the quantisation tables (pixState.fill565 holds and the depth,
-// if any, is the same over the chunk); it reports false, having done
-// nothing, otherwise.
+// fillChunk is plainChunk through fill565 for a block of n <= fillBlock
+// pixels when its colours stay inside the quantisation tables
+// (pixState.fill565 holds and the depth, if any, is the same over the
+// block); it reports false, having done nothing, otherwise.
 func (e *Engine) fillChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, off float64) bool {
 	p := &e.px
 	a0, a1, a2, a3 := acc[0], acc[1], acc[2], acc[3]

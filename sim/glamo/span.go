@@ -91,7 +91,15 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 		for u := 0; u < ntex; u++ {
 			uc[u], vc[u] = up[u].row(rx, ry), vp[u].row(rx, ry)
 		}
-		for x0 := s.X0; x0 < s.X1; x0 += spanChunk {
+		x0 := s.X0
+		if p.fill565 && (!needZ || zp.dx == 0) {
+			// Blocks of the row through fill565 while its colours stay
+			// inside the tables; plainChunk takes the rest.
+			for x0 < s.X1 && e.fillChunk(sb, min(fillBlock, s.X1-x0), x0, s.Y, &acc, &dx, z, off) {
+				x0 += min(fillBlock, s.X1-x0)
+			}
+		}
+		for ; x0 < s.X1; x0 += spanChunk {
 			n := min(spanChunk, s.X1-x0)
 			if p.plainFast {
 				z = e.plainChunk(sb, n, x0, s.Y, &acc, &dx, z, zp.dx, off)

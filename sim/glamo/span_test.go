@@ -530,3 +530,83 @@ func TestDepthMask(t *testing.T) {
 		}
 	}
 }
+
+// TestFill565 compares fill565 over blocks of up to fillBlock pixels (the
+// span test's 64-pixel target never has more than one chunk a row) with
+// the quantizer's and compare's arithmetic, pixel by pixel: colours
+// stepped across the tables' range, every depth function, with and
+// without depth work, Z write and dither, red high or low.
+func TestFill565(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for it := 0; it < 20000; it++ {
+		n := 1 + r.IntN(fillBlock)
+		if r.IntN(2) == 0 {
+			n = fillBlock - r.IntN(8)
+		}
+		x0 := r.IntN(600)
+		// A colour plane and step that stay inside 0..hi<<4 over n pixels.
+		plane := func(hi int64) (int64, int64) {
+			a, b := r.Int64N(hi<<4+1), r.Int64N(hi<<4+1)
+			d := (b - a) / int64(max(n-1, 1))
+			return a, d
+		}
+		a0, d0 := plane(31 * 256)
+		a1, d1 := plane(63 * 256)
+		a2, d2 := plane(31 * 256)
+		var adds [4]int32
+		for k := range adds {
+			adds[k] = 2048
+			if r.IntN(2) == 0 {
+				adds[k] = int32(r.IntN(16))*256 + 128
+			}
+		}
+		zn := uint16(r.UintN(1 << 16))
+		f, zw, withZ, rHigh := uint32(r.IntN(8)), r.IntN(2) == 0, r.IntN(4) != 0, r.IntN(2) == 0
+		cb, zb := make([]byte, 2*n), make([]byte, 2*n)
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint16(cb[2*i:], uint16(r.UintN(1<<16)))
+			d := uint16(r.UintN(1 << 16))
+			if r.IntN(2) == 0 {
+				d = zn + uint16(r.IntN(5)) - 2
+			}
+			binary.LittleEndian.PutUint16(zb[2*i:], d)
+		}
+		lo, span, inv := depthRange(f, int32(zn))
+		gotC, gotZ := append([]byte(nil), cb...), append([]byte(nil), zb...)
+		hi, low := a0, a2 // the planes of the pixel's high and low 5 bits
+		dh, dl := d0, d2
+		if !rHigh {
+			hi, low, dh, dl = a2, a0, d2, d0
+		}
+		var zarg []byte
+		if withZ {
+			zarg = gotZ
+		}
+		count := fill565(gotC, zarg, n, x0, hi, a1, low, dh, d1, dl, &adds, zn, lo, lo+span, inv, zw)
+		want := int64(0)
+		wantC, wantZ := make([]uint16, n), make([]uint16, n)
+		gotCw, gotZw := make([]uint16, n), make([]uint16, n)
+		for i := 0; i < n; i++ {
+			d := binary.LittleEndian.Uint16(zb[2*i:])
+			wz, wc := d, binary.LittleEndian.Uint16(cb[2*i:])
+			if !withZ || compare(f, int64(zn), int64(d)) {
+				want++
+				if withZ && zw {
+					wz = zn
+				}
+				add := adds[(x0+i)&3]
+				rr, gg, bb := c5((a0+int64(i)*d0)>>4), c6((a1+int64(i)*d1)>>4), c5((a2+int64(i)*d2)>>4)
+				r5, g6, b5 := uint16((rr*31+add)>>12), uint16((gg*63+add)>>12), uint16((bb*31+add)>>12)
+				wc = r5<<11 | g6<<5 | b5
+				if !rHigh {
+					wc = b5<<11 | g6<<5 | r5
+				}
+			}
+			wantC[i], wantZ[i] = wc, wz
+			gotCw[i], gotZw[i] = binary.LittleEndian.Uint16(gotC[2*i:]), binary.LittleEndian.Uint16(gotZ[2*i:])
+		}
+		require.Equal(t, wantC, gotCw, "n %d f %d: colours", n, f)
+		require.Equal(t, wantZ, gotZw, "n %d f %d: depths", n, f)
+		require.Equal(t, want, count, "n %d: pixels written", n)
+	}
+}
