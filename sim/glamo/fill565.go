@@ -133,18 +133,18 @@ func depthMask(zb []byte, n int, lo, hi uint32) uint64 {
 	cl, ch := uint64(0x10000-lo)*(1|1<<32), uint64(0xFFFF-hi)*(1|1<<32)
 	var mask uint64
 	ng := n / 4
+	// The groups from the last to the first, each shifting the ones
+	// after it up by one bit.
 	if hi == 0xFFFF { // LESS, LEQUAL, ALWAYS: d > hi never holds
-		for g := 0; g < ng; g++ {
-			w := binary.LittleEndian.Uint64(zb[8*g : 8*g+8])
-			pass := ((w&m32+cl)&b16)>>16 | (w>>16&m32+cl)&b16
-			mask |= pass << (uint(g) & 63)
+		for z := zb[:8*ng]; len(z) >= 8; z = z[:len(z)-8] {
+			w := binary.LittleEndian.Uint64(z[len(z)-8:])
+			mask = mask<<1 | ((w&m32+cl)&b16)>>16 | (w>>16&m32+cl)&b16
 		}
 	} else {
-		for g := 0; g < ng; g++ {
-			w := binary.LittleEndian.Uint64(zb[8*g : 8*g+8])
+		for z := zb[:8*ng]; len(z) >= 8; z = z[:len(z)-8] {
+			w := binary.LittleEndian.Uint64(z[len(z)-8:])
 			e, o := w&m32, w>>16&m32
-			pass := ((e+cl)&^(e+ch)&b16)>>16 | (o+cl)&^(o+ch)&b16 // bit 0 of each lane
-			mask |= pass << (uint(g) & 63)
+			mask = mask<<1 | ((e+cl)&^(e+ch)&b16)>>16 | (o+cl)&^(o+ch)&b16 // bit 0 of each lane
 		}
 	}
 	for i := 4 * ng; i < n; i++ {
