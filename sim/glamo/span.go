@@ -47,6 +47,9 @@ type spanBuf struct {
 	zrow      [2 * spanChunk]byte    // depthRow's chunk of one depth
 	zrowZ     uint16                 // and its depth
 	zrowOK    bool                   // zrow is filled
+	vconst    bool                   // with fixed: every fv of the chunk is fv[0]
+	colRB     [256]uint64            // bilinearRow's texel columns, R and B lanes
+	colGA     [256]uint64            // and G and A lanes
 }
 
 // depthRow returns a chunk of stored depths all z (kept between calls:
@@ -145,8 +148,14 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 				// bilinearModulate reads the fixed coordinates only.
 				l := &p.tex[0].levels[0]
 				uc[0] = stepCoord(&sb.fu, n, uc[0], up[0].dx, l.w)
-				vc[0] = stepCoord(&sb.fv, n, vc[0], vp[0].dx, l.h)
-				sb.fixed = true
+				sb.fixed, sb.vconst = true, vp[0].dx == 0
+				if sb.vconst {
+					// One v for the chunk: fv[0] only (bilinearModulate
+					// spreads it where it reads the others).
+					stepCoord(&sb.fv, 1, vc[0], 0, l.h)
+				} else {
+					vc[0] = stepCoord(&sb.fv, n, vc[0], vp[0].dx, l.h)
+				}
 				e.shadeSpan(sb, n, x0, s.Y)
 				continue
 			}
@@ -247,6 +256,9 @@ func (e *Engine) shadeSpan(sb *spanBuf, n, x0, y int) {
 	sb.flat = false // the stages below may vary the colour
 	if p.texMod {
 		// One bilinear texture times the diffuse colour, nothing after.
+		if p.rowOver565 && sb.fixed && sb.vconst && e.rowOver565(sb, n, x0, y) {
+			return
+		}
 		p.tex[0].bilinearModulate(sb, n)
 		e.outputSpan(sb, &sb.out, n, x0, y)
 		return
@@ -552,13 +564,15 @@ func stepRun(f *[spanChunk]int32, i, n int, u, d float64, size int) int {
 	a, da := m*int64(size), di*int64(size)
 	o := f[i : i+r]
 	if s >= 0 {
+		sh := uint(s) & 63 // s < 52: the mask only tells the compiler
 		for j := range o {
-			o[j] = int32(a<<uint(s) - 128)
+			o[j] = int32(a<<sh - 128)
 			a += da
 		}
 	} else {
+		sh := uint(min(-s, 63)) & 63 // a < 2^63: a>>63 is a>>-s, 0
 		for j := range o {
-			o[j] = int32(a>>uint(-s) - 128)
+			o[j] = int32(a>>sh - 128)
 			a += da
 		}
 	}
@@ -617,6 +631,87 @@ func z16(z float64) uint16 {
 	return uint16(uint32(z*65535 + 0.5))
 }
 
+// depthSpan is outputSpan's Z pass (pixState.outFast, Z test or write
+// on): the colour and Z buffers are disjoint, so testing and writing the
+// chunk's Z before its colours changes no byte. It clears sb.live where
+// the test fails.
+func (e *Engine) depthSpan(sb *spanBuf, n, x0, y int) {
+	p := &e.px
+	vram, live := p.vram, &sb.live
+	zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
+	zt, zw, zfunc := p.zt, p.zw, p.zfunc
+	zmask := uint16(0xFFFF)
+	if p.zmaskOn {
+		zmask = p.zmask
+	}
+	if sb.zconst {
+		// One depth for the chunk (walkTriSpan).
+		zb := vram[zRow : zRow+2*uint32(n)]
+		zn, zf := z16(sb.z[0]), zfunc
+		if !zt {
+			zf = 7 // always
+		}
+		if zmask == 0xFFFF {
+			// The test as a range of stored depths (depthRange).
+			// The test first, then the writes: the chunk's one depth
+			// copied whole when every pixel passed.
+			lo, span, inv := depthRange(zf, int32(zn))
+			pass := 0
+			for i := 0; i < n; i++ {
+				if live[i] {
+					if uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span == inv {
+						live[i] = false
+					} else {
+						pass++
+					}
+				}
+			}
+			if zw {
+				if pass == n {
+					copy(zb, sb.depthRow(zn)[:2*n])
+				} else {
+					for i := 0; i < n; i++ {
+						if live[i] {
+							binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
+						}
+					}
+				}
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			zq := zb[2*i : 2*i+2]
+			zd := binary.LittleEndian.Uint16(zq)
+			if !cmpMask(zf, int32(zn), int32(zd)) {
+				live[i] = false
+				continue
+			}
+			if zw {
+				binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+			}
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		zAddr := zRow + 2*uint32(i)
+		zd := binary.LittleEndian.Uint16(vram[zAddr:])
+		zn := z16(sb.z[i])
+		if zt && !compare(zfunc, int64(zn), int64(zd)) {
+			live[i] = false
+			continue
+		}
+		if zw {
+			binary.LittleEndian.PutUint16(vram[zAddr:], zn&zmask|zd&^zmask)
+		}
+	}
+}
+
 // outputSpan is output for the live fragments of a chunk, colours from
 // cols. The common state (pixState.outFast: no stencil, Z16 or no Z, no
 // blending or SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask, colour
@@ -640,83 +735,8 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 	}
 	vram, live := p.vram, &sb.live
 	if p.zt || p.zw {
-		// The Z pass: the colour and Z buffers are disjoint (outFast), so
-		// testing and writing the chunk's Z before its colours changes no
-		// byte.
-		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
-		zt, zw, zfunc := p.zt, p.zw, p.zfunc
-		zmask := uint16(0xFFFF)
-		if p.zmaskOn {
-			zmask = p.zmask
-		}
-		if sb.zconst {
-			// One depth for the chunk (walkTriSpan).
-			zb := vram[zRow : zRow+2*uint32(n)]
-			zn, zf := z16(sb.z[0]), zfunc
-			if !zt {
-				zf = 7 // always
-			}
-			if zmask == 0xFFFF {
-				// The test as a range of stored depths (depthRange).
-				// The test first, then the writes: the chunk's one depth
-				// copied whole when every pixel passed.
-				lo, span, inv := depthRange(zf, int32(zn))
-				pass := 0
-				for i := 0; i < n; i++ {
-					if live[i] {
-						if uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span == inv {
-							live[i] = false
-						} else {
-							pass++
-						}
-					}
-				}
-				if zw {
-					if pass == n {
-						copy(zb, sb.depthRow(zn)[:2*n])
-					} else {
-						for i := 0; i < n; i++ {
-							if live[i] {
-								binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
-							}
-						}
-					}
-				}
-				goto colour
-			}
-			for i := 0; i < n; i++ {
-				if !live[i] {
-					continue
-				}
-				zq := zb[2*i : 2*i+2]
-				zd := binary.LittleEndian.Uint16(zq)
-				if !cmpMask(zf, int32(zn), int32(zd)) {
-					live[i] = false
-					continue
-				}
-				if zw {
-					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
-				}
-			}
-			goto colour
-		}
-		for i := 0; i < n; i++ {
-			if !live[i] {
-				continue
-			}
-			zAddr := zRow + 2*uint32(i)
-			zd := binary.LittleEndian.Uint16(vram[zAddr:])
-			zn := z16(sb.z[i])
-			if zt && !compare(zfunc, int64(zn), int64(zd)) {
-				live[i] = false
-				continue
-			}
-			if zw {
-				binary.LittleEndian.PutUint16(vram[zAddr:], zn&zmask|zd&^zmask)
-			}
-		}
+		e.depthSpan(sb, n, x0, y)
 	}
-colour:
 	if p.blend && p.cfmt == 0x11 {
 		cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
 		sb.count += over565(vram[cRow:cRow+2*uint32(n)], cols, live, n, &p.quant[y&3].adds, x0, p.dstLanes, p.dstAOr, p.texMod)
@@ -1165,6 +1185,14 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 		sw, sh := float64(l.w)*256, float64(l.h)*256
 		for i := 0; i < n; i++ {
 			fus[i], fvs[i] = int32(fixCoord(uv[i][0]*sw)-128), int32(fixCoord(uv[i][1]*sh)-128)
+		}
+	}
+	if sb.fixed && sb.vconst {
+		if t.bpp == 16 && t.bilinearRow(sb, n) {
+			return
+		}
+		for i := 1; i < n; i++ {
+			fvs[i] = fvs[0]
 		}
 	}
 	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)

@@ -261,6 +261,15 @@ func TestSpanPathMatchesReference(t *testing.T) {
 					tris[i][k].col, tris[i][k].spec = tris[i][0].col, tris[i][0].spec
 				}
 			}
+			if r.IntN(4) == 0 {
+				// An edge along a screen row with one texel row
+				// coordinate: v does not change along the rows
+				// (bilinearRow), as in a screen-aligned textured quad.
+				tris[i][1].win[1] = tris[i][0].win[1]
+				for s := range tris[i][1].tex {
+					tris[i][1].tex[s][1] = tris[i][0].tex[s][1]
+				}
+			}
 			if r.IntN(3) == 0 { // parallel to the screen: one depth (fill565)
 				z := tris[i][0].win[2]
 				if r.IntN(2) == 0 {
@@ -305,7 +314,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 // benchEngine returns an engine in the fill-tex-blend state: RGB565
 // target with Z16 LEQUAL, one ARGB4444 256x256 texture, bilinear, wrapped,
 // MODULATE, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, dither.
-func benchEngine(b *testing.B) *Engine {
+func benchEngine(b testing.TB) *Engine {
 	m := device.NewMemory([]hal.Region{{Name: "vram", Base: 0, Size: VRAMSize}})
 	e := NewEngine()
 	e.SetMemory(m)
@@ -452,11 +461,13 @@ func TestStepCoord(t *testing.T) {
 	fast := 0
 	for it := 0; it < 200000; it++ {
 		u := q(r.Float64() * 4)
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			u = q(r.NormFloat64() * 1000)
 		case 1: // just above or below a power of two
 			u = q(math.Ldexp(1+float64(r.IntN(64)-32)/65536, r.IntN(8)-4))
+		case 2: // tiny or huge: the shifts at the ends of stepRun's exponents
+			u = q(math.Ldexp(1+r.Float64(), r.IntN(130)-65))
 		}
 		var d float64
 		switch r.IntN(5) {
@@ -465,6 +476,9 @@ func TestStepCoord(t *testing.T) {
 		case 1: // a tie or near-tie against u's grid
 			_, e := math.Frexp(u)
 			d = q(math.Ldexp(float64(r.IntN(64))+0.5, e-17) * float64(1-2*r.IntN(2)))
+		case 2: // a step on u's own scale
+			_, e := math.Frexp(u)
+			d = q(r.NormFloat64() * math.Ldexp(1, e-r.IntN(20)))
 		default:
 			d = q(r.NormFloat64() * math.Ldexp(1, -r.IntN(20)))
 		}
@@ -476,6 +490,10 @@ func TestStepCoord(t *testing.T) {
 		for i := 0; i < n; i++ {
 			require.Equal(t, int32(fixCoord(uu*sw)-128), got[i], "u %v d %v size %d pixel %d", u, d, size, i)
 			uu = q(uu + d)
+			// Monotonic along the chunk, as texColumns assumes.
+			if i > 0 && ((d > 0 && got[i] < got[i-1]) || (d < 0 && got[i] > got[i-1])) {
+				t.Fatalf("u %v d %v size %d: pixel %d steps back", u, d, size, i)
+			}
 		}
 		require.Equal(t, uu, gotU, "u %v d %v size %d n %d: the next chunk's coordinate", u, d, size, n)
 		if d != 0 && math.Float64bits(u)>>63 == 0 && u != 0 {
@@ -608,5 +626,63 @@ func TestFill565(t *testing.T) {
 		require.Equal(t, wantC, gotCw, "n %d f %d: colours", n, f)
 		require.Equal(t, wantZ, gotZw, "n %d f %d: depths", n, f)
 		require.Equal(t, want, count, "n %d: pixels written", n)
+	}
+}
+
+// TestRowOver565 compares rowOver565 with the path it replaces
+// (bilinearModulate then outputSpan) on many random chunks in the
+// fill-tex-blend state: random texels, colours, stored pixels and depths,
+// coordinates stepping either way by less or more than a texel, wrapped
+// and clamped: the rounding edges of the modulation, blend and dither are
+// rare in the span test's few textured rows.
+func TestRowOver565(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	e := benchEngine(t)
+	require.True(t, e.px.rowOver565)
+	vr := e.px.vram
+	tx := &e.px.tex[0]
+	for it := 0; it < 20000; it++ {
+		if it%500 == 0 {
+			for i := 0x100000; i < 0x320000; i++ {
+				vr[i] = uint8(r.UintN(256))
+			}
+			tx.wrapU, tx.wrapV = uint32(1+2*r.IntN(2)), uint32(1+2*r.IntN(2))
+		}
+		var sb spanBuf
+		n := 1 + r.IntN(spanChunk)
+		x0, y := r.IntN(480-n), r.IntN(480)
+		f := r.Int32N(256*300) - 256*20
+		step := r.Int32N(600) - 300
+		if r.IntN(10) == 0 { // more texel columns than texColumns takes, often
+			step = r.Int32N(4000) - 2000
+		}
+		fv := r.Int32N(256*300) - 256*20
+		for i := 0; i < n; i++ {
+			sb.fu[i], sb.fv[i] = f+int32(i)*step, fv
+			sb.col[i] = [4]int32{r.Int32N(4097), r.Int32N(4097), r.Int32N(4097), r.Int32N(4097)}
+			sb.live[i] = true
+		}
+		sb.fixed, sb.vconst, sb.zconst = true, true, true
+		sb.z[0] = r.Float64()
+		// The chunk's colour and depth bytes, before and after each path.
+		c := vr[0x100000+1024*y+2*x0 : 0x100000+1024*y+2*(x0+n)]
+		z := vr[0x200000+1024*y+2*x0 : 0x200000+1024*y+2*(x0+n)]
+		c0, z0 := append([]byte(nil), c...), append([]byte(nil), z...)
+		want, got := sb, sb
+		if !e.rowOver565(&got, n, x0, y) {
+			require.Greater(t, int64(n)*int64(max(step, -step)), int64(250*256), "chunk %d: refused", it)
+			require.Equal(t, c0, c, "chunk %d: refused, but wrote colours", it)
+			require.Equal(t, z0, z, "chunk %d: refused, but wrote depths", it)
+			continue
+		}
+		gotC, gotZ := append([]byte(nil), c...), append([]byte(nil), z...)
+		copy(c, c0)
+		copy(z, z0)
+		want.vconst = false
+		e.px.tex[0].bilinearModulate(&want, n)
+		e.outputSpan(&want, &want.out, n, x0, y)
+		require.Equal(t, c, gotC, "chunk %d: colours", it)
+		require.Equal(t, z, gotZ, "chunk %d: depths", it)
+		require.Equal(t, want.count, got.count, "chunk %d: pixels written", it)
 	}
 }
