@@ -215,17 +215,11 @@ func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) boo
 		return lo >= 0 && lo <= hi && end >= 0 && end <= hi
 	}
 	if inRange(a0, d0, 31*256) && inRange(a1, d1, 63*256) && inRange(a2, d2, 31*256) && inRange(a3, d3, 63*256) {
-		// No channel leaves its table over the chunk: no clamps, and the
-		// planes step in pairs in the 32-bit halves of one integer (each
-		// stays in 0..2^21, so the halves never mix).
-		rb, drb := a0+a2<<32, d0+d2<<32
-		ga, dga := a1+a3<<32, d1+d3<<32
-		o := out[:n]
-		for i := range o {
-			o[i] = [4]int32{lut5p[(rb>>4)&8191], lut6p[(ga>>4)&16383], lut5p[(rb>>36)&8191], lut6p[(ga>>36)&16383]}
-			rb += drb
-			ga += dga
-		}
+		// No channel leaves its table over the chunk: no clamps, and
+		// each plane steps in the top bits of a word (17 bits for the
+		// 5-bit planes, 18 for the 6-bit ones), where a shift alone
+		// gives its table index.
+		stepColors(out, n, uint64(a0)<<47+uint64(a2), uint64(a1)<<46+uint64(a3), uint64(d0)<<47+uint64(d2), uint64(d1)<<46+uint64(d3))
 		n64 := int64(n)
 		acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0+d0*n64, a1+d1*n64, a2+d2*n64, a3+d3*n64
 		return false
@@ -239,6 +233,23 @@ func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) boo
 	}
 	acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0, a1, a2, a3
 	return false
+}
+
+// stepColors is interpColor's loop for planes inside their tables. R
+// steps in the top 17 bits of rb and G in the top 18 of ga, where a shift
+// alone gives the table index, B and A in their low 17 and 18 bits (each
+// plane stays in 0..2^17 or 0..2^18 over the chunk, so neither carries
+// into the other). It is a function of its own so that its loop keeps
+// every value in a register.
+//
+//go:noinline
+func stepColors(out *[spanChunk][4]int32, n int, rb, ga, drb, dga uint64) {
+	for i := 0; i < n; i++ {
+		o := &out[i&(spanChunk-1)]
+		o[0], o[1], o[2], o[3] = lut5p[rb>>51], lut6p[ga>>50], lut5p[rb>>4&8191], lut6p[ga>>4&16383]
+		rb += drb
+		ga += dga
+	}
 }
 
 // shadeSpan runs the pixel pipeline on the n fragments of sb, which start

@@ -103,7 +103,11 @@ func (e *Engine) rowOver565(sb *spanBuf, n, x0, y int) bool {
 		return false
 	}
 	if p.zt || p.zw {
-		e.depthSpan(sb, n, x0, y)
+		if sb.zconst && (!p.zmaskOn || p.zmask == 0xFFFF) {
+			e.depthSpanConst(sb, n, x0, y)
+		} else {
+			e.depthSpan(sb, n, x0, y)
+		}
 	}
 	var ph [4]uint64 // the dither offsets by pixel index, in both lanes
 	for k, add := range &p.quant[y&3].adds {
@@ -144,4 +148,33 @@ func (e *Engine) rowOver565(sb *spanBuf, n, x0, y int) bool {
 	}
 	sb.count += count
 	return true
+}
+
+// depthSpanConst is depthSpan for a chunk of one depth (sb.zconst), no Z
+// write mask and every pixel live (as shadeSpan leaves them for the
+// texMod shape): the test and the write four depths at a time
+// (depthMask, mergeWords, as fill565 does).
+func (e *Engine) depthSpanConst(sb *spanBuf, n, x0, y int) {
+	p := &e.px
+	zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
+	zb := p.vram[zRow : zRow+2*uint32(n)]
+	zn, zf := z16(sb.z[0]), p.zfunc
+	if !p.zt {
+		zf = 7 // always
+	}
+	lo, span, inv := depthRange(zf, int32(zn))
+	full := pixelMask(n)
+	mask := depthMask(zb, n, lo, lo+span)
+	if inv {
+		mask ^= full
+	}
+	if p.zw {
+		mergeWords(zb, n, mask, full, uint64(zn)*lanes1, nil)
+	}
+	if mask != full {
+		live := &sb.live
+		for i := 0; i < n; i++ {
+			live[i&(spanChunk-1)] = mask>>(uint(16*(i&3)+i>>2)&63)&1 != 0
+		}
+	}
 }
