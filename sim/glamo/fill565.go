@@ -76,8 +76,13 @@ func fill565(cb, zb []byte, n, x0 int, a0, a1, a2, d0, d1, d2 int64, adds *[4]in
 	return int64(count)
 }
 
-// fillBlock is the most pixels fill565 takes at once.
-const fillBlock = 4 * spanChunk
+// fillBlock is the most pixels fill565 takes at once, fillMin the
+// fewest it is given (below that, its work per block outweighs its
+// savings: tiny triangles take plainChunk).
+const (
+	fillBlock = 4 * spanChunk
+	fillMin   = 8
+)
 
 // quantColumn quantises the pixels k, k+4, ... below n of a block with
 // one dither column's tables into px. Red and blue step from rb by drb,

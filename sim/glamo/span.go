@@ -95,7 +95,7 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 			uc[u], vc[u] = up[u].row(rx, ry), vp[u].row(rx, ry)
 		}
 		x0 := s.X0
-		if p.fill565 && (!needZ || zp.dx == 0) {
+		if p.fill565 && s.X1-s.X0 >= fillMin && (!needZ || zp.dx == 0) {
 			// Blocks of the row through fill565 while its colours stay
 			// inside the tables; plainChunk takes the rest.
 			for x0 < s.X1 && e.fillChunk(sb, min(fillBlock, s.X1-x0), x0, s.Y, &acc, &dx, z, off) {
@@ -871,7 +871,7 @@ func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y 
 func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz, off float64) float64 {
 	p := &e.px
 	vram, live := p.vram, &sb.live
-	if p.fill565 && (dz == 0 || !p.needZ) {
+	if p.fill565 && n >= fillMin && (dz == 0 || !p.needZ) {
 		if e.fillChunk(sb, n, x0, y, acc, dx, z, off) {
 			return z
 		}
