@@ -107,7 +107,9 @@ type pixState struct {
 	dstAOr            uint64           // the alpha lane of a format without alpha
 	outFast           bool             // outputSpan's common state (span.go)
 	plainFast         bool             // plain, outFast and no blending: plainChunk (span.go)
+	fill565           bool             // plainFast into RGB565 with no Z write mask: fill565
 	texMod            bool             // one bilinear texture times the diffuse colour: bilinearModulate
+	rowOver565        bool             // texMod of a 16-bit texture, outFast, blendOver into RGB565: rowOver565
 	quant             [4]quantizer     // the colour quantizer of rows y&3 (span.go)
 	sep               bool
 	ceq, aeq          uint32
@@ -391,7 +393,9 @@ func (e *Engine) buildPixel() error {
 	p.outFast = p.spanOK && p.buffersApart && !p.stOn && !(zOn && p.zfmt != 0) && !(p.blend && !p.blendOver) &&
 		p.rop == 12 && !p.cmaskOn && l.ch[0].bits == l.ch[2].bits
 	p.plainFast = p.plain && p.outFast && !p.blend
+	p.fill565 = p.plainFast && (p.cfmt == 0x11 || p.cfmt == 0x51) && (!p.zmaskOn || p.zmask == 0xFFFF)
 	p.texMod = p.spanOK && p.texModState()
+	p.rowOver565 = p.texMod && p.tex[0].bpp == 16 && p.outFast && p.blend && p.cfmt == 0x11
 	p.quant = e.quantizers()
 	// Buffers must lie in VRAM over the whole clip rectangle.
 	if p.clipX1 >= p.clipX0 && p.clipY1 >= p.clipY0 {

@@ -47,6 +47,9 @@ type spanBuf struct {
 	zrow      [2 * spanChunk]byte    // depthRow's chunk of one depth
 	zrowZ     uint16                 // and its depth
 	zrowOK    bool                   // zrow is filled
+	vconst    bool                   // with fixed: every fv of the chunk is fv[0]
+	colRB     [256]uint64            // bilinearRow's texel columns, R and B lanes
+	colGA     [256]uint64            // and G and A lanes
 }
 
 // depthRow returns a chunk of stored depths all z (kept between calls:
@@ -91,7 +94,15 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 		for u := 0; u < ntex; u++ {
 			uc[u], vc[u] = up[u].row(rx, ry), vp[u].row(rx, ry)
 		}
-		for x0 := s.X0; x0 < s.X1; x0 += spanChunk {
+		x0 := s.X0
+		if p.fill565 && s.X1-s.X0 >= fillMin && (!needZ || zp.dx == 0) {
+			// Blocks of the row through fill565 while its colours stay
+			// inside the tables; plainChunk takes the rest.
+			for x0 < s.X1 && e.fillChunk(sb, min(fillBlock, s.X1-x0), x0, s.Y, &acc, &dx, z, off) {
+				x0 += min(fillBlock, s.X1-x0)
+			}
+		}
+		for ; x0 < s.X1; x0 += spanChunk {
 			n := min(spanChunk, s.X1-x0)
 			if p.plainFast {
 				z = e.plainChunk(sb, n, x0, s.Y, &acc, &dx, z, zp.dx, off)
@@ -137,8 +148,14 @@ func (e *Engine) walkTriSpan(j *triJob, clip raster.Rect, sb *spanBuf) {
 				// bilinearModulate reads the fixed coordinates only.
 				l := &p.tex[0].levels[0]
 				uc[0] = stepCoord(&sb.fu, n, uc[0], up[0].dx, l.w)
-				vc[0] = stepCoord(&sb.fv, n, vc[0], vp[0].dx, l.h)
-				sb.fixed = true
+				sb.fixed, sb.vconst = true, vp[0].dx == 0
+				if sb.vconst {
+					// One v for the chunk: fv[0] only (bilinearModulate
+					// spreads it where it reads the others).
+					stepCoord(&sb.fv, 1, vc[0], 0, l.h)
+				} else {
+					vc[0] = stepCoord(&sb.fv, n, vc[0], vp[0].dx, l.h)
+				}
 				e.shadeSpan(sb, n, x0, s.Y)
 				continue
 			}
@@ -198,17 +215,11 @@ func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) boo
 		return lo >= 0 && lo <= hi && end >= 0 && end <= hi
 	}
 	if inRange(a0, d0, 31*256) && inRange(a1, d1, 63*256) && inRange(a2, d2, 31*256) && inRange(a3, d3, 63*256) {
-		// No channel leaves its table over the chunk: no clamps, and the
-		// planes step in pairs in the 32-bit halves of one integer (each
-		// stays in 0..2^21, so the halves never mix).
-		rb, drb := a0+a2<<32, d0+d2<<32
-		ga, dga := a1+a3<<32, d1+d3<<32
-		o := out[:n]
-		for i := range o {
-			o[i] = [4]int32{lut5p[(rb>>4)&8191], lut6p[(ga>>4)&16383], lut5p[(rb>>36)&8191], lut6p[(ga>>36)&16383]}
-			rb += drb
-			ga += dga
-		}
+		// No channel leaves its table over the chunk: no clamps, and
+		// each plane steps in the top bits of a word (17 bits for the
+		// 5-bit planes, 18 for the 6-bit ones), where a shift alone
+		// gives its table index.
+		stepColors(out, n, uint64(a0)<<47+uint64(a2), uint64(a1)<<46+uint64(a3), uint64(d0)<<47+uint64(d2), uint64(d1)<<46+uint64(d3))
 		n64 := int64(n)
 		acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0+d0*n64, a1+d1*n64, a2+d2*n64, a3+d3*n64
 		return false
@@ -222,6 +233,23 @@ func interpColor(out *[spanChunk][4]int32, n int, acc, dx *[8]int64, k0 int) boo
 	}
 	acc[k0], acc[k0+1], acc[k0+2], acc[k0+3] = a0, a1, a2, a3
 	return false
+}
+
+// stepColors is interpColor's loop for planes inside their tables. R
+// steps in the top 17 bits of rb and G in the top 18 of ga, where a shift
+// alone gives the table index, B and A in their low 17 and 18 bits (each
+// plane stays in 0..2^17 or 0..2^18 over the chunk, so neither carries
+// into the other). It is a function of its own so that its loop keeps
+// every value in a register.
+//
+//go:noinline
+func stepColors(out *[spanChunk][4]int32, n int, rb, ga, drb, dga uint64) {
+	for i := 0; i < n; i++ {
+		o := &out[i&(spanChunk-1)]
+		o[0], o[1], o[2], o[3] = lut5p[rb>>51], lut6p[ga>>50], lut5p[rb>>4&8191], lut6p[ga>>4&16383]
+		rb += drb
+		ga += dga
+	}
 }
 
 // shadeSpan runs the pixel pipeline on the n fragments of sb, which start
@@ -239,6 +267,9 @@ func (e *Engine) shadeSpan(sb *spanBuf, n, x0, y int) {
 	sb.flat = false // the stages below may vary the colour
 	if p.texMod {
 		// One bilinear texture times the diffuse colour, nothing after.
+		if p.rowOver565 && sb.fixed && sb.vconst && e.rowOver565(sb, n, x0, y) {
+			return
+		}
 		p.tex[0].bilinearModulate(sb, n)
 		e.outputSpan(sb, &sb.out, n, x0, y)
 		return
@@ -544,13 +575,15 @@ func stepRun(f *[spanChunk]int32, i, n int, u, d float64, size int) int {
 	a, da := m*int64(size), di*int64(size)
 	o := f[i : i+r]
 	if s >= 0 {
+		sh := uint(s) & 63 // s < 52: the mask only tells the compiler
 		for j := range o {
-			o[j] = int32(a<<uint(s) - 128)
+			o[j] = int32(a<<sh - 128)
 			a += da
 		}
 	} else {
+		sh := uint(min(-s, 63)) & 63 // a < 2^63: a>>63 is a>>-s, 0
 		for j := range o {
-			o[j] = int32(a>>uint(-s) - 128)
+			o[j] = int32(a>>sh - 128)
 			a += da
 		}
 	}
@@ -609,6 +642,87 @@ func z16(z float64) uint16 {
 	return uint16(uint32(z*65535 + 0.5))
 }
 
+// depthSpan is outputSpan's Z pass (pixState.outFast, Z test or write
+// on): the colour and Z buffers are disjoint, so testing and writing the
+// chunk's Z before its colours changes no byte. It clears sb.live where
+// the test fails.
+func (e *Engine) depthSpan(sb *spanBuf, n, x0, y int) {
+	p := &e.px
+	vram, live := p.vram, &sb.live
+	zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
+	zt, zw, zfunc := p.zt, p.zw, p.zfunc
+	zmask := uint16(0xFFFF)
+	if p.zmaskOn {
+		zmask = p.zmask
+	}
+	if sb.zconst {
+		// One depth for the chunk (walkTriSpan).
+		zb := vram[zRow : zRow+2*uint32(n)]
+		zn, zf := z16(sb.z[0]), zfunc
+		if !zt {
+			zf = 7 // always
+		}
+		if zmask == 0xFFFF {
+			// The test as a range of stored depths (depthRange).
+			// The test first, then the writes: the chunk's one depth
+			// copied whole when every pixel passed.
+			lo, span, inv := depthRange(zf, int32(zn))
+			pass := 0
+			for i := 0; i < n; i++ {
+				if live[i] {
+					if uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span == inv {
+						live[i] = false
+					} else {
+						pass++
+					}
+				}
+			}
+			if zw {
+				if pass == n {
+					copy(zb, sb.depthRow(zn)[:2*n])
+				} else {
+					for i := 0; i < n; i++ {
+						if live[i] {
+							binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
+						}
+					}
+				}
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			if !live[i] {
+				continue
+			}
+			zq := zb[2*i : 2*i+2]
+			zd := binary.LittleEndian.Uint16(zq)
+			if !cmpMask(zf, int32(zn), int32(zd)) {
+				live[i] = false
+				continue
+			}
+			if zw {
+				binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
+			}
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		zAddr := zRow + 2*uint32(i)
+		zd := binary.LittleEndian.Uint16(vram[zAddr:])
+		zn := z16(sb.z[i])
+		if zt && !compare(zfunc, int64(zn), int64(zd)) {
+			live[i] = false
+			continue
+		}
+		if zw {
+			binary.LittleEndian.PutUint16(vram[zAddr:], zn&zmask|zd&^zmask)
+		}
+	}
+}
+
 // outputSpan is output for the live fragments of a chunk, colours from
 // cols. The common state (pixState.outFast: no stencil, Z16 or no Z, no
 // blending or SRC_ALPHA/ONE_MINUS_SRC_ALPHA, COPY, no write mask, colour
@@ -632,83 +746,8 @@ func (e *Engine) outputSpan(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y int
 	}
 	vram, live := p.vram, &sb.live
 	if p.zt || p.zw {
-		// The Z pass: the colour and Z buffers are disjoint (outFast), so
-		// testing and writing the chunk's Z before its colours changes no
-		// byte.
-		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
-		zt, zw, zfunc := p.zt, p.zw, p.zfunc
-		zmask := uint16(0xFFFF)
-		if p.zmaskOn {
-			zmask = p.zmask
-		}
-		if sb.zconst {
-			// One depth for the chunk (walkTriSpan).
-			zb := vram[zRow : zRow+2*uint32(n)]
-			zn, zf := z16(sb.z[0]), zfunc
-			if !zt {
-				zf = 7 // always
-			}
-			if zmask == 0xFFFF {
-				// The test as a range of stored depths (depthRange).
-				// The test first, then the writes: the chunk's one depth
-				// copied whole when every pixel passed.
-				lo, span, inv := depthRange(zf, int32(zn))
-				pass := 0
-				for i := 0; i < n; i++ {
-					if live[i] {
-						if uint32(binary.LittleEndian.Uint16(zb[2*i:2*i+2]))-lo <= span == inv {
-							live[i] = false
-						} else {
-							pass++
-						}
-					}
-				}
-				if zw {
-					if pass == n {
-						copy(zb, sb.depthRow(zn)[:2*n])
-					} else {
-						for i := 0; i < n; i++ {
-							if live[i] {
-								binary.LittleEndian.PutUint16(zb[2*i:2*i+2], zn)
-							}
-						}
-					}
-				}
-				goto colour
-			}
-			for i := 0; i < n; i++ {
-				if !live[i] {
-					continue
-				}
-				zq := zb[2*i : 2*i+2]
-				zd := binary.LittleEndian.Uint16(zq)
-				if !cmpMask(zf, int32(zn), int32(zd)) {
-					live[i] = false
-					continue
-				}
-				if zw {
-					binary.LittleEndian.PutUint16(zq, zn&zmask|zd&^zmask)
-				}
-			}
-			goto colour
-		}
-		for i := 0; i < n; i++ {
-			if !live[i] {
-				continue
-			}
-			zAddr := zRow + 2*uint32(i)
-			zd := binary.LittleEndian.Uint16(vram[zAddr:])
-			zn := z16(sb.z[i])
-			if zt && !compare(zfunc, int64(zn), int64(zd)) {
-				live[i] = false
-				continue
-			}
-			if zw {
-				binary.LittleEndian.PutUint16(vram[zAddr:], zn&zmask|zd&^zmask)
-			}
-		}
+		e.depthSpan(sb, n, x0, y)
 	}
-colour:
 	if p.blend && p.cfmt == 0x11 {
 		cRow := p.cbase + uint32(y)*p.cpitch + 2*uint32(x0)
 		sb.count += over565(vram[cRow:cRow+2*uint32(n)], cols, live, n, &p.quant[y&3].adds, x0, p.dstLanes, p.dstAOr, p.texMod)
@@ -832,6 +871,11 @@ func (e *Engine) outputSpanAny(sb *spanBuf, cols *[spanChunk][4]int32, n, x0, y 
 func (e *Engine) plainChunk(sb *spanBuf, n, x0, y int, acc, dx *[8]int64, z, dz, off float64) float64 {
 	p := &e.px
 	vram, live := p.vram, &sb.live
+	if p.fill565 && n >= fillMin && (dz == 0 || !p.needZ) {
+		if e.fillChunk(sb, n, x0, y, acc, dx, z, off) {
+			return z
+		}
+	}
 	nlive := int64(0) // the live pixels, which plainChunk writes
 	if p.needZ {
 		zRow := p.zbase + uint32(y)*p.zpitch + 2*uint32(x0)
@@ -1152,6 +1196,14 @@ func (t *texUnit) bilinearModulate(sb *spanBuf, n int) {
 		sw, sh := float64(l.w)*256, float64(l.h)*256
 		for i := 0; i < n; i++ {
 			fus[i], fvs[i] = int32(fixCoord(uv[i][0]*sw)-128), int32(fixCoord(uv[i][1]*sh)-128)
+		}
+	}
+	if sb.fixed && sb.vconst {
+		if t.bpp == 16 && t.bilinearRow(sb, n) {
+			return
+		}
+		for i := 1; i < n; i++ {
+			fvs[i] = fvs[0]
 		}
 	}
 	au, av := newAxis(l.w, t.wrapU), newAxis(l.h, t.wrapV)

@@ -2,6 +2,7 @@ package glamo
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -167,6 +168,16 @@ func randomPixelState(r *rand.Rand) map[uint16]uint32 {
 			}
 		}
 	}
+	if bit(15) == 1 {
+		// fill-gouraud's shape (pixState.fill565: plain, COPY, RGB565 red
+		// high or low, no blending), any depth function, with or without
+		// Z test, Z write, a Z write mask and dither.
+		s[0x2100] = bit(60) | bit(70)<<19 | bit(70)<<20
+		s[0x2104] = bit(30)<<9 | bit(20)<<22
+		s[0x210C] = pick(0xFFFF, 0xFFFF, r.Uint32()&0xFFFF)
+		s[0x2108] = r.Uint32()&(7<<16) | cmpW
+		s[0x2120] = 12<<24 | pick(0x11, 0x51, 0x11, 0x51, 0x10)<<16 | cmpW
+	}
 	return s
 }
 
@@ -242,11 +253,32 @@ func TestSpanPathMatchesReference(t *testing.T) {
 			ntris = 10 + r.IntN(6) // enough area for the Scheduler to share bands
 		}
 		tris := make([][3]vertex, ntris)
+		zShared := 0.1 + 0.8*r.Float64()
 		for i := range tris {
 			tris[i] = [3]vertex{randomVertex(r), randomVertex(r), randomVertex(r)}
 			if r.IntN(3) == 0 { // one colour, as flat shading and clears give
 				for k := 1; k < 3; k++ {
 					tris[i][k].col, tris[i][k].spec = tris[i][0].col, tris[i][0].spec
+				}
+			}
+			if r.IntN(4) == 0 {
+				// An edge along a screen row with one texel row
+				// coordinate: v does not change along the rows
+				// (bilinearRow), as in a screen-aligned textured quad.
+				tris[i][1].win[1] = tris[i][0].win[1]
+				for s := range tris[i][1].tex {
+					tris[i][1].tex[s][1] = tris[i][0].tex[s][1]
+				}
+			}
+			if r.IntN(3) == 0 { // parallel to the screen: one depth (fill565)
+				z := tris[i][0].win[2]
+				if r.IntN(2) == 0 {
+					// Depths at and beside the draw's shared one, so that
+					// stored and new depths meet the test's edges.
+					z = zShared + float64(r.IntN(3)-1)/65535
+				}
+				for k := 0; k < 3; k++ {
+					tris[i][k].win[2] = z
 				}
 			}
 		}
@@ -282,7 +314,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 // benchEngine returns an engine in the fill-tex-blend state: RGB565
 // target with Z16 LEQUAL, one ARGB4444 256x256 texture, bilinear, wrapped,
 // MODULATE, SRC_ALPHA/ONE_MINUS_SRC_ALPHA, dither.
-func benchEngine(b *testing.B) *Engine {
+func benchEngine(b testing.TB) *Engine {
 	m := device.NewMemory([]hal.Region{{Name: "vram", Base: 0, Size: VRAMSize}})
 	e := NewEngine()
 	e.SetMemory(m)
@@ -429,11 +461,13 @@ func TestStepCoord(t *testing.T) {
 	fast := 0
 	for it := 0; it < 200000; it++ {
 		u := q(r.Float64() * 4)
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			u = q(r.NormFloat64() * 1000)
 		case 1: // just above or below a power of two
 			u = q(math.Ldexp(1+float64(r.IntN(64)-32)/65536, r.IntN(8)-4))
+		case 2: // tiny or huge: the shifts at the ends of stepRun's exponents
+			u = q(math.Ldexp(1+r.Float64(), r.IntN(130)-65))
 		}
 		var d float64
 		switch r.IntN(5) {
@@ -442,6 +476,9 @@ func TestStepCoord(t *testing.T) {
 		case 1: // a tie or near-tie against u's grid
 			_, e := math.Frexp(u)
 			d = q(math.Ldexp(float64(r.IntN(64))+0.5, e-17) * float64(1-2*r.IntN(2)))
+		case 2: // a step on u's own scale
+			_, e := math.Frexp(u)
+			d = q(r.NormFloat64() * math.Ldexp(1, e-r.IntN(20)))
 		default:
 			d = q(r.NormFloat64() * math.Ldexp(1, -r.IntN(20)))
 		}
@@ -453,6 +490,10 @@ func TestStepCoord(t *testing.T) {
 		for i := 0; i < n; i++ {
 			require.Equal(t, int32(fixCoord(uu*sw)-128), got[i], "u %v d %v size %d pixel %d", u, d, size, i)
 			uu = q(uu + d)
+			// Monotonic along the chunk, as texColumns assumes.
+			if i > 0 && ((d > 0 && got[i] < got[i-1]) || (d < 0 && got[i] > got[i-1])) {
+				t.Fatalf("u %v d %v size %d: pixel %d steps back", u, d, size, i)
+			}
 		}
 		require.Equal(t, uu, gotU, "u %v d %v size %d n %d: the next chunk's coordinate", u, d, size, n)
 		if d != 0 && math.Float64bits(u)>>63 == 0 && u != 0 {
@@ -460,4 +501,188 @@ func TestStepCoord(t *testing.T) {
 		}
 	}
 	require.Greater(t, fast, 50000, "the integer path's inputs are drawn")
+}
+
+// TestDepthMask checks depthMask's four-at-a-time test and mergeWords's
+// write against compare, pixel by pixel, for every depth function over random
+// chunks whose stored depths lie at, beside and far from the new one.
+func TestDepthMask(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for it := 0; it < 50000; it++ {
+		n := 1 + r.IntN(spanChunk)
+		zn := uint16(r.UintN(1 << 16))
+		switch r.IntN(4) {
+		case 0:
+			zn = 0
+		case 1:
+			zn = 0xFFFF
+		}
+		f, zw := uint32(r.IntN(8)), r.IntN(2) == 0
+		zb := make([]byte, 2*n)
+		for i := 0; i < n; i++ {
+			d := uint16(r.UintN(1 << 16))
+			if r.IntN(2) == 0 {
+				d = zn + uint16(r.IntN(5)) - 2
+			}
+			binary.LittleEndian.PutUint16(zb[2*i:], d)
+		}
+		lo, span, inv := depthRange(f, int32(zn))
+		got := append([]byte(nil), zb...)
+		mask := depthMask(got, n, lo, lo+span)
+		if inv {
+			mask ^= pixelMask(n)
+		}
+		if zw {
+			mergeWords(got, n, mask, pixelMask(n), uint64(zn)*lanes1, nil)
+		}
+		require.Zero(t, mask&^pixelMask(n), "n %d: bits beyond the chunk", n)
+		for i := 0; i < n; i++ {
+			d := binary.LittleEndian.Uint16(zb[2*i:])
+			pass := compare(f, int64(zn), int64(d))
+			require.Equal(t, pass, mask>>(uint(16*(i&3))+uint(i/4))&1 != 0, "f %d z %d d %d n %d pixel %d", f, zn, d, n, i)
+			want := d
+			if pass && zw {
+				want = zn
+			}
+			require.Equal(t, want, binary.LittleEndian.Uint16(got[2*i:]), "f %d z %d d %d pixel %d: the stored depth", f, zn, d, i)
+		}
+	}
+}
+
+// TestFill565 compares fill565 over blocks of up to fillBlock pixels (the
+// span test's 64-pixel target never has more than one chunk a row) with
+// the quantizer's and compare's arithmetic, pixel by pixel: colours
+// stepped across the tables' range, every depth function, with and
+// without depth work, Z write and dither, red high or low.
+func TestFill565(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for it := 0; it < 20000; it++ {
+		n := 1 + r.IntN(fillBlock)
+		if r.IntN(2) == 0 {
+			n = fillBlock - r.IntN(8)
+		}
+		x0 := r.IntN(600)
+		// A colour plane and step that stay inside 0..hi<<4 over n pixels.
+		plane := func(hi int64) (int64, int64) {
+			a, b := r.Int64N(hi<<4+1), r.Int64N(hi<<4+1)
+			d := (b - a) / int64(max(n-1, 1))
+			return a, d
+		}
+		a0, d0 := plane(31 * 256)
+		a1, d1 := plane(63 * 256)
+		a2, d2 := plane(31 * 256)
+		var adds [4]int32
+		for k := range adds {
+			adds[k] = 2048
+			if r.IntN(2) == 0 {
+				adds[k] = int32(r.IntN(16))*256 + 128
+			}
+		}
+		zn := uint16(r.UintN(1 << 16))
+		f, zw, withZ, rHigh := uint32(r.IntN(8)), r.IntN(2) == 0, r.IntN(4) != 0, r.IntN(2) == 0
+		cb, zb := make([]byte, 2*n), make([]byte, 2*n)
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint16(cb[2*i:], uint16(r.UintN(1<<16)))
+			d := uint16(r.UintN(1 << 16))
+			if r.IntN(2) == 0 {
+				d = zn + uint16(r.IntN(5)) - 2
+			}
+			binary.LittleEndian.PutUint16(zb[2*i:], d)
+		}
+		lo, span, inv := depthRange(f, int32(zn))
+		gotC, gotZ := append([]byte(nil), cb...), append([]byte(nil), zb...)
+		hi, low := a0, a2 // the planes of the pixel's high and low 5 bits
+		dh, dl := d0, d2
+		if !rHigh {
+			hi, low, dh, dl = a2, a0, d2, d0
+		}
+		var zarg []byte
+		if withZ {
+			zarg = gotZ
+		}
+		count := fill565(gotC, zarg, n, x0, hi, a1, low, dh, d1, dl, &adds, zn, lo, lo+span, inv, zw)
+		want := int64(0)
+		wantC, wantZ := make([]uint16, n), make([]uint16, n)
+		gotCw, gotZw := make([]uint16, n), make([]uint16, n)
+		for i := 0; i < n; i++ {
+			d := binary.LittleEndian.Uint16(zb[2*i:])
+			wz, wc := d, binary.LittleEndian.Uint16(cb[2*i:])
+			if !withZ || compare(f, int64(zn), int64(d)) {
+				want++
+				if withZ && zw {
+					wz = zn
+				}
+				add := adds[(x0+i)&3]
+				rr, gg, bb := c5((a0+int64(i)*d0)>>4), c6((a1+int64(i)*d1)>>4), c5((a2+int64(i)*d2)>>4)
+				r5, g6, b5 := uint16((rr*31+add)>>12), uint16((gg*63+add)>>12), uint16((bb*31+add)>>12)
+				wc = r5<<11 | g6<<5 | b5
+				if !rHigh {
+					wc = b5<<11 | g6<<5 | r5
+				}
+			}
+			wantC[i], wantZ[i] = wc, wz
+			gotCw[i], gotZw[i] = binary.LittleEndian.Uint16(gotC[2*i:]), binary.LittleEndian.Uint16(gotZ[2*i:])
+		}
+		require.Equal(t, wantC, gotCw, "n %d f %d: colours", n, f)
+		require.Equal(t, wantZ, gotZw, "n %d f %d: depths", n, f)
+		require.Equal(t, want, count, "n %d: pixels written", n)
+	}
+}
+
+// TestRowOver565 compares rowOver565 with the path it replaces
+// (bilinearModulate then outputSpan) on many random chunks in the
+// fill-tex-blend state: random texels, colours, stored pixels and depths,
+// coordinates stepping either way by less or more than a texel, wrapped
+// and clamped: the rounding edges of the modulation, blend and dither are
+// rare in the span test's few textured rows.
+func TestRowOver565(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	e := benchEngine(t)
+	require.True(t, e.px.rowOver565)
+	vr := e.px.vram
+	tx := &e.px.tex[0]
+	for it := 0; it < 20000; it++ {
+		if it%500 == 0 {
+			for i := 0x100000; i < 0x320000; i++ {
+				vr[i] = uint8(r.UintN(256))
+			}
+			tx.wrapU, tx.wrapV = uint32(1+2*r.IntN(2)), uint32(1+2*r.IntN(2))
+		}
+		var sb spanBuf
+		n := 1 + r.IntN(spanChunk)
+		x0, y := r.IntN(480-n), r.IntN(480)
+		f := r.Int32N(256*300) - 256*20
+		step := r.Int32N(600) - 300
+		if r.IntN(10) == 0 { // more texel columns than texColumns takes, often
+			step = r.Int32N(4000) - 2000
+		}
+		fv := r.Int32N(256*300) - 256*20
+		for i := 0; i < n; i++ {
+			sb.fu[i], sb.fv[i] = f+int32(i)*step, fv
+			sb.col[i] = [4]int32{r.Int32N(4097), r.Int32N(4097), r.Int32N(4097), r.Int32N(4097)}
+			sb.live[i] = true
+		}
+		sb.fixed, sb.vconst, sb.zconst = true, true, true
+		sb.z[0] = r.Float64()
+		// The chunk's colour and depth bytes, before and after each path.
+		c := vr[0x100000+1024*y+2*x0 : 0x100000+1024*y+2*(x0+n)]
+		z := vr[0x200000+1024*y+2*x0 : 0x200000+1024*y+2*(x0+n)]
+		c0, z0 := append([]byte(nil), c...), append([]byte(nil), z...)
+		want, got := sb, sb
+		if !e.rowOver565(&got, n, x0, y) {
+			require.Greater(t, int64(n)*int64(max(step, -step)), int64(250*256), "chunk %d: refused", it)
+			require.Equal(t, c0, c, "chunk %d: refused, but wrote colours", it)
+			require.Equal(t, z0, z, "chunk %d: refused, but wrote depths", it)
+			continue
+		}
+		gotC, gotZ := append([]byte(nil), c...), append([]byte(nil), z...)
+		copy(c, c0)
+		copy(z, z0)
+		want.vconst = false
+		e.px.tex[0].bilinearModulate(&want, n)
+		e.outputSpan(&want, &want.out, n, x0, y)
+		require.Equal(t, c, gotC, "chunk %d: colours", it)
+		require.Equal(t, z, gotZ, "chunk %d: depths", it)
+		require.Equal(t, want.count, got.count, "chunk %d: pixels written", it)
+	}
 }
