@@ -91,10 +91,65 @@ func (st *pvsState) readAbs(o *pvsOperand, r *pvsRegs) [4]float32 {
 	return out
 }
 
-// execBatch executes instruction pc for every vertex of rs.
+// batchOperand gathers operand o of every vertex of rs into vals and
+// returns the mask execBatch indexes vals with: 0 when the operand reads
+// the same value for every vertex (a constant, an address outside its
+// file, or a swizzle of 0s and 1s only), read once into vals[0]; -1 when
+// it is read per vertex into vals[i] (the reads readAbs makes).
+func (st *pvsState) batchOperand(o *pvsOperand, rs []pvsRegs, vals *[pvsBatchSize][4]float32) int {
+	if o.uniform() {
+		vals[0] = st.readAbs(o, &rs[0])
+		return 0
+	}
+	addr := o.off
+	switch {
+	case !o.plain:
+		for i := range rs {
+			vals[i] = st.readAbs(o, &rs[i])
+		}
+	case o.file == r3.PVSSrcTemp:
+		for i := range rs {
+			vals[i] = rs[i].temp[addr]
+		}
+	default: // an input: uniform covers the other files
+		for i := range rs {
+			vals[i] = rs[i].in[addr]
+		}
+	}
+	return -1
+}
+
+// uniform reports whether an absolute operand reads the same value for
+// every vertex: a constant, a register outside its file (pvsZero), or a
+// swizzle that selects only 0 and 1.
+func (o *pvsOperand) uniform() bool {
+	switch o.file {
+	case r3.PVSSrcTemp:
+		if o.off < 0 || o.off >= r3.PVSMaxTemps {
+			return true
+		}
+	case r3.PVSSrcInput:
+		if o.off < 0 || o.off >= r3.PVSMaxInputs {
+			return true
+		}
+	default:
+		return true
+	}
+	for _, z := range o.swz {
+		if z < 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// execBatch executes instruction pc for every vertex of rs: the operands
+// of every vertex are gathered first (each vertex reads only its own
+// registers, so reading them all before any write changes nothing), then
+// one loop per opcode computes exec's arithmetic and writes the results.
 func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 	o := &st.ops[pc]
-	if !o.fast {
+	if !o.fast || len(rs) > pvsBatchSize {
 		for i := range rs {
 			st.exec(pc, &rs[i])
 		}
@@ -110,67 +165,112 @@ func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 	if addr < 0 || addr >= lim {
 		return // exec drops the write
 	}
-	out := o.dstFile == r3.PVSDstOut
-	sa, sb, sc := &o.src[0], &o.src[1], &o.src[2]
-	for i := range rs {
-		r := &rs[i]
-		var a, b, c, res [4]float32
-		if o.srcs&1 != 0 {
-			a = st.readAbs(sa, r)
-		}
-		if o.srcs&2 != 0 {
-			b = st.readAbs(sb, r)
-		}
-		if o.srcs&4 != 0 {
-			c = st.readAbs(sc, r)
-		}
-		switch o.op {
-		case r3.VEDot4:
+	av, bv, cv, res := &st.scratch[0], &st.scratch[1], &st.scratch[2], &st.scratch[3]
+	var ma, mb, mc int
+	if o.srcs&1 != 0 {
+		ma = st.batchOperand(&o.src[0], rs, av)
+	}
+	if o.srcs&2 != 0 {
+		mb = st.batchOperand(&o.src[1], rs, bv)
+	}
+	if o.srcs&4 != 0 {
+		mc = st.batchOperand(&o.src[2], rs, cv)
+	}
+	n := len(rs)
+	switch o.op {
+	case r3.VEDot4:
+		for i := 0; i < n; i++ {
+			a, b := &av[i&ma], &bv[i&mb]
 			s := float64(a[0]) * float64(b[0])
 			s += float64(a[1]) * float64(b[1])
 			s += float64(a[2]) * float64(b[2])
 			s += float64(a[3]) * float64(b[3])
 			x := float32(s)
-			res = [4]float32{x, x, x, x}
-		case r3.VEMul:
-			for k := range res {
-				res[k] = float32(float64(a[k]) * float64(b[k]))
-			}
-		case r3.VEAdd:
-			for k := range res {
-				res[k] = float32(float64(a[k]) + float64(b[k]))
-			}
-		case r3.VEMad:
-			for k := range res {
-				res[k] = float32(float64(a[k])*float64(b[k]) + float64(c[k]))
-			}
-		case r3.VEM2xAdd:
-			for k := range res {
-				res[k] = float32(2*(float64(a[k])*float64(b[k])) + float64(c[k]))
-			}
-		case r3.VEMax:
-			for k := range res {
-				res[k] = float32(math.Max(float64(a[k]), float64(b[k])))
-			}
-		case r3.VEMin:
-			for k := range res {
-				res[k] = float32(math.Min(float64(a[k]), float64(b[k])))
+			res[i] = [4]float32{x, x, x, x}
+		}
+	case r3.VEMul:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = float32(float64(a[k]) * float64(b[k]))
 			}
 		}
-		dst := &r.temp[addr]
+	case r3.VEAdd:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = float32(float64(a[k]) + float64(b[k]))
+			}
+		}
+	case r3.VEMad:
+		for i := 0; i < n; i++ {
+			a, b, c, r := &av[i&ma], &bv[i&mb], &cv[i&mc], &res[i]
+			for k := range r {
+				r[k] = float32(float64(a[k])*float64(b[k]) + float64(c[k]))
+			}
+		}
+	case r3.VEM2xAdd:
+		for i := 0; i < n; i++ {
+			a, b, c, r := &av[i&ma], &bv[i&mb], &cv[i&mc], &res[i]
+			for k := range r {
+				r[k] = float32(2*(float64(a[k])*float64(b[k])) + float64(c[k]))
+			}
+		}
+	case r3.VEMax:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = float32(fmax(float64(a[k]), float64(b[k])))
+			}
+		}
+	case r3.VEMin:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = float32(fmin(float64(a[k]), float64(b[k])))
+			}
+		}
+	}
+	out := o.dstFile == r3.PVSDstOut
+	for i := 0; i < n; i++ {
+		dst := &rs[i].temp[addr]
 		if out {
-			dst = &r.out[addr]
+			dst = &rs[i].out[addr]
 		}
 		if o.we == 15 {
-			*dst = res
+			*dst = res[i]
 			continue
 		}
 		for k := 0; k < 4; k++ {
 			if o.we>>k&1 != 0 {
-				dst[k] = res[k]
+				dst[k] = res[i][k]
 			}
 		}
 	}
+}
+
+// fmax is math.Max, inlined for ordered, unequal operands: the equal,
+// signed-zero, infinite and NaN cases are left to math.Max, so every
+// result is its result, NaN bits included (TestFMaxFMinMatchMath).
+func fmax(x, y float64) float64 {
+	if x > y {
+		return x
+	}
+	if y > x {
+		return y
+	}
+	return math.Max(x, y)
+}
+
+// fmin is math.Min as fmax is math.Max.
+func fmin(x, y float64) float64 {
+	if x < y {
+		return x
+	}
+	if y < x {
+		return y
+	}
+	return math.Min(x, y)
 }
 
 // runBatch is run for every vertex of rs (see the top of this file).
