@@ -248,7 +248,9 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 		}
 		return err
 	}
-	var buf []uint32
+	vf := e.newVFetch(s)
+	buf := e.vfBuf[:0]
+	defer func() { e.vfBuf = buf[:0] }()
 	for i := 0; i < n; i++ {
 		v := &e.verts[i]
 		*v = vertex{}
@@ -274,12 +276,12 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 				seen.add(idx, i)
 			}
 			var err error
-			if buf, err = e.vertexDwords(idx, buf); err != nil {
+			if buf, err = vf.dwords(e, idx, buf); err != nil {
 				return fault(err)
 			}
 			d = buf
 		}
-		if err := fetchInputs(s.els, d, &rs[nb].in); err != nil {
+		if err := vf.inputs(s.els, d, &rs[nb].in); err != nil {
 			return fault(err)
 		}
 		slot[nb] = i

@@ -2,6 +2,7 @@ package r300
 
 import (
 	"math"
+	mbits "math/bits"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -231,32 +232,51 @@ func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 			}
 		}
 	}
+	// Both files hold 32 vectors (checked above): the mask lets the
+	// compiler drop the per-vertex bounds checks.
+	addr &= r3.PVSMaxTemps - 1
 	out := o.dstFile == r3.PVSDstOut
-	for i := 0; i < n; i++ {
-		dst := &rs[i].temp[addr]
-		if out {
-			dst = &rs[i].out[addr]
+	switch o.we {
+	case 15:
+		for i := 0; i < n; i++ {
+			if out {
+				rs[i].out[addr] = res[i]
+			} else {
+				rs[i].temp[addr] = res[i]
+			}
 		}
-		if o.we == 15 {
-			*dst = res[i]
-			continue
+	case 1, 2, 4, 8:
+		k := mbits.TrailingZeros8(o.we) & 3
+		for i := 0; i < n; i++ {
+			if out {
+				rs[i].out[addr][k] = res[i][k]
+			} else {
+				rs[i].temp[addr][k] = res[i][k]
+			}
 		}
-		for k := 0; k < 4; k++ {
-			if o.we>>k&1 != 0 {
-				dst[k] = res[i][k]
+	default:
+		for i := 0; i < n; i++ {
+			dst := &rs[i].temp[addr]
+			if out {
+				dst = &rs[i].out[addr]
+			}
+			for k := 0; k < 4; k++ {
+				if o.we>>k&1 != 0 {
+					dst[k] = res[i][k]
+				}
 			}
 		}
 	}
 }
 
-// fmax is math.Max, inlined for ordered, unequal operands: the equal,
-// signed-zero, infinite and NaN cases are left to math.Max, so every
-// result is its result, NaN bits included (TestFMaxFMinMatchMath).
+// fmax is math.Max, inlined for ordered operands: zeros of either sign
+// and NaNs are left to math.Max, so every result is its result, NaN bits
+// included (TestFMaxFMinMatchMath).
 func fmax(x, y float64) float64 {
 	if x > y {
 		return x
 	}
-	if y > x {
+	if y > x || (x == y && x != 0) {
 		return y
 	}
 	return math.Max(x, y)
@@ -267,7 +287,7 @@ func fmin(x, y float64) float64 {
 	if x < y {
 		return x
 	}
-	if y < x {
+	if y < x || (x == y && x != 0) {
 		return y
 	}
 	return math.Min(x, y)

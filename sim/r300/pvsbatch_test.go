@@ -217,8 +217,8 @@ func f32bits(v [4]float32) [4]uint32 {
 // the vertices before it).
 func TestPVSDrawBatchMatchesReference(t *testing.T) {
 	const w, h = 24, 24
-	faults, drawn := 0, 0
-	for seed := 0; seed < 120; seed++ {
+	faults, drawn, fetchDrawn, immdDrawn := 0, 0, 0, 0
+	for seed := 0; seed < 240; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 5))
 		var mvp [4][4]float32
 		for i := range mvp {
@@ -256,6 +256,27 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 		if n%2 == 1 {
 			idx = append(idx, pair)
 		}
+		// Half the draws fetch through random stream elements (every
+		// data type, swizzles with 0 and 1, partial masks, skips, the
+		// signed normalisation methods) from one to three arrays of
+		// random layout, or, now and then, take their vertices inline
+		// (3D_DRAW_IMMD_2); some element lists read past the vertex.
+		aos := []r3.AOS{{Count: 8, Stride: 8, Addr: vbAddr}}
+		var els, immd []uint32
+		immdSize := 0
+		if seed%2 == 1 {
+			var need int
+			aos, els, need = randomFetch(r)
+			if r.IntN(4) == 0 {
+				immdSize = max(1, need+r.IntN(2))
+				if r.IntN(8) == 0 {
+					immdSize = 1 + r.IntN(8)
+				}
+				for i := 0; i < n*immdSize; i++ {
+					immd = append(immd, binary.LittleEndian.Uint32(vb[4*r.IntN(len(vb)/4):]))
+				}
+			}
+		}
 		render := func(reference bool) ([]byte, Stats, error) {
 			d := NewWith(Config{VRAMSize: 4 << 20, GARTSize: 2 << 20})
 			defer d.Close()
@@ -266,8 +287,20 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 			s.Reg(r3.VAP_VF_MAX_VTX_INDX, 0xFFFF, 0)
 			s.Reg(r3.GA_POINT_SIZE, 6|6<<16)
 			s.Reg(r3.GA_LINE_CNTL, 4)
-			s.Packet3(r3.OpLoadVbpntr, r3.LoadVbpntr([]r3.AOS{{Count: 8, Stride: 8, Addr: vbAddr}})...)
-			s.Packet3(r3.OpDrawIndx2, append([]uint32{r3.VFCntl(prim, r3.WalkIndices, n, false)}, idx...)...)
+			if els != nil {
+				for i := 0; i < 8; i++ {
+					s.Reg(r3.VAP_PROG_STREAM_CNTL_0+4*uint32(i), els[2*i])
+					s.Reg(r3.VAP_PROG_STREAM_CNTL_EXT+4*uint32(i), els[2*i+1])
+				}
+				s.Reg(r3.VAP_PSC_SGN_NORM_CNTL, els[16])
+			}
+			s.Packet3(r3.OpLoadVbpntr, r3.LoadVbpntr(aos)...)
+			if immd != nil {
+				s.Reg(r3.VAP_VTX_SIZE, uint32(immdSize))
+				s.Packet3(r3.OpDrawImmd2, append([]uint32{r3.VFCntl(prim, r3.WalkData, n, false)}, immd...)...)
+			} else {
+				s.Packet3(r3.OpDrawIndx2, append([]uint32{r3.VFCntl(prim, r3.WalkIndices, n, false)}, idx...)...)
+			}
 			err := run(t, d, &s)
 			out := make([]byte, w*h*4)
 			require.NoError(t, d.Read(fbAddr, out))
@@ -282,11 +315,19 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 			faults++
 		} else if wStats.Pixels > 0 {
 			drawn++
+			if els != nil {
+				fetchDrawn++
+			}
+			if immd != nil {
+				immdDrawn++
+			}
 		}
 	}
-	require.Greater(t, drawn, 40, "draws that drew pixels")
+	require.Greater(t, drawn, 80, "draws that drew pixels")
+	require.Greater(t, fetchDrawn, 20, "draws through random elements that drew pixels")
+	require.Greater(t, immdDrawn, 4, "inline draws that drew pixels")
 	require.Greater(t, faults, 5, "draws that faulted")
-	t.Logf("%d draws drew pixels, %d faulted", drawn, faults)
+	t.Logf("%d draws drew pixels (%d through random elements, %d inline), %d faulted", drawn, fetchDrawn, immdDrawn, faults)
 }
 
 // TestFMaxFMinMatchMath compares fmax and fmin with math.Max and math.Min
@@ -307,4 +348,71 @@ func TestFMaxFMinMatchMath(t *testing.T) {
 			require.Equal(t, math.Float64bits(math.Min(x, y)), math.Float64bits(fmin(x, y)), "min(%v, %v)", x, y)
 		}
 	}
+}
+
+// randomFetch returns one to three random vertex arrays in the vertex
+// buffer, a random stream element list for them (VAP_PROG_STREAM_CNTL and
+// _EXT 0-7 interleaved, then VAP_PSC_SGN_NORM_CNTL), and the dwords the
+// list reads. The first element (the position) is most often FLOAT_2-4
+// read as it is; the list fits the arrays' dwords but now and then.
+func randomFetch(r *rand.Rand) ([]r3.AOS, []uint32, int) {
+	var aos []r3.AOS
+	total := 0
+	for k := 1 + r.IntN(3); k > 0; k-- {
+		count := 1 + r.IntN(5)
+		total += count
+		aos = append(aos, r3.AOS{Count: count, Stride: count + r.IntN(4), Addr: vbAddr + 4*uint32(r.IntN(8))})
+	}
+	types := []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12}
+	out := make([]uint32, 17)
+	need := 0
+	for i := 0; i < 8; i++ {
+		dt := types[r.IntN(len(types))]
+		if r.IntN(2) == 0 {
+			dt = uint32(r.IntN(4)) // floats most often
+		}
+		plain := i == 0 && r.IntN(4) != 0
+		if plain {
+			dt = uint32(1 + r.IntN(3))
+		}
+		skip := uint32(r.IntN(3))
+		if plain || r.IntN(2) == 0 {
+			skip = 0
+		}
+		nd := dwordsOf(dt)
+		if i > 0 && need+nd > total && r.IntN(10) != 0 {
+			break
+		}
+		el := dt | skip<<4 | uint32(r.IntN(3))<<8 | uint32(r.IntN(4))<<14
+		if plain {
+			el &^= 31 << 8 // DST_VEC_LOC 0
+		}
+		var ext uint32
+		for c := 0; c < 4; c++ {
+			sel := uint32(c)
+			if !plain && r.IntN(3) == 0 {
+				sel = uint32(r.IntN(6))
+			}
+			ext |= sel << (3 * uint(c))
+		}
+		ext |= 15 << 12
+		if !plain && r.IntN(3) == 0 {
+			ext = ext&^(15<<12) | uint32(r.IntN(16))<<12
+		}
+		out[2*(i/2)] |= el << (16 * uint(i%2))
+		out[2*(i/2)+1] |= ext << (16 * uint(i%2))
+		need += nd + int(skip)
+		if need >= total || r.IntN(3) == 0 {
+			break
+		}
+	}
+	// LAST_VEC on the last element written.
+	for i := 7; i >= 0; i-- {
+		if w := out[2*(i/2)] >> (16 * uint(i%2)) & 0xFFFF; w != 0 || i == 0 {
+			out[2*(i/2)] |= 1 << 13 << (16 * uint(i%2))
+			break
+		}
+	}
+	out[16] = r.Uint32()
+	return aos, out, need
 }
