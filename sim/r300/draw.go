@@ -86,6 +86,7 @@ func (e *Engine) draw(op r3.Opcode, vf uint32, data, words []uint32, next int) (
 	if s.lineStuff && s.stippleReset == 2 {
 		e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] = 0
 	}
+	s.prepared = e.prepares(s, prim)
 	if err := e.fetch(s, walk, n, data, indices); err != nil {
 		return 0, err
 	}
@@ -186,6 +187,9 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		if !s.clip {
 			s.viewport(v)
 		}
+		if s.prepared {
+			s.prepVertex(e.verts[i : i+1])
+		}
 	}
 	if s.pvs != nil {
 		// One watchdog step per 64 PVS instructions (pvs.go).
@@ -231,6 +235,9 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 			if !s.clip {
 				s.viewport(v)
 			}
+			if s.prepared {
+				s.prepVertex(e.verts[slot[b] : slot[b]+1])
+			}
 			st.resetVertex(&rs[b])
 		}
 		nb = 0
@@ -254,10 +261,7 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 	for i := 0; i < n; i++ {
 		v := &e.verts[i]
 		*v = vertex{}
-		var d []uint32
-		if walk == r3.WalkData {
-			d = data[i*size : (i+1)*size]
-		} else {
+		if walk != r3.WalkData {
 			idx := uint32(i)
 			if indices != nil {
 				idx = indices[i]
@@ -276,12 +280,10 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 				seen.add(idx, i)
 			}
 			var err error
-			if buf, err = vf.dwords(e, idx, buf); err != nil {
+			if buf, err = vf.fetch(e, s.els, idx, buf, &rs[nb].in); err != nil {
 				return fault(err)
 			}
-			d = buf
-		}
-		if err := vf.inputs(s.els, d, &rs[nb].in); err != nil {
+		} else if err := vf.inputs(s.els, data[i*size:(i+1)*size], &rs[nb].in); err != nil {
 			return fault(err)
 		}
 		slot[nb] = i
@@ -465,6 +467,9 @@ func clampColor(x float32, wide bool) float32 {
 
 // assemblePrims walks the primitive type over the draw's vertices.
 func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
+	if s.prepared {
+		return e.assembleTris(s, prim, n)
+	}
 	vs := e.verts
 	// provoking returns which vertex of an assembled primitive of m
 	// vertices carries the flat colour (GA_COLOR_CONTROL.PROVOKING_VERTEX).

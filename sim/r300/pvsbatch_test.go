@@ -277,6 +277,26 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 				}
 			}
 		}
+		// Random shading (flat channels make the draw take the
+		// per-triangle path, the others prepare their vertices), colour
+		// clamps, and now and then a user clip plane, clipping or
+		// culling only.
+		var cc uint32
+		for k := 0; k < 4; k++ {
+			pick := []uint32{2, 2, 2, 1, 0}
+			cc |= pick[r.IntN(5)]<<(4*k) | pick[r.IntN(5)]<<(4*k+2)
+		}
+		cc |= uint32(r.IntN(4)) << 16
+		round := uint32(r.IntN(2)) | uint32(r.IntN(2))<<4 | uint32(r.IntN(2))<<5
+		solid := [2]uint32{r.Uint32() & 0x0FFF0FFF, r.Uint32() & 0x0FFF0FFF}
+		var clip uint32
+		var ucp [4]uint32
+		if r.IntN(4) == 0 {
+			clip = 1 | uint32(r.IntN(2))<<17
+			for k := range ucp {
+				ucp[k] = f(r.Float32()*2 - 1)
+			}
+		}
 		render := func(reference bool) ([]byte, Stats, error) {
 			d := NewWith(Config{VRAMSize: 4 << 20, GARTSize: 2 << 20})
 			defer d.Close()
@@ -287,6 +307,13 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 			s.Reg(r3.VAP_VF_MAX_VTX_INDX, 0xFFFF, 0)
 			s.Reg(r3.GA_POINT_SIZE, 6|6<<16)
 			s.Reg(r3.GA_LINE_CNTL, 4)
+			s.Reg(r3.GA_COLOR_CONTROL, cc)
+			s.Reg(r3.GA_ROUND_MODE, round)
+			s.Reg(r3.GA_SOLID_RG, solid[0], solid[1])
+			if clip != 0 {
+				s.Reg(r3.VAP_CLIP_CNTL, clip)
+				s.PVSUpload(r3.PVSUCPStart, ucp[:])
+			}
 			if els != nil {
 				for i := 0; i < 8; i++ {
 					s.Reg(r3.VAP_PROG_STREAM_CNTL_0+4*uint32(i), els[2*i])

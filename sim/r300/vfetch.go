@@ -26,6 +26,8 @@ type vfetch struct {
 	plan    bool
 	planLen int
 	writes  []inWrite
+	// bytes holds the arrays' bytes of the vertex being fetched.
+	bytes [16][]byte
 }
 
 // aosArray is one vertex array: COUNT dwords at ADDR + idx*STRIDE dwords.
@@ -37,9 +39,14 @@ type aosArray struct {
 // vector taken from a vertex dword (src >= 0), set to val (src < 0), or,
 // for an element that is not FLOAT_1-4 (el != nil), the element decoded
 // as fetchInputs does from the dwords at src.
+//
+// With the arrays decoded, arr and off locate dword src: byte off of
+// the vertex's slice of array arr.
 type inWrite struct {
 	reg, c uint8
+	arr    uint8
 	src    int
+	off    uint32
 	val    float32
 	el     *element
 }
@@ -59,8 +66,89 @@ func (e *Engine) newVFetch(s *drawState) *vfetch {
 			addr := e.reg(r3.VAP_VTX_AOS_ADDR0+12*uint32(k/2)+4*uint32(k%2)) &^ 3
 			vf.arr[k] = aosArray{count: attr & 0x7F, stride: attr >> 8 & 0x7F, addr: addr}
 		}
+		total := 0
+		for k := 0; k < n; k++ {
+			total += int(vf.arr[k].count)
+		}
+		vf.makePlan(s.els, total)
 	}
 	return vf
+}
+
+// fetch is vertexDwords then fetchInputs for vertex idx of the arrays,
+// reading the element list's dwords straight from memory: the same
+// faults in the same order (every array's memory is checked before any
+// element is read).
+func (vf *vfetch) fetch(e *Engine, els []element, idx uint32, buf []uint32, in *[32][4]float32) ([]uint32, error) {
+	if !vf.aos || !vf.plan {
+		var err error
+		if buf, err = vf.dwords(e, idx, buf); err != nil {
+			return buf, err
+		}
+		return buf, vf.inputs(els, buf, in)
+	}
+	for k := 0; k < vf.narr; k++ {
+		ar := &vf.arr[k]
+		a := uint64(ar.addr) + 4*uint64(idx)*uint64(ar.stride)
+		if a > math.MaxUint32 {
+			return buf, faultf("vertex %d of array %d lies beyond 4 GB", idx, k)
+		}
+		b, ok := e.mem.Slice(uint32(a), 4*ar.count)
+		if !ok {
+			return buf, faultf("vertex %d of array %d (%#x+%d dwords) lies outside memory", idx, k, a, ar.count)
+		}
+		vf.bytes[k] = b
+	}
+	for i := range vf.writes {
+		w := &vf.writes[i]
+		switch {
+		case w.el != nil:
+			var d [4]uint32
+			el := w.el
+			nd := dwordsOf(el.dataType)
+			for j := 0; j < nd; j++ {
+				a, off := vf.locate(w.src + j)
+				d[j] = binary.LittleEndian.Uint32(vf.bytes[a][off:])
+			}
+			writeElement(el, el.convert(d[:nd]), in)
+		case w.src >= 0:
+			in[w.reg][w.c] = math.Float32frombits(binary.LittleEndian.Uint32(vf.bytes[w.arr][w.off:]))
+		default:
+			in[w.reg][w.c] = w.val
+		}
+	}
+	return buf, nil
+}
+
+// locate returns the array and the byte offset in its vertex slice of
+// vertex dword j.
+func (vf *vfetch) locate(j int) (uint8, uint32) {
+	for k := 0; k < vf.narr; k++ {
+		if c := int(vf.arr[k].count); j >= c {
+			j -= c
+		} else {
+			return uint8(k), 4 * uint32(j)
+		}
+	}
+	return 0, 0 // past the arrays: makePlan leaves plan false
+}
+
+// writeElement writes an element's value into its input vector through
+// its swizzle and mask (fetchInputs).
+func writeElement(el *element, val [4]float32, in *[32][4]float32) {
+	for c := 0; c < 4; c++ {
+		if el.wmask>>c&1 == 0 {
+			continue
+		}
+		switch s := el.swz[c]; {
+		case s < 4:
+			in[el.dst][c] = val[s]
+		case s == 4:
+			in[el.dst][c] = 0
+		default:
+			in[el.dst][c] = 1
+		}
+	}
 }
 
 // dwords is vertexDwords with the arrays decoded.
@@ -110,6 +198,9 @@ func (vf *vfetch) makePlan(els []element, n int) {
 			switch s := el.swz[c]; {
 			case s < 4 && s <= el.dataType:
 				w.src = p + int(s)
+				if vf.aos {
+					w.arr, w.off = vf.locate(w.src)
+				}
 			case s == 3, s == 5: // convert's default w, or the 1 select
 				w.val = 1
 			}
@@ -132,20 +223,7 @@ func (vf *vfetch) inputs(els []element, d []uint32, in *[32][4]float32) error {
 		switch {
 		case w.el != nil:
 			el := w.el
-			val := el.convert(d[w.src : w.src+dwordsOf(el.dataType)])
-			for c := 0; c < 4; c++ {
-				if el.wmask>>c&1 == 0 {
-					continue
-				}
-				switch s := el.swz[c]; {
-				case s < 4:
-					in[el.dst][c] = val[s]
-				case s == 4:
-					in[el.dst][c] = 0
-				default:
-					in[el.dst][c] = 1
-				}
-			}
+			writeElement(el, el.convert(d[w.src:w.src+dwordsOf(el.dataType)]), in)
 		case w.src >= 0:
 			in[w.reg][w.c] = math.Float32frombits(d[w.src])
 		default:
