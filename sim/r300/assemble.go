@@ -32,24 +32,102 @@ func (s *drawState) vertexShade() bool {
 }
 
 // prepares reports whether a draw of prim prepares its vertices as they
-// are fetched (see the top of this file).
+// are fetched (see the top of this file), and if so sets up the draw's
+// vertex shading.
 func (e *Engine) prepares(s *drawState, prim r3.PrimType) bool {
 	if e.reference || !s.vertexShade() {
 		return false
 	}
 	switch prim {
 	case r3.PrimTriangles, r3.PrimTriangleStrip, r3.PrimTriangleFan, r3.PrimPolygon:
-		return true
+	default:
+		return false
 	}
-	return false
+	vs := &s.vshade
+	*vs = vertexShading{}
+	for k := 0; k < 4; k++ {
+		if !s.out.col[k] && s.shadeRGB[k] != 0 && s.shadeA[k] != 0 {
+			continue
+		}
+		ch := &vs.ch[vs.n]
+		vs.n++
+		ch.k = k
+		ch.rgbSolid, ch.aSolid = s.shadeRGB[k] == 0, s.shadeA[k] == 0
+		ch.lo, ch.hi = clampRange(s.rgbClamp8)
+		ch.alo, ch.ahi = clampRange(s.alphaClamp8)
+		if ch.rgbSolid && ch.aSolid {
+			ch.fixed = true
+			for j := 0; j < 3; j++ {
+				ch.val[j] = clampColor(s.solid[j], s.rgbClamp8)
+			}
+			ch.val[3] = clampColor(s.solid[3], s.alphaClamp8)
+		}
+	}
+	return true
 }
 
-// prepVertex shades a fetched vertex (one) and, when the draw clips,
-// records whether every plane keeps it and maps it through the viewport
-// (which a draw without clipping has done already).
-func (s *drawState) prepVertex(one []vertex) {
-	s.shade(one, 0)
-	v := &one[0]
+// vertexShading is shade for one vertex of a draw without flat channels,
+// decoded once: the channels shade touches, each either set to a fixed
+// value (solid RGB and alpha, clamped) or given its solid parts and
+// clamped to [lo, hi] (RGB) and [alo, ahi] (alpha).
+type vertexShading struct {
+	n  int
+	ch [4]struct {
+		k                int
+		rgbSolid, aSolid bool
+		fixed            bool
+		val              [4]float32
+		lo, hi, alo, ahi float32
+	}
+}
+
+// clampRange is clampColor's range.
+func clampRange(wide bool) (lo, hi float32) {
+	if wide {
+		return -7.9999, 7.9999
+	}
+	return 0, 1
+}
+
+// clampTo is clampColor with its range given.
+func clampTo(x, lo, hi float32) float32 {
+	if !(x > lo) {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// shadeVertex is shade(v, 0) for a draw that prepares its vertices.
+func (s *drawState) shadeVertex(v *vertex) {
+	vs := &s.vshade
+	for i := 0; i < vs.n; i++ {
+		ch := &vs.ch[i]
+		c := &v.col[ch.k&3]
+		if ch.fixed {
+			*c = ch.val
+			continue
+		}
+		if ch.rgbSolid {
+			c[0], c[1], c[2] = s.solid[0], s.solid[1], s.solid[2]
+		}
+		if ch.aSolid {
+			c[3] = s.solid[3]
+		}
+		c[0] = clampTo(c[0], ch.lo, ch.hi)
+		c[1] = clampTo(c[1], ch.lo, ch.hi)
+		c[2] = clampTo(c[2], ch.lo, ch.hi)
+		c[3] = clampTo(c[3], ch.alo, ch.ahi)
+	}
+}
+
+// prepVertex shades a fetched vertex and, when the draw clips, records
+// whether every plane keeps it and maps it through the viewport (which a
+// draw without clipping has done already).
+func (s *drawState) prepVertex(v *vertex) {
+	s.shadeVertex(v)
 	if !s.clip {
 		return
 	}

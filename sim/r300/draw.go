@@ -188,7 +188,7 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 			s.viewport(v)
 		}
 		if s.prepared {
-			s.prepVertex(e.verts[i : i+1])
+			s.prepVertex(v)
 		}
 	}
 	if s.pvs != nil {
@@ -236,7 +236,7 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 				s.viewport(v)
 			}
 			if s.prepared {
-				s.prepVertex(e.verts[slot[b] : slot[b]+1])
+				s.prepVertex(v)
 			}
 			st.resetVertex(&rs[b])
 		}

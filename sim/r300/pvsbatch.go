@@ -102,7 +102,7 @@ func (st *pvsState) batchOperand(o *pvsOperand, rs []pvsRegs, vals *[pvsBatchSiz
 		vals[0] = st.readAbs(o, &rs[0])
 		return 0
 	}
-	addr := o.off
+	addr := o.off & 31 // uniform covers the addresses outside the file
 	switch {
 	case !o.plain:
 		for i := range rs {
@@ -221,14 +221,14 @@ func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 		for i := 0; i < n; i++ {
 			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
 			for k := range r {
-				r[k] = float32(fmax(float64(a[k]), float64(b[k])))
+				r[k] = max32(a[k], b[k])
 			}
 		}
 	case r3.VEMin:
 		for i := 0; i < n; i++ {
 			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
 			for k := range r {
-				r[k] = float32(fmin(float64(a[k]), float64(b[k])))
+				r[k] = min32(a[k], b[k])
 			}
 		}
 	}
@@ -269,28 +269,50 @@ func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 	}
 }
 
-// fmax is math.Max, inlined for ordered operands: zeros of either sign
-// and NaNs are left to math.Max, so every result is its result, NaN bits
-// included (TestFMaxFMinMatchMath).
-func fmax(x, y float64) float64 {
-	if x > y {
-		return x
+// max32 is float32(math.Max(float64(a), float64(b))), exec's VE_MAX, in
+// a form the compiler inlines: ordered, unequal operands are compared
+// here (the result is one of them, which the float64 round trip leaves
+// as it is); equal ones, zeros and NaNs go to maxEq (TestMax32Min32).
+func max32(a, b float32) float32 {
+	if a > b {
+		return a
 	}
-	if y > x || (x == y && x != 0) {
-		return y
+	if b > a {
+		return b
 	}
-	return math.Max(x, y)
+	return maxEq(a, b)
 }
 
-// fmin is math.Min as fmax is math.Max.
-func fmin(x, y float64) float64 {
-	if x < y {
-		return x
+// maxEq is max32 for operands that are equal, zeros or NaNs (kept out of
+// line so that max32 inlines).
+//
+//go:noinline
+func maxEq(a, b float32) float32 {
+	if a == b && a != 0 {
+		return a
 	}
-	if y < x || (x == y && x != 0) {
-		return y
+	return float32(math.Max(float64(a), float64(b)))
+}
+
+// min32 is float32(math.Min(float64(a), float64(b))) as max32 is VE_MAX.
+func min32(a, b float32) float32 {
+	if a < b {
+		return a
 	}
-	return math.Min(x, y)
+	if b < a {
+		return b
+	}
+	return minEq(a, b)
+}
+
+// minEq is min32 for operands that are equal, zeros or NaNs.
+//
+//go:noinline
+func minEq(a, b float32) float32 {
+	if a == b && a != 0 {
+		return a
+	}
+	return float32(math.Min(float64(a), float64(b)))
 }
 
 // runBatch is run for every vertex of rs (see the top of this file).

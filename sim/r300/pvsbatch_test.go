@@ -357,22 +357,24 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 	t.Logf("%d draws drew pixels (%d through random elements, %d inline), %d faulted", drawn, fetchDrawn, immdDrawn, faults)
 }
 
-// TestFMaxFMinMatchMath compares fmax and fmin with math.Max and math.Min
-// bit for bit over special values (signed zeros, infinities, NaNs with
-// several payloads, denormals) and random pairs.
-func TestFMaxFMinMatchMath(t *testing.T) {
-	special := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, math.Inf(1), math.Inf(-1), math.NaN(),
-		math.Float64frombits(0x7FF0000000000123), math.Float64frombits(0xFFF8000000000000),
-		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64}
+// TestMax32Min32 compares max32 and min32 with exec's VE_MAX and VE_MIN
+// (math.Max and math.Min in float64, rounded to float32) bit for bit over
+// special values (signed zeros, infinities, NaNs with several payloads,
+// denormals) and random pairs.
+func TestMax32Min32(t *testing.T) {
+	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.Float32frombits(0x7F800123), math.Float32frombits(0xFFC00000), math.Float32frombits(0x7FC01234),
+		math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, math.MaxFloat32, -math.MaxFloat32}
 	r := rand.New(rand.NewPCG(1, 2))
-	vals := append([]float64{}, special...)
+	vals := append([]float32{}, special...)
 	for i := 0; i < 200; i++ {
-		vals = append(vals, float64(randomValue(r)))
+		vals = append(vals, randomValue(r))
 	}
 	for _, x := range vals {
 		for _, y := range vals {
-			require.Equal(t, math.Float64bits(math.Max(x, y)), math.Float64bits(fmax(x, y)), "max(%v, %v)", x, y)
-			require.Equal(t, math.Float64bits(math.Min(x, y)), math.Float64bits(fmin(x, y)), "min(%v, %v)", x, y)
+			a, b := [4]float32{x}, [4]float32{y}
+			require.Equal(t, math.Float32bits(vectorOp(r3.VEMax, a, b, a)[0]), math.Float32bits(max32(x, y)), "max(%v, %v)", x, y)
+			require.Equal(t, math.Float32bits(vectorOp(r3.VEMin, a, b, a)[0]), math.Float32bits(min32(x, y)), "min(%v, %v)", x, y)
 		}
 	}
 }

@@ -23,9 +23,9 @@ type vfetch struct {
 	// plan is set when the element list fits vertices of planLen dwords
 	// (every vertex of a draw has the same number); otherwise inputs
 	// leaves the fault to fetchInputs.
-	plan    bool
-	planLen int
-	writes  []inWrite
+	plan, planAOS bool
+	planLen       int
+	writes        []inWrite
 	// bytes holds the arrays' bytes of the vertex being fetched.
 	bytes [16][]byte
 }
@@ -40,15 +40,21 @@ type aosArray struct {
 // for an element that is not FLOAT_1-4 (el != nil), the element decoded
 // as fetchInputs does from the dwords at src.
 //
-// With the arrays decoded, arr and off locate dword src: byte off of
-// the vertex's slice of array arr.
+// In a plan for the arrays (planAOS), arr and off locate dword src: byte
+// off of the vertex's slice of array arr; and a FLOAT_1-4 element that
+// writes every component from one array is one step (vec): component c
+// is the dword at byte offs[c] of that slice, or vals[c] where offs[c] is
+// negative.
 type inWrite struct {
 	reg, c uint8
 	arr    uint8
+	vec    bool
 	src    int
 	off    uint32
 	val    float32
 	el     *element
+	offs   [4]int32
+	vals   [4]float32
 }
 
 // newVFetch decodes the arrays and the stream elements of a draw.
@@ -70,7 +76,7 @@ func (e *Engine) newVFetch(s *drawState) *vfetch {
 		for k := 0; k < n; k++ {
 			total += int(vf.arr[k].count)
 		}
-		vf.makePlan(s.els, total)
+		vf.makePlan(s.els, total, true)
 	}
 	return vf
 }
@@ -80,7 +86,7 @@ func (e *Engine) newVFetch(s *drawState) *vfetch {
 // faults in the same order (every array's memory is checked before any
 // element is read).
 func (vf *vfetch) fetch(e *Engine, els []element, idx uint32, buf []uint32, in *[32][4]float32) ([]uint32, error) {
-	if !vf.aos || !vf.plan {
+	if !vf.aos || !vf.plan || !vf.planAOS {
 		var err error
 		if buf, err = vf.dwords(e, idx, buf); err != nil {
 			return buf, err
@@ -102,6 +108,15 @@ func (vf *vfetch) fetch(e *Engine, els []element, idx uint32, buf []uint32, in *
 	for i := range vf.writes {
 		w := &vf.writes[i]
 		switch {
+		case w.vec:
+			b := vf.bytes[w.arr]
+			v := w.vals
+			for c, o := range w.offs {
+				if o >= 0 {
+					v[c] = math.Float32frombits(binary.LittleEndian.Uint32(b[o:]))
+				}
+			}
+			in[w.reg] = v
 		case w.el != nil:
 			var d [4]uint32
 			el := w.el
@@ -174,10 +189,11 @@ func (vf *vfetch) dwords(e *Engine, idx uint32, buf []uint32) ([]uint32, error) 
 	return buf, nil
 }
 
-// makePlan builds the element list for vertices of n dwords; it leaves
-// plan false when an element reads past them (fetchInputs faults).
-func (vf *vfetch) makePlan(els []element, n int) {
-	vf.plan, vf.planLen, vf.writes = false, n, vf.writes[:0]
+// makePlan builds the element list for vertices of n dwords, for the
+// arrays (aos) or for inline vertices; it leaves plan false when an
+// element reads past the vertex (fetchInputs faults).
+func (vf *vfetch) makePlan(els []element, n int, aos bool) {
+	vf.plan, vf.planAOS, vf.planLen, vf.writes = false, aos, n, vf.writes[:0]
 	p := 0
 	for i := range els {
 		el := &els[i]
@@ -190,6 +206,7 @@ func (vf *vfetch) makePlan(els []element, n int) {
 			p += nd + int(el.skip)
 			continue
 		}
+		first := len(vf.writes)
 		for c := 0; c < 4; c++ {
 			if el.wmask>>c&1 == 0 {
 				continue
@@ -198,7 +215,7 @@ func (vf *vfetch) makePlan(els []element, n int) {
 			switch s := el.swz[c]; {
 			case s < 4 && s <= el.dataType:
 				w.src = p + int(s)
-				if vf.aos {
+				if aos {
 					w.arr, w.off = vf.locate(w.src)
 				}
 			case s == 3, s == 5: // convert's default w, or the 1 select
@@ -206,15 +223,40 @@ func (vf *vfetch) makePlan(els []element, n int) {
 			}
 			vf.writes = append(vf.writes, w)
 		}
+		if aos && el.wmask == 15 {
+			vf.vectorize(first)
+		}
 		p += nd + int(el.skip)
 	}
 	vf.plan = true
 }
 
+// vectorize replaces the four component steps from first on, one
+// element's, with one vec step when their dwords lie in one array.
+func (vf *vfetch) vectorize(first int) {
+	cs := vf.writes[first:]
+	v := inWrite{reg: cs[0].reg, vec: true}
+	arr := -1
+	for c := range cs {
+		w := &cs[c]
+		if w.src < 0 {
+			v.offs[c], v.vals[c] = -1, w.val
+			continue
+		}
+		if arr >= 0 && int(w.arr) != arr {
+			return
+		}
+		arr = int(w.arr)
+		v.offs[c] = int32(w.off)
+	}
+	v.arr = uint8(max(arr, 0))
+	vf.writes = append(vf.writes[:first], v)
+}
+
 // inputs is fetchInputs for vertex dwords d.
 func (vf *vfetch) inputs(els []element, d []uint32, in *[32][4]float32) error {
-	if !vf.plan || len(d) != vf.planLen {
-		if vf.makePlan(els, len(d)); !vf.plan {
+	if !vf.plan || vf.planAOS || len(d) != vf.planLen {
+		if vf.makePlan(els, len(d), false); !vf.plan {
 			return fetchInputs(els, d, in)
 		}
 	}
