@@ -134,8 +134,11 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		e.verts = make([]vertex, n)
 	}
 	e.verts = e.verts[:n]
-	if s.pvs != nil && !e.reference {
-		return e.fetchPVS(s, walk, n, data, indices)
+	if !e.reference {
+		if s.pvs != nil {
+			return e.fetchPVS(s, walk, n, data, indices)
+		}
+		return e.fetchBypass(s, walk, n, data, indices)
 	}
 	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
 	var buf []uint32
@@ -222,6 +225,7 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 	var slot [pvsBatchSize]int
 	nb := 0
 	dups := e.pvsDups[:0]
+	oc := makeOutCopy(&s.out, false)
 	flush := func() error {
 		if nb == 0 {
 			return nil
@@ -231,7 +235,7 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 		}
 		for b := 0; b < nb; b++ {
 			v := &e.verts[slot[b]]
-			st.output(&s.out, &rs[b], v)
+			oc.apply(&rs[b].out, v)
 			if !s.clip {
 				s.viewport(v)
 			}
@@ -255,7 +259,7 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 		}
 		return err
 	}
-	vf := e.newVFetch(s)
+	vf := e.newVFetch(s, minI, maxI)
 	buf := e.vfBuf[:0]
 	defer func() { e.vfBuf = buf[:0] }()
 	for i := 0; i < n; i++ {

@@ -288,8 +288,11 @@ func max32(a, b float32) float32 {
 //
 //go:noinline
 func maxEq(a, b float32) float32 {
-	if a == b && a != 0 {
-		return a
+	if a == b {
+		if math.Float32bits(a) == math.Float32bits(b) {
+			return a
+		}
+		return 0 // +0 and -0
 	}
 	return float32(math.Max(float64(a), float64(b)))
 }
@@ -309,8 +312,11 @@ func min32(a, b float32) float32 {
 //
 //go:noinline
 func minEq(a, b float32) float32 {
-	if a == b && a != 0 {
-		return a
+	if a == b {
+		if math.Float32bits(a) == math.Float32bits(b) {
+			return a
+		}
+		return float32(math.Copysign(0, -1)) // +0 and -0
 	}
 	return float32(math.Min(float64(a), float64(b)))
 }

@@ -217,7 +217,7 @@ func f32bits(v [4]float32) [4]uint32 {
 // the vertices before it).
 func TestPVSDrawBatchMatchesReference(t *testing.T) {
 	const w, h = 24, 24
-	faults, drawn, fetchDrawn, immdDrawn := 0, 0, 0, 0
+	faults, drawn, fetchDrawn, immdDrawn, bypassDrawn := 0, 0, 0, 0, 0
 	for seed := 0; seed < 240; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 5))
 		var mvp [4][4]float32
@@ -297,6 +297,32 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 				ucp[k] = f(r.Float32()*2 - 1)
 			}
 		}
+		// Random output formats (the program writes o0 and o1, the
+		// others read as 0): which vertex field each output vector
+		// fills.
+		outFmt := [2]uint32{3, 0}
+		if r.IntN(2) == 0 {
+			outFmt[0] = 1 | uint32(r.IntN(16))<<1
+			if r.IntN(3) == 0 {
+				outFmt[0] |= 1 << 16
+			}
+			for t := 0; t < 8; t++ {
+				if r.IntN(4) == 0 {
+					outFmt[1] |= uint32(r.IntN(5)) << (3 * uint(t))
+				}
+			}
+		}
+		// A quarter of the draws skip the program (PVS_BYPASS): the
+		// fetched inputs are the vertex, position first.
+		bypass := r.IntN(4) == 0
+		// The index range: the whole 16 bits (the arrays' memory for it
+		// passes the end of memory: each vertex is checked), or about
+		// the vertices' (the fetch takes each array's memory once).
+		maxIdx, minIdx := uint32(0xFFFF), uint32(0)
+		if r.IntN(2) == 0 {
+			maxIdx, minIdx = uint32(nv-1+r.IntN(3)), uint32(r.IntN(3))
+		}
+		var verts [2][]vertex
 		render := func(reference bool) ([]byte, Stats, error) {
 			d := NewWith(Config{VRAMSize: 4 << 20, GARTSize: 2 << 20})
 			defer d.Close()
@@ -304,9 +330,25 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 			require.NoError(t, d.Write(vbAddr, vb))
 			var s r3.Stream
 			pvsStream(&s, w, h, mvp, 0)
-			s.Reg(r3.VAP_VF_MAX_VTX_INDX, 0xFFFF, 0)
+			s.Reg(r3.VAP_VF_MAX_VTX_INDX, maxIdx, minIdx)
 			s.Reg(r3.GA_POINT_SIZE, 6|6<<16)
 			s.Reg(r3.GA_LINE_CNTL, 4)
+			if bypass {
+				s.Reg(r3.VAP_CNTL_STATUS, 1<<8)
+			}
+			s.Reg(r3.VAP_OUT_VTX_FMT_0, outFmt[0], outFmt[1])
+			if outFmt != [2]uint32{3, 0} {
+				// Outputs 2-6 get values of their own (the
+				// instructions after pvsStream's five).
+				var code []uint32
+				for k := uint8(2); k < 7; k++ {
+					in := r3.PVSInst{Dst: r3.PVSDst{Op: r3.VEMad, Type: r3.PVSDstOut, Offset: k, WE: 15},
+						Src: [3]r3.PVSSrc{swz(inp(1), k%4, (k+1)%4, (k+2)%4, 3), cst(k % 4), cst(k % 4)}}.Encode()
+					code = append(code, in[:]...)
+				}
+				s.PVSUpload(r3.PVSCodeStart+5, code)
+				s.Reg(r3.VAP_PVS_CODE_CNTL_0, 9<<20|3<<10, 9<<16, 9)
+			}
 			s.Reg(r3.GA_COLOR_CONTROL, cc)
 			s.Reg(r3.GA_ROUND_MODE, round)
 			s.Reg(r3.GA_SOLID_RG, solid[0], solid[1])
@@ -331,10 +373,28 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 			err := run(t, d, &s)
 			out := make([]byte, w*h*4)
 			require.NoError(t, d.Read(fbAddr, out))
+			k := 0
+			if reference {
+				k = 1
+			}
+			verts[k] = append([]vertex(nil), d.Engine.verts...)
 			return out, d.Engine.Stats, err
 		}
 		want, wStats, wErr := render(true)
 		got, gStats, gErr := render(false)
+		if wErr == nil {
+			// The vertices' outputs (the colours the fast path has
+			// shaded already), output vector by vector.
+			require.Equal(t, len(verts[1]), len(verts[0]), "seed %d: vertices", seed)
+			for i := range verts[0] {
+				g, w := &verts[0][i], &verts[1][i]
+				require.Equal(t, pvsBits(w.pos), pvsBits(g.pos), "seed %d vertex %d: position", seed, i)
+				require.Equal(t, math.Float32bits(w.psize), math.Float32bits(g.psize), "seed %d vertex %d: point size", seed, i)
+				for u := range w.tex {
+					require.Equal(t, pvsBits(w.tex[u]), pvsBits(g.tex[u]), "seed %d vertex %d: texture coordinates %d", seed, i, u)
+				}
+			}
+		}
 		require.Equal(t, fmt.Sprint(wErr), fmt.Sprint(gErr), "seed %d: errors", seed)
 		require.Equal(t, want, got, "seed %d: pixels", seed)
 		require.Equal(t, wStats, gStats, "seed %d: counters", seed)
@@ -348,13 +408,17 @@ func TestPVSDrawBatchMatchesReference(t *testing.T) {
 			if immd != nil {
 				immdDrawn++
 			}
+			if bypass {
+				bypassDrawn++
+			}
 		}
 	}
 	require.Greater(t, drawn, 80, "draws that drew pixels")
 	require.Greater(t, fetchDrawn, 20, "draws through random elements that drew pixels")
 	require.Greater(t, immdDrawn, 4, "inline draws that drew pixels")
+	require.Greater(t, bypassDrawn, 20, "draws in PVS bypass that drew pixels")
 	require.Greater(t, faults, 5, "draws that faulted")
-	t.Logf("%d draws drew pixels (%d through random elements, %d inline), %d faulted", drawn, fetchDrawn, immdDrawn, faults)
+	t.Logf("%d draws drew pixels (%d through random elements, %d inline, %d in PVS bypass), %d faulted", drawn, fetchDrawn, immdDrawn, bypassDrawn, faults)
 }
 
 // TestMax32Min32 compares max32 and min32 with exec's VE_MAX and VE_MIN

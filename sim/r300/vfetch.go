@@ -28,6 +28,10 @@ type vfetch struct {
 	writes        []inWrite
 	// bytes holds the arrays' bytes of the vertex being fetched.
 	bytes [16][]byte
+	// whole[k], when not nil, is array k's memory for every index
+	// minIdx..maxIdx (the draw's clamp range), all inside one region.
+	whole  [16][]byte
+	minIdx uint32
 }
 
 // aosArray is one vertex array: COUNT dwords at ADDR + idx*STRIDE dwords.
@@ -57,10 +61,12 @@ type inWrite struct {
 	vals   [4]float32
 }
 
-// newVFetch decodes the arrays and the stream elements of a draw.
-func (e *Engine) newVFetch(s *drawState) *vfetch {
+// newVFetch decodes the arrays and the stream elements of a draw whose
+// indices are clamped to minI..maxI.
+func (e *Engine) newVFetch(s *drawState, minI, maxI uint32) *vfetch {
 	vf := &e.vf
 	vf.aos, vf.plan, vf.writes = false, false, vf.writes[:0]
+	vf.minIdx = minI
 	n := int(e.reg(r3.VAP_VTX_NUM_ARRAYS) & 31)
 	if n <= 16 {
 		vf.aos, vf.narr = true, n
@@ -77,8 +83,37 @@ func (e *Engine) newVFetch(s *drawState) *vfetch {
 			total += int(vf.arr[k].count)
 		}
 		vf.makePlan(s.els, total, true)
+		disjoint := e.disjointRegions()
+		for k := 0; k < n; k++ {
+			vf.whole[k] = nil
+			ar := &vf.arr[k]
+			lo := uint64(ar.addr) + 4*uint64(minI)*uint64(ar.stride)
+			hi := uint64(ar.addr) + 4*uint64(maxI)*uint64(ar.stride) + 4*uint64(ar.count)
+			if !disjoint || maxI < minI || hi > math.MaxUint32 {
+				continue
+			}
+			// Every vertex's dwords lie in this one region, the only
+			// one that holds them: Slice would return them from it.
+			if b, ok := e.mem.Slice(uint32(lo), uint32(hi-lo)); ok {
+				vf.whole[k] = b
+			}
+		}
 	}
 	return vf
+}
+
+// disjointRegions reports whether no two memory regions overlap.
+func (e *Engine) disjointRegions() bool {
+	rs := e.mem.Regions()
+	for i := range rs {
+		for j := i + 1; j < len(rs); j++ {
+			a, b := rs[i], rs[j]
+			if uint64(a.Base) < uint64(b.Base)+uint64(b.Size) && uint64(b.Base) < uint64(a.Base)+uint64(a.Size) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // fetch is vertexDwords then fetchInputs for vertex idx of the arrays,
@@ -95,6 +130,11 @@ func (vf *vfetch) fetch(e *Engine, els []element, idx uint32, buf []uint32, in *
 	}
 	for k := 0; k < vf.narr; k++ {
 		ar := &vf.arr[k]
+		if w := vf.whole[k]; w != nil {
+			off := 4 * (idx - vf.minIdx) * ar.stride
+			vf.bytes[k] = w[off : off+4*ar.count : off+4*ar.count]
+			continue
+		}
 		a := uint64(ar.addr) + 4*uint64(idx)*uint64(ar.stride)
 		if a > math.MaxUint32 {
 			return buf, faultf("vertex %d of array %d lies beyond 4 GB", idx, k)
@@ -273,4 +313,105 @@ func (vf *vfetch) inputs(els []element, d []uint32, in *[32][4]float32) error {
 		}
 	}
 	return nil
+}
+
+// outCopy is output (or, for the PVS bypass, assemble's copy of the
+// inputs) decoded once per draw: vector k goes to the vertex's position
+// (kind 0), colour slot (1), texture coordinate set slot (2) or point
+// size (3).
+type outCopy struct {
+	n   int
+	dst [14]struct{ k, kind, slot uint8 }
+}
+
+// makeOutCopy lists output's copies in its order (position, point size,
+// colours, texture coordinates), or with bypass assemble's (position,
+// colours, point size, texture coordinates).
+func makeOutCopy(out *outputs, bypass bool) outCopy {
+	var oc outCopy
+	add := func(kind, slot int) {
+		oc.dst[oc.n].k, oc.dst[oc.n].kind, oc.dst[oc.n].slot = uint8(oc.n), uint8(kind), uint8(slot)
+		oc.n++
+	}
+	add(0, 0)
+	if out.psize && !bypass {
+		add(3, 0)
+	}
+	for c := 0; c < 4; c++ {
+		if out.col[c] {
+			add(1, c)
+		}
+	}
+	if out.psize && bypass {
+		add(3, 0)
+	}
+	for t := 0; t < 8; t++ {
+		if out.texComp[t] > 0 {
+			add(2, t)
+		}
+	}
+	return oc
+}
+
+// apply copies the vectors vs (output or input registers) into v.
+func (oc *outCopy) apply(vs *[32][4]float32, v *vertex) {
+	for i := 0; i < oc.n; i++ {
+		d := &oc.dst[i]
+		o := &vs[d.k&31]
+		switch d.kind {
+		case 0:
+			v.pos = *o
+		case 1:
+			v.col[d.slot&3] = *o
+		case 2:
+			v.tex[d.slot&7] = *o
+		default:
+			v.psize = o[0]
+		}
+	}
+}
+
+// fetchBypass is fetch for a draw in PVS bypass through vfetch and
+// outCopy: the same vertices, faults and watchdog steps as fetch's
+// vertex-by-vertex path (Engine.reference), which fetchInputs fills into
+// cleared input registers for every vertex. Here one register file serves
+// the draw: every vertex writes the same components (the element list),
+// so the others stay as clear as they started.
+func (e *Engine) fetchBypass(s *drawState, walk r3.PrimWalk, n int, data []uint32, indices []uint32) error {
+	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
+	size := int(e.reg(r3.VAP_VTX_SIZE) & 0x7F)
+	vf := e.newVFetch(s, minI, maxI)
+	oc := makeOutCopy(&s.out, true)
+	in := &e.pvsRegs.in
+	clear(in[:])
+	buf := e.vfBuf[:0]
+	defer func() { e.vfBuf = buf[:0] }()
+	for i := 0; i < n; i++ {
+		v := &e.verts[i]
+		*v = vertex{}
+		if walk == r3.WalkData {
+			if err := vf.inputs(s.els, data[i*size:(i+1)*size], in); err != nil {
+				return err
+			}
+		} else {
+			idx := uint32(i)
+			if indices != nil {
+				idx = indices[i]
+			}
+			// L2066-2075: indices outside [MIN, MAX] are clamped.
+			idx = max(minI, min(maxI, idx))
+			var err error
+			if buf, err = vf.fetch(e, s.els, idx, buf, in); err != nil {
+				return err
+			}
+		}
+		oc.apply(in, v)
+		if !s.clip {
+			s.viewport(v)
+		}
+		if s.prepared {
+			s.prepVertex(v)
+		}
+	}
+	return e.x.Step(n)
 }
