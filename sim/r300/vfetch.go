@@ -59,6 +59,7 @@ type inWrite struct {
 	el     *element
 	offs   [4]int32
 	vals   [4]float32
+	run    int32
 }
 
 // newVFetch decodes the arrays and the stream elements of a draw whose
@@ -151,9 +152,18 @@ func (vf *vfetch) fetch(e *Engine, els []element, idx uint32, buf []uint32, in *
 		case w.vec:
 			b := vf.bytes[w.arr]
 			v := w.vals
-			for c, o := range w.offs {
-				if o >= 0 {
-					v[c] = math.Float32frombits(binary.LittleEndian.Uint32(b[o:]))
+			switch o := w.offs[0]; w.run {
+			case 4:
+				b = b[o : o+16]
+				v[0], v[1], v[2], v[3] = le32f(b), le32f(b[4:]), le32f(b[8:]), le32f(b[12:])
+			case 3:
+				b = b[o : o+12]
+				v[0], v[1], v[2] = le32f(b), le32f(b[4:]), le32f(b[8:])
+			default:
+				for c, o := range w.offs {
+					if o >= 0 {
+						v[c] = le32f(b[o:])
+					}
 				}
 			}
 			in[w.reg] = v
@@ -290,8 +300,21 @@ func (vf *vfetch) vectorize(first int) {
 		v.offs[c] = int32(w.off)
 	}
 	v.arr = uint8(max(arr, 0))
+	// run: the leading components read consecutive dwords, the others
+	// are constants.
+	for v.run < 4 && v.offs[v.run] >= 0 && v.offs[v.run] == v.offs[0]+4*int32(v.run) {
+		v.run++
+	}
+	for c := v.run; c < 4; c++ {
+		if v.offs[c] >= 0 {
+			v.run = 0
+		}
+	}
 	vf.writes = append(vf.writes[:first], v)
 }
+
+// le32f is the float32 in the first four bytes of b, little-endian.
+func le32f(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
 
 // inputs is fetchInputs for vertex dwords d.
 func (vf *vfetch) inputs(els []element, d []uint32, in *[32][4]float32) error {
