@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/retrogl/retrogl/bench"
 	"github.com/retrogl/retrogl/gles"
 )
 
@@ -134,4 +135,36 @@ func BenchmarkTinyTris(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(10000*float64(b.N)/b.Elapsed().Seconds(), "triangles/s")
+}
+
+// BenchmarkStandardScenes runs the standard scenes (DESIGN.md, package
+// bench) at 640x480 with one shading worker, on the TCL backend and on the
+// software vertex path, as rglbench measures them:
+//
+//	go test ./driver/r300 -run XXX -bench StandardScenes/r300/tiny-tris -benchmem
+func BenchmarkStandardScenes(b *testing.B) {
+	for _, backend := range []string{"r300", "r300-notcl"} {
+		for _, s := range bench.Scenes() {
+			b.Run(backend+"/"+s.Name, func(b *testing.B) {
+				w, h := bench.NaturalSize(backend)
+				ctx, err := gles.NewContext(backend, gles.Config{Width: w, Height: h, DepthBits: 16, Workers: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ctx.Close()
+				s.Setup(ctx)
+				s.Frame(ctx)
+				if err := ctx.Err(); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					s.Frame(ctx)
+				}
+				sec := b.Elapsed().Seconds()
+				b.ReportMetric(float64(s.Pixels(w, h)*b.N)/sec, "pixels/s")
+				b.ReportMetric(float64(s.Triangles*b.N)/sec, "tris/s")
+			})
+		}
+	}
 }

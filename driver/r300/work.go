@@ -1,6 +1,7 @@
 package r300
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/retrogl/retrogl/driver"
@@ -199,12 +200,30 @@ func (c *Context) ffWindow(st *driver.State, dc *driver.DrawCall, clip uint32) [
 	win := c.winBuf[:hi-lo+1]
 	const inside = 1 - 1.0/1024
 	nan := math.NaN()
+	pos := &dc.Arrays.Position
 	for i := range win {
-		var p [4]float32
-		dc.Arrays.Position.Fetch(lo+i, [4]float32{0, 0, 0, 1}, &p)
-		var cl [4]float64
-		for r := range 4 {
-			cl[r] = m[r]*float64(p[0]) + m[4+r]*float64(p[1]) + m[8+r]*float64(p[2]) + m[12+r]*float64(p[3])
+		p := [4]float32{0, 0, 0, 1}
+		if pos.Type == driver.TypeFloat && pos.Size >= 2 && pos.Size <= 4 {
+			// Fetch's float case, read here.
+			b := pos.Data[(lo+i)*pos.Stride:]
+			b = b[:4*pos.Size]
+			p[0] = math.Float32frombits(binary.LittleEndian.Uint32(b))
+			p[1] = math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))
+			if pos.Size > 2 {
+				p[2] = math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))
+			}
+			if pos.Size > 3 {
+				p[3] = math.Float32frombits(binary.LittleEndian.Uint32(b[12:]))
+			}
+		} else {
+			pos.Fetch(lo+i, [4]float32{0, 0, 0, 1}, &p)
+		}
+		px, py, pz, pw := float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])
+		cl := [4]float64{
+			m[0]*px + m[4]*py + m[8]*pz + m[12]*pw,
+			m[1]*px + m[5]*py + m[9]*pz + m[13]*pw,
+			m[2]*px + m[6]*py + m[10]*pz + m[14]*pw,
+			m[3]*px + m[7]*py + m[11]*pz + m[15]*pw,
 		}
 		w := cl[3]
 		lim := w * inside

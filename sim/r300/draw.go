@@ -86,6 +86,7 @@ func (e *Engine) draw(op r3.Opcode, vf uint32, data, words []uint32, next int) (
 	if s.lineStuff && s.stippleReset == 2 {
 		e.regs[r3.GA_LINE_STIPPLE_VALUE>>2] = 0
 	}
+	s.prepared = e.prepares(s, prim)
 	if err := e.fetch(s, walk, n, data, indices); err != nil {
 		return 0, err
 	}
@@ -133,8 +134,11 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		e.verts = make([]vertex, n)
 	}
 	e.verts = e.verts[:n]
-	if s.pvs != nil && !e.reference {
-		return e.fetchPVS(s, walk, n, data, indices)
+	if !e.reference {
+		if s.pvs != nil {
+			return e.fetchPVS(s, walk, n, data, indices)
+		}
+		return e.fetchBypass(s, walk, n, data, indices)
 	}
 	minI, maxI := e.reg(r3.VAP_VF_MIN_VTX_INDX)&0xFFFFFF, e.reg(r3.VAP_VF_MAX_VTX_INDX)&0xFFFFFF
 	var buf []uint32
@@ -186,6 +190,9 @@ func (e *Engine) fetch(s *drawState, walk r3.PrimWalk, n int, data []uint32, ind
 		if !s.clip {
 			s.viewport(v)
 		}
+		if s.prepared {
+			s.prepVertex(v)
+		}
 	}
 	if s.pvs != nil {
 		// One watchdog step per 64 PVS instructions (pvs.go).
@@ -218,6 +225,7 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 	var slot [pvsBatchSize]int
 	nb := 0
 	dups := e.pvsDups[:0]
+	oc := makeOutCopy(&s.out, false)
 	flush := func() error {
 		if nb == 0 {
 			return nil
@@ -227,9 +235,12 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 		}
 		for b := 0; b < nb; b++ {
 			v := &e.verts[slot[b]]
-			st.output(&s.out, &rs[b], v)
+			oc.apply(&rs[b].out, v)
 			if !s.clip {
 				s.viewport(v)
+			}
+			if s.prepared {
+				s.prepVertex(v)
 			}
 			st.resetVertex(&rs[b])
 		}
@@ -248,14 +259,13 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 		}
 		return err
 	}
-	var buf []uint32
+	vf := e.newVFetch(s, minI, maxI)
+	buf := e.vfBuf[:0]
+	defer func() { e.vfBuf = buf[:0] }()
 	for i := 0; i < n; i++ {
 		v := &e.verts[i]
 		*v = vertex{}
-		var d []uint32
-		if walk == r3.WalkData {
-			d = data[i*size : (i+1)*size]
-		} else {
+		if walk != r3.WalkData {
 			idx := uint32(i)
 			if indices != nil {
 				idx = indices[i]
@@ -274,12 +284,10 @@ func (e *Engine) fetchPVS(s *drawState, walk r3.PrimWalk, n int, data []uint32, 
 				seen.add(idx, i)
 			}
 			var err error
-			if buf, err = e.vertexDwords(idx, buf); err != nil {
+			if buf, err = vf.fetch(e, s.els, idx, buf, &rs[nb].in); err != nil {
 				return fault(err)
 			}
-			d = buf
-		}
-		if err := fetchInputs(s.els, d, &rs[nb].in); err != nil {
+		} else if err := vf.inputs(s.els, data[i*size:(i+1)*size], &rs[nb].in); err != nil {
 			return fault(err)
 		}
 		slot[nb] = i
@@ -463,6 +471,9 @@ func clampColor(x float32, wide bool) float32 {
 
 // assemblePrims walks the primitive type over the draw's vertices.
 func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
+	if s.prepared {
+		return e.assembleTris(s, prim, n)
+	}
 	vs := e.verts
 	// provoking returns which vertex of an assembled primitive of m
 	// vertices carries the flat colour (GA_COLOR_CONTROL.PROVOKING_VERTEX).

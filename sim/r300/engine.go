@@ -86,6 +86,10 @@ type Engine struct {
 	// together, pvsDups the vertices copied from one of them.
 	pvsBatch [pvsBatchSize]pvsRegs
 	pvsDups  [][2]int
+	// vf is fetchPVS's decoded vertex fetch (vfetch.go), vfBuf its
+	// vertex dwords.
+	vf    vfetch
+	vfBuf []uint32
 	// batch holds the draw's set-up primitives; sched shades them with
 	// wantWorkers workers (hal.Parallel), each with its scratch state in
 	// workers.

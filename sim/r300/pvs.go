@@ -117,6 +117,8 @@ type pvsState struct {
 	// write (every one when a relative write can reach it): resetVertex
 	// clears only these, the rest stay zero from clearAll.
 	tempW, outW uint32
+	// scratch holds execBatch's operands and results (pvsbatch.go).
+	scratch [4][pvsBatchSize][4]float32
 }
 
 // clearAll zeroes a register file before a draw's first vertex.

@@ -2,6 +2,7 @@ package r300
 
 import (
 	"math"
+	mbits "math/bits"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -91,10 +92,65 @@ func (st *pvsState) readAbs(o *pvsOperand, r *pvsRegs) [4]float32 {
 	return out
 }
 
-// execBatch executes instruction pc for every vertex of rs.
+// batchOperand gathers operand o of every vertex of rs into vals and
+// returns the mask execBatch indexes vals with: 0 when the operand reads
+// the same value for every vertex (a constant, an address outside its
+// file, or a swizzle of 0s and 1s only), read once into vals[0]; -1 when
+// it is read per vertex into vals[i] (the reads readAbs makes).
+func (st *pvsState) batchOperand(o *pvsOperand, rs []pvsRegs, vals *[pvsBatchSize][4]float32) int {
+	if o.uniform() {
+		vals[0] = st.readAbs(o, &rs[0])
+		return 0
+	}
+	addr := o.off & 31 // uniform covers the addresses outside the file
+	switch {
+	case !o.plain:
+		for i := range rs {
+			vals[i] = st.readAbs(o, &rs[i])
+		}
+	case o.file == r3.PVSSrcTemp:
+		for i := range rs {
+			vals[i] = rs[i].temp[addr]
+		}
+	default: // an input: uniform covers the other files
+		for i := range rs {
+			vals[i] = rs[i].in[addr]
+		}
+	}
+	return -1
+}
+
+// uniform reports whether an absolute operand reads the same value for
+// every vertex: a constant, a register outside its file (pvsZero), or a
+// swizzle that selects only 0 and 1.
+func (o *pvsOperand) uniform() bool {
+	switch o.file {
+	case r3.PVSSrcTemp:
+		if o.off < 0 || o.off >= r3.PVSMaxTemps {
+			return true
+		}
+	case r3.PVSSrcInput:
+		if o.off < 0 || o.off >= r3.PVSMaxInputs {
+			return true
+		}
+	default:
+		return true
+	}
+	for _, z := range o.swz {
+		if z < 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// execBatch executes instruction pc for every vertex of rs: the operands
+// of every vertex are gathered first (each vertex reads only its own
+// registers, so reading them all before any write changes nothing), then
+// one loop per opcode computes exec's arithmetic and writes the results.
 func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 	o := &st.ops[pc]
-	if !o.fast {
+	if !o.fast || len(rs) > pvsBatchSize {
 		for i := range rs {
 			st.exec(pc, &rs[i])
 		}
@@ -110,67 +166,159 @@ func (st *pvsState) execBatch(pc int, rs []pvsRegs) {
 	if addr < 0 || addr >= lim {
 		return // exec drops the write
 	}
-	out := o.dstFile == r3.PVSDstOut
-	sa, sb, sc := &o.src[0], &o.src[1], &o.src[2]
-	for i := range rs {
-		r := &rs[i]
-		var a, b, c, res [4]float32
-		if o.srcs&1 != 0 {
-			a = st.readAbs(sa, r)
-		}
-		if o.srcs&2 != 0 {
-			b = st.readAbs(sb, r)
-		}
-		if o.srcs&4 != 0 {
-			c = st.readAbs(sc, r)
-		}
-		switch o.op {
-		case r3.VEDot4:
+	av, bv, cv, res := &st.scratch[0], &st.scratch[1], &st.scratch[2], &st.scratch[3]
+	var ma, mb, mc int
+	if o.srcs&1 != 0 {
+		ma = st.batchOperand(&o.src[0], rs, av)
+	}
+	if o.srcs&2 != 0 {
+		mb = st.batchOperand(&o.src[1], rs, bv)
+	}
+	if o.srcs&4 != 0 {
+		mc = st.batchOperand(&o.src[2], rs, cv)
+	}
+	n := len(rs)
+	switch o.op {
+	case r3.VEDot4:
+		for i := 0; i < n; i++ {
+			a, b := &av[i&ma], &bv[i&mb]
 			s := float64(a[0]) * float64(b[0])
 			s += float64(a[1]) * float64(b[1])
 			s += float64(a[2]) * float64(b[2])
 			s += float64(a[3]) * float64(b[3])
 			x := float32(s)
-			res = [4]float32{x, x, x, x}
-		case r3.VEMul:
-			for k := range res {
-				res[k] = float32(float64(a[k]) * float64(b[k]))
-			}
-		case r3.VEAdd:
-			for k := range res {
-				res[k] = float32(float64(a[k]) + float64(b[k]))
-			}
-		case r3.VEMad:
-			for k := range res {
-				res[k] = float32(float64(a[k])*float64(b[k]) + float64(c[k]))
-			}
-		case r3.VEM2xAdd:
-			for k := range res {
-				res[k] = float32(2*(float64(a[k])*float64(b[k])) + float64(c[k]))
-			}
-		case r3.VEMax:
-			for k := range res {
-				res[k] = float32(math.Max(float64(a[k]), float64(b[k])))
-			}
-		case r3.VEMin:
-			for k := range res {
-				res[k] = float32(math.Min(float64(a[k]), float64(b[k])))
+			res[i] = [4]float32{x, x, x, x}
+		}
+	case r3.VEMul:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = float32(float64(a[k]) * float64(b[k]))
 			}
 		}
-		dst := &r.temp[addr]
-		if out {
-			dst = &r.out[addr]
+	case r3.VEAdd:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = float32(float64(a[k]) + float64(b[k]))
+			}
 		}
-		if o.we == 15 {
-			*dst = res
-			continue
+	case r3.VEMad:
+		for i := 0; i < n; i++ {
+			a, b, c, r := &av[i&ma], &bv[i&mb], &cv[i&mc], &res[i]
+			for k := range r {
+				r[k] = float32(float64(a[k])*float64(b[k]) + float64(c[k]))
+			}
 		}
-		for k := 0; k < 4; k++ {
-			if o.we>>k&1 != 0 {
-				dst[k] = res[k]
+	case r3.VEM2xAdd:
+		for i := 0; i < n; i++ {
+			a, b, c, r := &av[i&ma], &bv[i&mb], &cv[i&mc], &res[i]
+			for k := range r {
+				r[k] = float32(2*(float64(a[k])*float64(b[k])) + float64(c[k]))
+			}
+		}
+	case r3.VEMax:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = max32(a[k], b[k])
+			}
+		}
+	case r3.VEMin:
+		for i := 0; i < n; i++ {
+			a, b, r := &av[i&ma], &bv[i&mb], &res[i]
+			for k := range r {
+				r[k] = min32(a[k], b[k])
 			}
 		}
 	}
+	// Both files hold 32 vectors (checked above): the mask lets the
+	// compiler drop the per-vertex bounds checks.
+	addr &= r3.PVSMaxTemps - 1
+	out := o.dstFile == r3.PVSDstOut
+	switch o.we {
+	case 15:
+		for i := 0; i < n; i++ {
+			if out {
+				rs[i].out[addr] = res[i]
+			} else {
+				rs[i].temp[addr] = res[i]
+			}
+		}
+	case 1, 2, 4, 8:
+		k := mbits.TrailingZeros8(o.we) & 3
+		for i := 0; i < n; i++ {
+			if out {
+				rs[i].out[addr][k] = res[i][k]
+			} else {
+				rs[i].temp[addr][k] = res[i][k]
+			}
+		}
+	default:
+		for i := 0; i < n; i++ {
+			dst := &rs[i].temp[addr]
+			if out {
+				dst = &rs[i].out[addr]
+			}
+			for k := 0; k < 4; k++ {
+				if o.we>>k&1 != 0 {
+					dst[k] = res[i][k]
+				}
+			}
+		}
+	}
+}
+
+// max32 is float32(math.Max(float64(a), float64(b))), exec's VE_MAX, in
+// a form the compiler inlines: ordered, unequal operands are compared
+// here (the result is one of them, which the float64 round trip leaves
+// as it is); equal ones, zeros and NaNs go to maxEq (TestMax32Min32).
+func max32(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	if b > a {
+		return b
+	}
+	return maxEq(a, b)
+}
+
+// maxEq is max32 for operands that are equal, zeros or NaNs (kept out of
+// line so that max32 inlines).
+//
+//go:noinline
+func maxEq(a, b float32) float32 {
+	if a == b {
+		if math.Float32bits(a) == math.Float32bits(b) {
+			return a
+		}
+		return 0 // +0 and -0
+	}
+	return float32(math.Max(float64(a), float64(b)))
+}
+
+// min32 is float32(math.Min(float64(a), float64(b))) as max32 is VE_MAX.
+func min32(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	if b < a {
+		return b
+	}
+	return minEq(a, b)
+}
+
+// minEq is min32 for operands that are equal, zeros or NaNs.
+//
+//go:noinline
+func minEq(a, b float32) float32 {
+	if a == b {
+		if math.Float32bits(a) == math.Float32bits(b) {
+			return a
+		}
+		return float32(math.Copysign(0, -1)) // +0 and -0
+	}
+	return float32(math.Min(float64(a), float64(b)))
 }
 
 // runBatch is run for every vertex of rs (see the top of this file).

@@ -14,6 +14,11 @@ type drawState struct {
 	out outputs
 	// pvs is the vertex program, nil in PVS bypass.
 	pvs *pvsState
+	// prepared is set when the draw's vertices are shaded, measured
+	// against the clip planes and mapped as they are fetched
+	// (assemble.go), with vshade.
+	prepared bool
+	vshade   vertexShading
 
 	// VAP viewport transform and clipping (L2076-2121, L1763-1828).
 	vte            uint32

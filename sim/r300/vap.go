@@ -21,6 +21,9 @@ type vertex struct {
 	q, w       float64
 	// Position in subpixels after GA_OFFSET and rounding.
 	sx, sy int64
+	// accept is set by prepVertex when every clip plane keeps the vertex
+	// (assemble.go).
+	accept bool
 }
 
 // element is one VAP_PROG_STREAM_CNTL element (L1911-1946).
