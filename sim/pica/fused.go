@@ -54,9 +54,14 @@ const (
 	zD24S8        // 24-bit depth in the low bytes of a 32-bit word
 )
 
-// gouraudChunk shades the chunk of n pixels at (x0, row), every one live,
-// on the fused path; it reports false (nothing done) when the chunk
-// cannot be stepped in lanes.
+// fusedN is the longest chunk of the fused path: the lanes and the
+// stepped depth start from exact values once per chunk (stepN), the
+// depth runs and the stores go 64 pixels at a time.
+const fusedN = stepN
+
+// gouraudChunk shades the chunk of n pixels (at most fusedN) at (x0,
+// row), every one live, on the fused path; it reports false (nothing
+// done) when the chunk cannot be stepped in lanes.
 func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int64, n, x0, row int) bool {
 	pl := &ps.span
 	w, z := chunkWeights(pr, e)
@@ -73,39 +78,50 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 	x, d = [4]int64{x[3], x[1], x[2], x[0]}, [4]int64{d[3], d[1], d[2], d[0]}
 	f := pr.flat
 	var l lanes
-	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f&6|f&1<<3) {
+	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f&6|f&1<<3, n) {
 		return false
 	}
-	all := uint64(1)<<n - 1 // n <= 64; a shift by 64 is 0
-	if n == 64 {
-		all = ^uint64(0)
+	zPer := pl.zKind != zNone && !pr.flatZ
+	var q stepQ
+	if zPer && !st.zQ(pr, z, &q) {
+		return false
 	}
-	pass := all
-	if pl.zKind != zNone {
-		if pr.flatZ {
-			pass = ps.depthRunFlat(ps.quantizeDepth(pr.depth), n, x0, row)
-		} else {
-			var q stepQ
-			if !st.zQ(pr, z, &q) {
-				return false
-			}
-			st.zStep(ps, pr, sb, &q, e, dx, n)
-			pass = ps.depthRunZ(&sb.zq, n, x0, row)
-		}
-	}
-	if pass == 0 {
-		return true
+	var zq uint32
+	if pl.zKind != zNone && pr.flatZ {
+		zq = ps.quantizeDepth(pr.depth)
 	}
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cb := ps.color[4*base:]
-	cols := pl.pxOff[x0 : x0+n]
-	bad := l.store(cb, cols, pass, pass == all, x0)
-	bad &= pass
-	for bad != 0 {
-		i := bits.TrailingZeros64(bad)
-		bad &= bad - 1
-		c := exactColor(pr, e, dx, i)
-		binary.LittleEndian.PutUint32(cb[4*cols[i]:], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[:])))
+	for k, m := 0, 0; k < n; k += m {
+		m = min(spanN-(x0+k)&7, n-k) // the second and later start a tile row
+		ek := [3]int64{e[0] + int64(k)*dx[0], e[1] + int64(k)*dx[1], e[2] + int64(k)*dx[2]}
+		all := uint64(1)<<m - 1 // m <= 64; a shift by 64 is 0
+		if m == 64 {
+			all = ^uint64(0)
+		}
+		pass := all
+		switch {
+		case zPer:
+			st.zStep(ps, pr, sb, &q, &ek, dx, m)
+			q.x0 += int64(m) * q.dx
+			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
+		case pl.zKind != zNone:
+			pass = ps.depthRunFlat(zq, m, x0+k, row)
+		}
+		if pass == 0 {
+			l.w01 += uint64(m) * l.s01
+			l.w23 += uint64(m) * l.s23
+			continue
+		}
+		cols := pl.pxOff[x0+k : x0+k+m]
+		bad := l.store(cb, cols, pass, pass == all, x0+k)
+		bad &= pass
+		for bad != 0 {
+			i := bits.TrailingZeros64(bad)
+			bad &= bad - 1
+			c := exactColor(pr, &ek, dx, i)
+			binary.LittleEndian.PutUint32(cb[4*cols[i]:], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[:])))
+		}
 	}
 	return true
 }
@@ -150,9 +166,10 @@ func (l *lanes) tiles(cb []byte, cols []int32) uint64 {
 	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
 	var bad uint64
 	o := 4 * int(cols[0])
-	for j := 0; j < len(cols)/8; j++ {
+	groups := len(cols) / 8
+	for j := 0; j < groups; j++ {
 		t := cb[o : o+88 : o+88]
-		v01, v23 := u01, u23
+		o += 256
 		g := ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
 		a := agbr(u01, u23)
 		u01, u23 = u01+s01, u23+s23
@@ -178,18 +195,24 @@ func (l *lanes) tiles(cb []byte, cols []int32) uint64 {
 		binary.LittleEndian.PutUint64(t[80:88], uint64(a)|uint64(agbr(u01, u23))<<32)
 		u01, u23 = u01+s01, u23+s23
 		if g&hi != 0 {
-			// Which of the eight: the lanes again from the tile's
-			// first pixel.
-			for k := 0; k < 8; k++ {
-				if (((v01+c)^v01)|((v23+c)^v23))&hi != 0 {
-					bad |= 1 << (8*j + k)
-				}
-				v01, v23 = v01+s01, v23+s23
-			}
+			bad |= tileBad(u01-8*s01, u23-8*s23, s01, s23, c) << (8 * j)
 		}
-		o += 256
 	}
 	l.w01, l.w23 = u01+l.tt, u23+l.tt
+	return bad
+}
+
+// tileBad returns which of the 8 pixels of a tile row whose first has
+// the lanes u01, u23 are ones to interpolate exactly.
+func tileBad(u01, u23, s01, s23, c uint64) uint64 {
+	const hi = 1<<20 | 1<<52
+	var bad uint64
+	for k := 0; k < 8; k++ {
+		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
+			bad |= 1 << k
+		}
+		u01, u23 = u01+s01, u23+s23
+	}
 	return bad
 }
 
@@ -285,22 +308,15 @@ func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
 	} else {
 		zr.zb = ps.depthBuf[4*base:]
 	}
-	var pass uint64
-	i := 0
 	head := min(n, (8-x0&7)&7)
-	pass = zr.pixels(cols[:head], pl.zKind)
-	i = head
-	for ; i+8 <= n; i += 8 {
-		var p uint64
+	pass := zr.pixels(cols[:head], pl.zKind)
+	i := head + (n-head)&^7
+	if i > head {
 		if pl.zKind == zD16 {
-			p = zr.tile16(int(cols[i]))
+			pass |= zr.tiles16(cols[head:i]) << head
 		} else {
-			p = zr.tile32(int(cols[i]))
+			pass |= zr.tiles32(cols[head:i]) << head
 		}
-		if p == 0 {
-			p = zr.pixels(cols[i:i+8], pl.zKind)
-		}
-		pass |= p << i
 	}
 	return pass | zr.pixels(cols[i:], pl.zKind)<<i
 }
@@ -343,92 +359,164 @@ func (zr *depthRun) pixels(cols []int32, kind int) uint64 {
 	return pass
 }
 
-// tile16 tests the 16-bit depths of the tile row at pixel offset o and
-// writes them when all 8 pass (and returns 0xFF), or returns 0 (nothing
-// written). A value v passes when (v - lo) & top + top - span does not
-// reach bit 16.
-func (zr *depthRun) tile16(o int) uint64 {
-	t := zr.zb[2*o : 2*o+44 : 2*o+44]
-	a, b := binary.LittleEndian.Uint32(t[0:4]), binary.LittleEndian.Uint32(t[8:12])
-	c, d := binary.LittleEndian.Uint32(t[32:36]), binary.LittleEndian.Uint32(t[40:44])
-	lo, k := zr.lo, zr.top-zr.span
-	const m = 0xFFFF
-	f := ((a-lo)&m + k) | ((a>>16-lo)&m + k) | ((b-lo)&m + k) | ((b>>16-lo)&m + k) |
-		((c-lo)&m + k) | ((c>>16-lo)&m + k) | ((d-lo)&m + k) | ((d>>16-lo)&m + k)
-	if f > m {
-		return 0
+// tiles16 tests the 16-bit depths of the whole tile rows at cols (whose
+// first starts a tile row), writes the depth of a tile row whose 8 pass
+// (all at once), runs a tile row that does not pixel by pixel, and
+// returns the pixels that pass. A value v passes when (v - lo) & top +
+// top - span does not reach bit 16.
+func (zr *depthRun) tiles16(cols []int32) uint64 {
+	var pass uint64
+	lo, k, zz := zr.lo, zr.top-zr.span, zr.z|zr.z<<16
+	o := 2 * int(cols[0])
+	for j := 0; j < len(cols)/8; j++ {
+		t := zr.zb[o : o+44 : o+44]
+		o += 128
+		a, b := binary.LittleEndian.Uint32(t[0:4]), binary.LittleEndian.Uint32(t[8:12])
+		c, d := binary.LittleEndian.Uint32(t[32:36]), binary.LittleEndian.Uint32(t[40:44])
+		const m = 0xFFFF
+		f := ((a-lo)&m + k) | ((a>>16-lo)&m + k) | ((b-lo)&m + k) | ((b>>16-lo)&m + k) |
+			((c-lo)&m + k) | ((c>>16-lo)&m + k) | ((d-lo)&m + k) | ((d>>16-lo)&m + k)
+		if f > m {
+			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j)
+			continue
+		}
+		pass |= 0xFF << (8 * j)
+		if zr.write {
+			binary.LittleEndian.PutUint32(t[0:4], zz)
+			binary.LittleEndian.PutUint32(t[8:12], zz)
+			binary.LittleEndian.PutUint32(t[32:36], zz)
+			binary.LittleEndian.PutUint32(t[40:44], zz)
+		}
 	}
-	if zr.write {
-		zz := zr.z | zr.z<<16
-		binary.LittleEndian.PutUint32(t[0:4], zz)
-		binary.LittleEndian.PutUint32(t[8:12], zz)
-		binary.LittleEndian.PutUint32(t[32:36], zz)
-		binary.LittleEndian.PutUint32(t[40:44], zz)
-	}
-	return 0xFF
+	return pass
 }
 
-// tile32 is tile16 for 24-bit depths in 32-bit words (stencil in the
+// tiles32 is tiles16 for 24-bit depths in 32-bit words (stencil in the
 // top byte, kept): a pair is one 64-bit word.
-func (zr *depthRun) tile32(o int) uint64 {
-	t := zr.zb[4*o : 4*o+88 : 4*o+88]
-	a, b := binary.LittleEndian.Uint64(t[0:8]), binary.LittleEndian.Uint64(t[16:24])
-	c, d := binary.LittleEndian.Uint64(t[64:72]), binary.LittleEndian.Uint64(t[80:88])
+func (zr *depthRun) tiles32(cols []int32) uint64 {
+	var pass uint64
 	lo, k := uint64(zr.lo), uint64(zr.top-zr.span)
-	const m = 0xFFFFFF
-	f := ((a-lo)&m + k) | ((a>>32-lo)&m + k) | ((b-lo)&m + k) | ((b>>32-lo)&m + k) |
-		((c-lo)&m + k) | ((c>>32-lo)&m + k) | ((d-lo)&m + k) | ((d>>32-lo)&m + k)
-	if f > m {
-		return 0
+	zz := uint64(zr.z) | uint64(zr.z)<<32
+	o := 4 * int(cols[0])
+	for j := 0; j < len(cols)/8; j++ {
+		t := zr.zb[o : o+88 : o+88]
+		o += 256
+		a, b := binary.LittleEndian.Uint64(t[0:8]), binary.LittleEndian.Uint64(t[16:24])
+		c, d := binary.LittleEndian.Uint64(t[64:72]), binary.LittleEndian.Uint64(t[80:88])
+		const m = 0xFFFFFF
+		f := ((a-lo)&m + k) | ((a>>32-lo)&m + k) | ((b-lo)&m + k) | ((b>>32-lo)&m + k) |
+			((c-lo)&m + k) | ((c>>32-lo)&m + k) | ((d-lo)&m + k) | ((d>>32-lo)&m + k)
+		if f > m {
+			pass |= zr.pixels(cols[8*j:8*j+8], zD24S8) << (8 * j)
+			continue
+		}
+		pass |= 0xFF << (8 * j)
+		if zr.write {
+			const dm = 0x00FFFFFF00FFFFFF
+			binary.LittleEndian.PutUint64(t[0:8], a&^dm|zz)
+			binary.LittleEndian.PutUint64(t[16:24], b&^dm|zz)
+			binary.LittleEndian.PutUint64(t[64:72], c&^dm|zz)
+			binary.LittleEndian.PutUint64(t[80:88], d&^dm|zz)
+		}
 	}
-	if zr.write {
-		const dm = 0x00FFFFFF00FFFFFF
-		zz := uint64(zr.z) | uint64(zr.z)<<32
-		binary.LittleEndian.PutUint64(t[0:8], a&^dm|zz)
-		binary.LittleEndian.PutUint64(t[16:24], b&^dm|zz)
-		binary.LittleEndian.PutUint64(t[64:72], c&^dm|zz)
-		binary.LittleEndian.PutUint64(t[80:88], d&^dm|zz)
-	}
-	return 0xFF
+	return pass
 }
 
-// depthRunZ is depthRunFlat with pixel i at quantised depth zq[i].
+// depthRunZ is depthRunFlat with pixel i at quantised depth zq[i]: each
+// pixel tested on its own (cmpMask), a whole tile row through constant
+// offsets (tileOff).
 func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	pl := &ps.span
 	dcm := ps.dcm
-	test, fn, write := dcm&1 != 0, dcm>>4&7, dcm>>12&1 != 0 && ps.depthWrite
+	mask := uint32(7) // the test off: always
+	if dcm&1 != 0 {
+		mask = cmpMask[dcm>>4&7]
+	}
+	write := dcm>>12&1 != 0 && ps.depthWrite
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cols := pl.pxOff[x0 : x0+n]
 	zs := zq[:len(cols)]
 	var pass uint64
-	switch ps.span.zKind {
-	case zD16:
+	if pl.zKind == zD16 {
 		zb := ps.depthBuf[2*base:]
-		for i, o := range cols {
-			b := zb[2*o : 2*o+2]
-			z := zs[i]
-			if test && !cmpFunc(fn, z, uint32(binary.LittleEndian.Uint16(b))) {
+		for i := 0; i < len(cols); {
+			if (x0+i)&7 != 0 || i+8 > len(cols) {
+				b := zb[2*int(cols[i]):]
+				z := zs[i]
+				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
+					pass |= 1 << i
+					if write {
+						binary.LittleEndian.PutUint16(b, uint16(z))
+					}
+				}
+				i++
 				continue
 			}
-			pass |= 1 << i
-			if write {
-				binary.LittleEndian.PutUint16(b, uint16(z))
+			o := 2 * int(cols[i])
+			t := zb[o : o+44 : o+44]
+			for k, off := range tileOff {
+				b := t[2*off : 2*off+2]
+				z := zs[i+k]
+				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
+					pass |= 1 << (i + k)
+					if write {
+						binary.LittleEndian.PutUint16(b, uint16(z))
+					}
+				}
 			}
+			i += 8
 		}
-	default: // zD24S8
-		zb := ps.depthBuf[4*base:]
-		for i, o := range cols {
-			b := zb[4*o : 4*o+4]
+		return pass
+	}
+	zb := ps.depthBuf[4*base:]
+	for i := 0; i < len(cols); {
+		if (x0+i)&7 != 0 || i+8 > len(cols) {
+			b := zb[4*int(cols[i]):]
 			z := zs[i]
 			old := binary.LittleEndian.Uint32(b)
-			if test && !cmpFunc(fn, z, old&0xFFFFFF) {
-				continue
+			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
+				pass |= 1 << i
+				if write {
+					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
+				}
 			}
-			pass |= 1 << i
-			if write {
-				binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
+			i++
+			continue
+		}
+		o := 4 * int(cols[i])
+		t := zb[o : o+88 : o+88]
+		for k, off := range tileOff {
+			b := t[4*off : 4*off+4]
+			z := zs[i+k]
+			old := binary.LittleEndian.Uint32(b)
+			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
+				pass |= 1 << (i + k)
+				if write {
+					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
+				}
 			}
 		}
+		i += 8
 	}
 	return pass
+}
+
+// tileOff holds the pixel offsets of a tile row's 8 pixels from its first
+// (mortonX).
+var tileOff = [8]int{0, 1, 4, 5, 16, 17, 20, 21}
+
+// cmpMask[f] has bit cmpIndex(a, b) set when compare code f (cmpFunc)
+// passes.
+var cmpMask = [8]uint32{0: 0, 1: 7, 2: 2, 3: 5, 4: 1, 5: 3, 6: 4, 7: 6}
+
+// cmpIndex is 0 when a < b, 1 when a == b, 2 when a > b.
+func cmpIndex(a, b uint32) uint32 {
+	var i uint32
+	if a >= b {
+		i++
+	}
+	if a > b {
+		i++
+	}
+	return i
 }

@@ -335,11 +335,16 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 		fused = wrow < ps.sy1 || wrow > ps.sy2 || s.X1 <= ps.sx1 || s.X0 > ps.sx2
 	}
 	for x0, n := s.X0, 0; x0 < s.X1; x0 += n {
-		n = min(spanN, s.X1-x0)
 		if fused {
-			// Chunks after the first start a tile row (store).
-			n = min(spanN-x0&7, s.X1-x0)
+			// Chunks after the first start a tile row (lanes.store).
+			n = min(fusedN-x0&7, s.X1-x0)
+			if st.gouraudChunk(ps, pr, sb, &e, &s.DX, n, x0, s.Y) {
+				wk.pixels += int64(n)
+				e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
+				continue
+			}
 		}
+		n = min(spanN, s.X1-x0)
 		copy(sb.live[:n], allLive[:n])
 		live := n
 		if ps.scissor == 1 {
@@ -354,10 +359,6 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 			}
 		}
 		wk.pixels += int64(live)
-		if fused && st.gouraudChunk(ps, pr, sb, &e, &s.DX, n, x0, s.Y) {
-			e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
-			continue
-		}
 		switch {
 		case constant:
 			c := pr.color
@@ -481,6 +482,11 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e [3]int64, dx *[3]int64
 // minStepSpan is the shortest row worth the per-row set-up.
 const minStepSpan = 8
 
+// stepN bounds the pixels stepped from one exact value: the margins allow
+// for a truncated step's error over that many (the span pipeline's chunks
+// are spanN, the fused path's up to fusedN).
+const stepN = 256
+
 // stepQ is one stepped quantity over a chunk: X = x0 + i*dx in 32.32
 // fixed point, margin in the same units, out clamps floor(X).
 type stepQ struct {
@@ -548,7 +554,7 @@ func (q *stepQ) setup(x, g, c, off float64) bool {
 	if !(math.Abs(x) < 1<<29 && math.Abs(g) < 1<<22) {
 		return false
 	}
-	m := (1e-12*(c+math.Abs(off)+1))*one + spanN + 8
+	m := (1e-12*(c+math.Abs(off)+1))*one + stepN + 8
 	if !(m < 1<<30) {
 		return false
 	}
@@ -736,7 +742,7 @@ func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx 
 			ii := int64(i)
 			w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
 			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-			sb.zq[i] = ps.quantizeDepth(max(0, min(1, z)))
+			sb.zq[i] = uint32(max(0, min(1, z)) * st.zs) // quantizeDepth
 		} else {
 			sb.zq[i] = uint32(min(top, max(0, x>>32)))
 		}
@@ -764,7 +770,7 @@ func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx 
 // = 2^19), never near an end.
 func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64 {
 	var l lanes
-	if !l.setup(x, d, m, flat) {
+	if !l.setup(x, d, m, flat, n) {
 		return 1<<n - 1 // every pixel (a shift by 64 is 0 in Go)
 	}
 	var bad uint64
@@ -785,12 +791,14 @@ type lanes struct {
 }
 
 // setup starts the lanes from the channels' 32.32 values x and steps d
-// (as chunk computes them) with the largest margin m; it reports false
-// when the margin leaves no good fraction.
-func (l *lanes) setup(x, d *[4]int64, m uint32, flat uint8) bool {
+// (as chunk computes them) with the largest margin m for n pixels (at
+// most stepN); it reports false when the margin leaves no good fraction.
+// (colorLanes's bound with n for 64: the lanes' truncation loses under n
+// in a lane's fraction.)
+func (l *lanes) setup(x, d *[4]int64, m uint32, flat uint8, n int) bool {
 	const bias = 1 << 28
 	t := int64(m)>>12 + 1
-	span := int64(1<<20) - 64 - 2*t // the width of the good fractions, less one
+	span := int64(1<<20) - int64(n) - 2*t // the width of the good fractions, less one
 	if span <= 0 {
 		return false
 	}
