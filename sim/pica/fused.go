@@ -8,7 +8,8 @@ import (
 )
 
 // The fused Gouraud path: a draw whose combiners output the primary
-// colour unchanged, with no alpha test and no fog, copied into an RGBA8
+// colour unchanged (or one constant colour, as the driver's clears do),
+// with no alpha test and no fog, copied into an RGBA8
 // buffer under a full mask, with no depth work or a D16 or D24S8 depth
 // buffer without the stencil test, shades a stepped chunk in two loops
 // instead of the stages' four: the depth test and write of the whole
@@ -29,7 +30,8 @@ import (
 func (ps *pixelState) fusedPlan() {
 	pl := &ps.span
 	pl.gouraud = false
-	if !ps.tevPrimary || ps.alphaTest&1 != 0 || ps.fogMode == 5 || !pl.copyRGBA8 || pl.noColor || ps.color == nil {
+	pl.konstOnly = !ps.tevPrimary && pl.replace && pl.repRGB < 0 && pl.repA < 0
+	if !ps.tevPrimary && !pl.konstOnly || ps.alphaTest&1 != 0 || ps.fogMode == 5 || !pl.copyRGBA8 || pl.noColor || ps.color == nil {
 		return
 	}
 	switch {
@@ -65,18 +67,28 @@ const fusedN = stepN
 func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int64, n, x0, row int) bool {
 	pl := &ps.span
 	w, z := chunkWeights(pr, e)
-	var qs [4]stepQ
-	if !st.colorQ(pr, &w, &qs) {
-		return false
-	}
-	x, d, m := colorSteps(pr, &qs)
-	if !colorInRange(&x, &d, n) {
-		return false
+	var x, d [4]int64
+	var m [4]uint32
+	f := pr.flat
+	if pl.konstOnly {
+		// The constant colour: four flat lanes.
+		for k := range x {
+			x[k] = int64(pl.konst[k]) << 32
+		}
+		f = 0xF
+	} else {
+		var qs [4]stepQ
+		if !st.colorQ(pr, &w, &qs) {
+			return false
+		}
+		x, d, m = colorSteps(pr, &qs)
+		if !colorInRange(&x, &d, n) {
+			return false
+		}
 	}
 	// The lanes hold channels A and G in one word, B and R in the other
 	// (agbr).
 	x, d = [4]int64{x[3], x[1], x[2], x[0]}, [4]int64{d[3], d[1], d[2], d[0]}
-	f := pr.flat
 	var l lanes
 	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f&6|f&1<<3, n) {
 		return false
@@ -519,4 +531,71 @@ func cmpIndex(a, b uint32) uint32 {
 		i++
 	}
 	return i
+}
+
+// The fused texture path: MODULATE of a bilinear RGBA8 repeat texture
+// (unit 0 alone) by the primary colour, SRC_ALPHA blended into RGBA8
+// under a full mask, no alpha test, no fog: after the depth stage, each
+// live pixel is fetched, modulated, blended and written in one loop
+// (texBlendSpan) instead of three stages through the span buffer. The
+// arithmetic is the stages': fetchRepeatSpan's bilinear blend, the
+// MODULATE case's div255 per channel (here in 16-bit lanes, no lane
+// exceeding 255*255 + 255 + 1), colorStage's SRC_ALPHA lanes.
+
+// texBlendPlan decides whether the draw takes the fused texture path.
+func (ps *pixelState) texBlendPlan() {
+	pl := &ps.span
+	pl.texBlend = pl.modulate && pl.srcAlpha && pl.texInt[0] && ps.tex[0].mag != 0 && pl.texSet[0] == 0 &&
+		!pl.texUsed[1] && !pl.texUsed[2] && ps.alphaTest&1 == 0 && ps.fogMode != 5 && pl.early && !pl.noColor
+}
+
+// texBlendSpan fetches, modulates, blends and writes the chunk's live
+// pixels (n at (x0, row)) on the fused texture path.
+func (t *texUnit) texBlendSpan(ps *pixelState, sb *spanBuf, n, x0, row int) {
+	pl := &ps.span
+	xy := &sb.txy[0]
+	mx, my := int32(t.width-1), int32(t.height-1)
+	d := t.data
+	colOff, rowOff := t.colOff, t.rowOff
+	base := (row&^7)*ps.width + mortonY[row&7]
+	cb := ps.color[4*base:]
+	lv := sb.live[:n]
+	cols := pl.pxOff[x0 : x0+n][:len(lv)]
+	for i := range lv {
+		if !lv[i] {
+			continue
+		}
+		x, y := xy[i][0], xy[i][1]
+		ca, cc := colOff[x>>8&mx], colOff[(x>>8+1)&mx]
+		ra, rb := rowOff[y>>8&my], rowOff[(y>>8+1)&my]
+		o0, o1, o2, o3 := 4*(ra+ca), 4*(ra+cc), 4*(rb+ca), 4*(rb+cc)
+		t00 := spread16(binary.LittleEndian.Uint32(d[o0 : o0+4]))
+		t10 := spread16(binary.LittleEndian.Uint32(d[o1 : o1+4]))
+		t01 := spread16(binary.LittleEndian.Uint32(d[o2 : o2+4]))
+		t11 := spread16(binary.LittleEndian.Uint32(d[o3 : o3+4]))
+		fx, fy := uint64(uint8(x)), uint64(uint8(y))
+		ix, iy := 256-fx, 256-fy
+		top := t00*ix + t10*fx // lanes A, B, G, R: at most 255*256
+		bot := t01*ix + t11*fx
+		const m32 = 0x0000FFFF0000FFFF
+		const half = 32768 | 32768<<32
+		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
+		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
+		// The texel's channels in 16-bit lanes A, B, G, R; the primary
+		// colour's (bytes R, G, B, A) likewise.
+		tx := ag&0x000000FF000000FF | (br&0x000000FF000000FF)<<16
+		pc := spread16(bits.ReverseBytes32(binary.LittleEndian.Uint32(sb.col[i][:])))
+		const lane = 0xFF
+		p := tx&lane*(pc&lane) | (tx>>16&lane*(pc>>16&lane))<<16 | (tx>>32&lane*(pc>>32&lane))<<32 | (tx>>48*(pc>>48))<<48
+		// div255 in each lane: MODULATE's colour.
+		s := (p + 0x0001000100010001 + p>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
+		// SRC_ALPHA, ONE_MINUS_SRC_ALPHA with the pixel (colorStage).
+		b := cb[4*int(cols[i]):]
+		dv := spread16(binary.LittleEndian.Uint32(b))
+		a := s & lane
+		v := s*a + dv*(255-a)
+		v = (v + 0x0001000100010001 + v>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
+		v = (v | v>>8) & 0x0000FFFF0000FFFF
+		binary.LittleEndian.PutUint32(b, uint32(v|v>>16))
+	}
 }

@@ -66,6 +66,8 @@ type spanPlan struct {
 	texUsed   [3]bool // a combiner stage reads the unit
 	gouraud   bool    // stepped chunks take the fused Gouraud path (fused.go)
 	zKind     int     // and its depth form
+	konstOnly bool    // the combiners output pl.konst alone
+	texBlend  bool    // the fused texture path (fused.go)
 	// pxOff[x] is pixel x's offset in pixels from its row's first pixel
 	// in a tiled buffer (the 8x8 tile and the Morton bits of x).
 	pxOff []int32
@@ -158,6 +160,7 @@ func (ps *pixelState) plan() {
 	bf := ps.blendFunc
 	pl.srcAlpha = full && ps.blend && bf>>16 == 0x7676 && (bf&7 == 0 || bf&7 >= 5) && (bf>>8&7 == 0 || bf>>8&7 >= 5)
 	ps.fusedPlan()
+	ps.texBlendPlan()
 }
 
 // pxOffsets returns the pxOff table of a buffer width pixels wide; the
@@ -916,6 +919,10 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
 			return
 		}
+	}
+	if pl.texBlend && !fusedOff {
+		ps.tex[0].texBlendSpan(ps, sb, n, x0, row)
+		return
 	}
 	for u := 0; u < 3; u++ {
 		t := &ps.tex[u]

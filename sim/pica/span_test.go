@@ -456,7 +456,8 @@ func randomPixelState(r *rand.Rand, l *layout, w *p.Writer) {
 // fusedShape rewrites the registers of a random pixel state so that it
 // takes the fused Gouraud path (fused.go), but for the depth and stencil
 // state, which stay random: the primary colour unchanged through the
-// combiners (every stage passing, or stage 0 the primary colour), no
+// combiners (every stage passing, or stage 0 the primary colour) or
+// stage 0 the constant colour, no
 // alpha test, no fog, copied into RGBA8 under a full mask. dcm is the
 // state's DEPTH_COLOR_MASK (its depth function is drawn again half the
 // time: the state's is LEQUAL a third of the time).
@@ -467,8 +468,8 @@ func fusedShape(r *rand.Rand, w *p.Writer, dcm uint32) {
 	w.Write(p.TEXENV_UPDATE_BUFFER, uint32(r.IntN(256))<<8)
 	for s := 0; s < 6; s++ {
 		src := uint32(0x000F000F)
-		if s == 0 && r.IntN(2) == 0 {
-			src = 0
+		if s == 0 {
+			src = []uint32{src, 0, 0x000E000E}[r.IntN(3)] // pass, primary, constant
 		}
 		w.Write(p.TexEnv(s, 0), src)
 		w.Write(p.TexEnv(s, 1), 0)
