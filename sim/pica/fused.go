@@ -29,24 +29,21 @@ import (
 // its depth form.
 func (ps *pixelState) fusedPlan() {
 	pl := &ps.span
-	pl.gouraud = false
-	pl.konstOnly = !ps.tevPrimary && pl.replace && pl.repRGB < 0 && pl.repA < 0
-	if !ps.tevPrimary && !pl.konstOnly || ps.alphaTest&1 != 0 || ps.fogMode == 5 || !pl.copyRGBA8 || pl.noColor || ps.color == nil {
-		return
-	}
 	switch {
 	case !pl.needZ:
 		pl.zKind = zNone
 	case !pl.zFast || ps.depthBuf == nil:
-		return
+		pl.zKind = zOther
 	case ps.depthFmt == p.DepthD16:
 		pl.zKind = zD16
 	case ps.depthFmt == p.DepthD24S8:
 		pl.zKind = zD24S8
 	default:
-		return
+		pl.zKind = zOther
 	}
-	pl.gouraud = true
+	pl.konstOnly = !ps.tevPrimary && pl.replace && pl.repRGB < 0 && pl.repA < 0
+	pl.gouraud = (ps.tevPrimary || pl.konstOnly) && ps.alphaTest&1 == 0 && ps.fogMode != 5 && pl.copyRGBA8 &&
+		!pl.noColor && ps.color != nil && pl.zKind != zOther
 }
 
 // The depth forms of the fused path.
@@ -54,6 +51,7 @@ const (
 	zNone  = iota // no depth test, write or stencil: every pixel passes
 	zD16          // 16-bit depth
 	zD24S8        // 24-bit depth in the low bytes of a 32-bit word
+	zOther        // the stencil test, or another format: not fused
 )
 
 // fusedN is the longest chunk of the fused path: the lanes and the
@@ -561,32 +559,41 @@ func (t *texUnit) texBlendSpan(ps *pixelState, sb *spanBuf, n, x0, row int) {
 	cb := ps.color[4*base:]
 	lv := sb.live[:n]
 	cols := pl.pxOff[x0 : x0+n][:len(lv)]
+	// The texel rows and vertical weights of the last y: a texture
+	// coordinate constant along the row keeps them.
+	var lastY, ra, rb int32
+	var fy, iy uint64
+	have := false
 	for i := range lv {
 		if !lv[i] {
 			continue
 		}
 		x, y := xy[i][0], xy[i][1]
+		if y != lastY || !have {
+			lastY, have = y, true
+			ra, rb = rowOff[y>>8&my], rowOff[(y>>8+1)&my]
+			fy = uint64(uint8(y))
+			iy = 256 - fy
+		}
 		ca, cc := colOff[x>>8&mx], colOff[(x>>8+1)&mx]
-		ra, rb := rowOff[y>>8&my], rowOff[(y>>8+1)&my]
-		o0, o1, o2, o3 := 4*(ra+ca), 4*(ra+cc), 4*(rb+ca), 4*(rb+cc)
-		t00 := spread16(binary.LittleEndian.Uint32(d[o0 : o0+4]))
-		t10 := spread16(binary.LittleEndian.Uint32(d[o1 : o1+4]))
-		t01 := spread16(binary.LittleEndian.Uint32(d[o2 : o2+4]))
-		t11 := spread16(binary.LittleEndian.Uint32(d[o3 : o3+4]))
-		fx, fy := uint64(uint8(x)), uint64(uint8(y))
-		ix, iy := 256-fx, 256-fy
+		o0, o1, o2, o3 := uint(4*(ra+ca)), uint(4*(ra+cc)), uint(4*(rb+ca)), uint(4*(rb+cc))
+		t00 := spread16(binary.LittleEndian.Uint32(d[o0:]))
+		t10 := spread16(binary.LittleEndian.Uint32(d[o1:]))
+		t01 := spread16(binary.LittleEndian.Uint32(d[o2:]))
+		t11 := spread16(binary.LittleEndian.Uint32(d[o3:]))
+		fx := uint64(uint8(x))
+		ix := 256 - fx
 		top := t00*ix + t10*fx // lanes A, B, G, R: at most 255*256
 		bot := t01*ix + t11*fx
 		const m32 = 0x0000FFFF0000FFFF
 		const half = 32768 | 32768<<32
 		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
 		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
-		// The texel's channels in 16-bit lanes A, B, G, R; the primary
-		// colour's (bytes R, G, B, A) likewise.
-		tx := ag&0x000000FF000000FF | (br&0x000000FF000000FF)<<16
-		pc := spread16(bits.ReverseBytes32(binary.LittleEndian.Uint32(sb.col[i][:])))
+		// The texel's channels times the primary colour's (bytes R, G,
+		// B, A) in 16-bit lanes A, B, G, R.
 		const lane = 0xFF
-		p := tx&lane*(pc&lane) | (tx>>16&lane*(pc>>16&lane))<<16 | (tx>>32&lane*(pc>>32&lane))<<32 | (tx>>48*(pc>>48))<<48
+		c := &sb.col[i]
+		p := ag&lane*uint64(c[3]) | (br&lane*uint64(c[2]))<<16 | (ag>>32&lane*uint64(c[1]))<<32 | (br>>32&lane*uint64(c[0]))<<48
 		// div255 in each lane: MODULATE's colour.
 		s := (p + 0x0001000100010001 + p>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
 		// SRC_ALPHA, ONE_MINUS_SRC_ALPHA with the pixel (colorStage).

@@ -916,7 +916,7 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 	pl := &ps.span
 	live := &sb.live
 	if pl.early {
-		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
+		if !depthStage(ps, pr, sb, n, x0, row) || pl.noColor {
 			return
 		}
 	}
@@ -1017,7 +1017,7 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 		}
 	}
 	if !pl.early {
-		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
+		if !depthStage(ps, pr, sb, n, x0, row) || pl.noColor {
 			return
 		}
 	}
@@ -1026,10 +1026,18 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 
 // depthStage runs the stencil and depth tests and writes over the chunk;
 // it reports whether any pixel is left.
-func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
+func depthStage(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) bool {
 	pl := &ps.span
 	live := &sb.live
 	dcm := ps.dcm
+	if pr.flatZ && (pl.zKind == zD16 || pl.zKind == zD24S8) && !fusedOff && allOf(live[:n]) {
+		// One depth for the whole chunk: the fused path's tile runs.
+		pass := ps.depthRunFlat(sb.zq[0], n, x0, row)
+		for i := range live[:n] {
+			live[i] = pass>>i&1 != 0
+		}
+		return pass != 0
+	}
 	if !pl.needZ {
 		// No test, no stencil, no write: every pixel passes.
 		for i := 0; i < n; i++ {
@@ -1096,6 +1104,16 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 		}
 	}
 	return any
+}
+
+// allOf reports whether every flag is set.
+func allOf(b []bool) bool {
+	for _, v := range b {
+		if !v {
+			return false
+		}
+	}
+	return true
 }
 
 // colorStage blends and writes the chunk's colours.
