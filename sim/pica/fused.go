@@ -159,7 +159,12 @@ func (l *lanes) store(cb []byte, cols []int32, pass uint64, full bool, x0 int) u
 		bad |= l.one(cb, cols[i], true) << i
 	}
 	if i+8 <= n {
-		bad |= l.tiles(cb, cols[i:n]) << i
+		if l.s01 == 0 && l.s23 == 0 && !l.bad() {
+			// One colour, no pixel near a step: whole tile rows of it.
+			fill(cb, cols[i:n], agbr(l.w01-l.tt, l.w23-l.tt))
+		} else {
+			bad |= l.tiles(cb, cols[i:n]) << i
+		}
 		i += (n - i) &^ 7
 	}
 	for ; i < n; i++ {
@@ -224,6 +229,21 @@ func tileBad(u01, u23, s01, s23, c uint64) uint64 {
 		u01, u23 = u01+s01, u23+s23
 	}
 	return bad
+}
+
+// fill writes colour word c (the bytes A, B, G, R) to the whole tile rows
+// of pixels starting at cols[0] (a multiple of 8).
+func fill(cb []byte, cols []int32, c uint32) {
+	cc := uint64(c) | uint64(c)<<32
+	o := 4 * int(cols[0])
+	for j := 0; j < len(cols)/8; j++ {
+		t := cb[o : o+88 : o+88]
+		o += 256
+		binary.LittleEndian.PutUint64(t[0:8], cc)
+		binary.LittleEndian.PutUint64(t[16:24], cc)
+		binary.LittleEndian.PutUint64(t[64:72], cc)
+		binary.LittleEndian.PutUint64(t[80:88], cc)
+	}
 }
 
 // one writes the current pixel at offset o when put, steps, and
