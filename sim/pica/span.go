@@ -625,8 +625,9 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 	}
 	if pl.needZ && pr.flatZ {
 		zq := ps.quantizeDepth(pr.depth)
-		for i := 0; i < n; i++ {
-			sb.zq[i] = zq
+		zs := sb.zq[:n]
+		for i := range zs {
+			zs[i] = zq
 		}
 	}
 	if zPer {
@@ -639,17 +640,15 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		if !pl.texInt[u] {
 			continue
 		}
-		for c := 0; c < 2; c++ {
-			q := &qs[5+2*u+c]
-			x, m := q.x0, q.margin
-			out := &sb.txy[u]
-			for i := 0; i < n; i++ {
-				if uint32(x)-m > 0-2*m {
-					badTex |= 1 << i
-				}
-				out[i][c] = int32(x >> 32)
-				x += q.dx
+		qs, qt := &qs[5+2*u], &qs[5+2*u+1]
+		xs, xt, ds, dt, ms, mt := qs.x0, qt.x0, qs.dx, qt.dx, qs.margin, qt.margin
+		out := sb.txy[u][:n]
+		for i := range out {
+			if uint32(xs)-ms > 0-2*ms || uint32(xt)-mt > 0-2*mt {
+				badTex |= 1 << (i & 63)
 			}
+			out[i] = [2]int32{int32(xs >> 32), int32(xt >> 32)}
+			xs, xt = xs+ds, xt+dt
 		}
 	}
 	badTex &^= bad
@@ -776,13 +775,19 @@ func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64
 	if !l.setup(x, d, m, flat, n) {
 		return 1<<n - 1 // every pixel (a shift by 64 is 0 in Go)
 	}
+	// The lanes less t (lanes.tiles): a good pixel has their integer
+	// parts, and the margin test is the carry into bit 20 of a lane.
+	const hi = 1<<20 | 1<<52
+	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
 	var bad uint64
-	for i := 0; i < n; i++ {
-		if l.bad() {
-			bad |= 1 << i
+	col := sb.col[:n]
+	for i := range col {
+		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
+			bad |= 1 << (i & 63)
 		}
-		binary.LittleEndian.PutUint32(sb.col[i][:], l.rgba())
-		l.next()
+		binary.LittleEndian.PutUint32(col[i][:], uint32(u01>>20)&0xFF|uint32(u01>>44)&0xFF00|
+			uint32(u23>>4)&0xFF0000|uint32(u23>>28)&0xFF000000)
+		u01, u23 = u01+s01, u23+s23
 	}
 	return bad
 }
