@@ -834,20 +834,6 @@ func (l *lanes) bad() bool {
 	return (((l.w01-l.tt)&fm+l.c)|((l.w23-l.tt)&fm+l.c))&hi != 0
 }
 
-// rgba is the current pixel's channels 0-3 (from bits 20 and 52 of each
-// word) as one little-endian word: byte k is channel k.
-func (l *lanes) rgba() uint32 {
-	w01, w23 := l.w01, l.w23
-	return uint32(w01>>20)&0xFF | uint32(w01>>44)&0xFF00 | uint32(w23>>4)&0xFF0000 | uint32(w23>>28)&0xFF000000
-}
-
-// abgr is rgba byte-swapped: the bytes A, B, G, R of an RGBA8 pixel in
-// memory.
-func (l *lanes) abgr() uint32 {
-	w01, w23 := l.w01, l.w23
-	return uint32(w01<<4)&0xFF000000 | uint32(w01>>36)&0xFF0000 | uint32(w23>>12)&0xFF00 | uint32(w23>>52)&0xFF
-}
-
 // next steps to the next pixel.
 func (l *lanes) next() { l.w01 += l.s01; l.w23 += l.s23 }
 
