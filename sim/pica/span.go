@@ -64,6 +64,10 @@ type spanPlan struct {
 	noColor   bool    // nothing is written to the colour buffer
 	texFast   [3]bool // unit's fetch is bilinear or nearest RGBA8 repeat
 	texUsed   [3]bool // a combiner stage reads the unit
+	gouraud   bool    // stepped chunks take the fused Gouraud path (fused.go)
+	zKind     int     // and its depth form
+	konstOnly bool    // the combiners output pl.konst alone
+	texBlend  bool    // the fused texture path (fused.go)
 	// pxOff[x] is pixel x's offset in pixels from its row's first pixel
 	// in a tiled buffer (the 8x8 tile and the Morton bits of x).
 	pxOff []int32
@@ -155,6 +159,8 @@ func (ps *pixelState) plan() {
 	pl.copyRGBA8 = full && ps.blendCopy
 	bf := ps.blendFunc
 	pl.srcAlpha = full && ps.blend && bf>>16 == 0x7676 && (bf&7 == 0 || bf&7 >= 5) && (bf>>8&7 == 0 || bf>>8&7 >= 5)
+	ps.fusedPlan()
+	ps.texBlendPlan()
 }
 
 // pxOffsets returns the pxOff table of a buffer width pixels wide; the
@@ -324,8 +330,24 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 	if stepping {
 		st.gradients(ps, pr, &s.DX)
 	}
-	for x0 := s.X0; x0 < s.X1; x0 += spanN {
-		n := min(spanN, s.X1-x0)
+	// The fused path needs every pixel live: a row the scissor's
+	// excluded box crosses takes the stages.
+	fused := stepping && pl.gouraud && !fusedOff
+	if fused && ps.scissor == 1 {
+		wrow := ps.height - 1 - s.Y
+		fused = wrow < ps.sy1 || wrow > ps.sy2 || s.X1 <= ps.sx1 || s.X0 > ps.sx2
+	}
+	for x0, n := s.X0, 0; x0 < s.X1; x0 += n {
+		if fused {
+			// Chunks after the first start a tile row (lanes.store).
+			n = min(fusedN-x0&7, s.X1-x0)
+			if st.gouraudChunk(ps, pr, sb, &e, &s.DX, n, x0, s.Y) {
+				wk.pixels += int64(n)
+				e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
+				continue
+			}
+		}
+		n = min(spanN, s.X1-x0)
 		copy(sb.live[:n], allLive[:n])
 		live := n
 		if ps.scissor == 1 {
@@ -463,6 +485,11 @@ func interpolate(ps *pixelState, pr *prim, sb *spanBuf, e [3]int64, dx *[3]int64
 // minStepSpan is the shortest row worth the per-row set-up.
 const minStepSpan = 8
 
+// stepN bounds the pixels stepped from one exact value: the margins allow
+// for a truncated step's error over that many (the span pipeline's chunks
+// are spanN, the fused path's up to fusedN).
+const stepN = 256
+
 // stepQ is one stepped quantity over a chunk: X = x0 + i*dx in 32.32
 // fixed point, margin in the same units, out clamps floor(X).
 type stepQ struct {
@@ -485,6 +512,10 @@ type stepper struct {
 // stepForce, when non-zero, widens every margin (tests: it sends pixels
 // through the exact fallback).
 var stepForce uint32
+
+// fusedOff, when set, sends every chunk through the stages (tests and
+// benchmarks: the staged path beside the fused one).
+var fusedOff bool
 
 // gradients computes the row's changes per pixel from the edge steps dx.
 func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
@@ -526,7 +557,7 @@ func (q *stepQ) setup(x, g, c, off float64) bool {
 	if !(math.Abs(x) < 1<<29 && math.Abs(g) < 1<<22) {
 		return false
 	}
-	m := (1e-12*(c+math.Abs(off)+1))*one + spanN + 8
+	m := (1e-12*(c+math.Abs(off)+1))*one + stepN + 8
 	if !(m < 1<<30) {
 		return false
 	}
@@ -542,35 +573,20 @@ func (q *stepQ) setup(x, g, c, off float64) bool {
 func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int64, n int) bool {
 	pl := &ps.span
 	v := &pr.v
-	// The reference's values at the first pixel.
-	area := pr.area
-	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
-	z := float64(w0*v[0].z) + float64(w1*v[1].z) + float64(w2*v[2].z)
-	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
-	norm := 1 / (p0 + p1 + p2)
-	p0, p1, p2 = p0*norm, p1*norm, p2*norm
-	in := func(a, b, c float32) float64 {
-		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
-	}
+	w, z := chunkWeights(pr, e)
 	var qs [4 + 1 + 6]stepQ
 	var bad uint64
 	flat := pr.flat
-	for k := 0; k < 4; k++ {
-		if flat>>k&1 != 0 {
-			continue
-		}
-		x := float64(in(v[0].color[k], v[1].color[k], v[2].color[k])*255) + 0.5
-		cmax := max(math.Abs(float64(v[0].color[k])), math.Abs(float64(v[1].color[k])), math.Abs(float64(v[2].color[k])))
-		if !qs[k].setup(x, st.gCol[k], 255*cmax, 0.5) {
-			return false
-		}
+	if !st.colorQ(pr, &w, (*[4]stepQ)(qs[:4])) {
+		return false
 	}
 	zPer := pl.needZ && !pr.flatZ
-	if zPer {
-		zmax := max(math.Abs(v[0].z), math.Abs(v[1].z), math.Abs(v[2].z))
-		if !qs[4].setup(z*st.zs, st.gZ, st.zs*zmax, 0) {
-			return false
-		}
+	if zPer && !st.zQ(pr, z, &qs[4]) {
+		return false
+	}
+	p0, p1, p2 := w[0], w[1], w[2]
+	in := func(a, b, c float32) float64 {
+		return float64(p0*float64(a)) + float64(p1*float64(b)) + float64(p2*float64(c))
 	}
 	for u := 0; u < 3; u++ {
 		if !pl.texInt[u] {
@@ -590,27 +606,11 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 	// colour's channels are stepped together and stored as one word (a
 	// flat channel steps by 0 from its value, margin 0).
 	{
-		var x, d [4]int64
-		var m [4]uint32
-		for k := 0; k < 4; k++ {
-			if flat>>k&1 != 0 {
-				x[k] = int64(pr.color[k]) << 32
-			} else {
-				x[k], d[k], m[k] = qs[k].x0, qs[k].dx, qs[k].margin
-			}
-		}
-		// The values are linear in i (|x0| < 2^61, n·|dx| < 2^60: no
-		// overflow), so when the first and last pixel's values lie in
-		// [0, 255] every pixel's does and the clamps can go.
-		inRange := true
-		for k := 0; k < 4; k++ {
-			a, b := x[k]>>32, (x[k]+int64(n-1)*d[k])>>32
-			inRange = inRange && a >= 0 && a <= 255 && b >= 0 && b <= 255
-		}
+		x, d, m := colorSteps(pr, (*[4]stepQ)(qs[:4]))
 		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 		d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 		m0, m1, m2, m3 := m[0], m[1], m[2], m[3]
-		if inRange {
+		if colorInRange(&x, &d, n) {
 			bad = colorLanes(&x, &d, max(m0, m1, m2, m3), flat, sb, n)
 		} else {
 			for i := 0; i < n; i++ {
@@ -625,26 +625,13 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 	}
 	if pl.needZ && pr.flatZ {
 		zq := ps.quantizeDepth(pr.depth)
-		for i := 0; i < n; i++ {
-			sb.zq[i] = zq
+		zs := sb.zq[:n]
+		for i := range zs {
+			zs[i] = zq
 		}
 	}
 	if zPer {
-		// A pixel near a depth step needs the exact depth only.
-		q := &qs[4]
-		x, m, top := q.x0, q.margin, int64(st.zs)
-		z0, z1, z2 := v[0].z, v[1].z, v[2].z
-		for i := 0; i < n; i++ {
-			if uint32(x)-m > 0-2*m {
-				ii := int64(i)
-				w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
-				z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-				sb.zq[i] = ps.quantizeDepth(max(0, min(1, z)))
-			} else {
-				sb.zq[i] = uint32(min(top, max(0, x>>32)))
-			}
-			x += q.dx
-		}
+		st.zStep(ps, pr, sb, &qs[4], e, dx, n)
 	}
 	// A pixel near a texel coordinate step needs the exact texture
 	// coordinates only (texel computes them as interpolate does).
@@ -653,17 +640,15 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		if !pl.texInt[u] {
 			continue
 		}
-		for c := 0; c < 2; c++ {
-			q := &qs[5+2*u+c]
-			x, m := q.x0, q.margin
-			out := &sb.txy[u]
-			for i := 0; i < n; i++ {
-				if uint32(x)-m > 0-2*m {
-					badTex |= 1 << i
-				}
-				out[i][c] = int32(x >> 32)
-				x += q.dx
+		qs, qt := &qs[5+2*u], &qs[5+2*u+1]
+		xs, xt, ds, dt, ms, mt := qs.x0, qt.x0, qs.dx, qt.dx, qs.margin, qt.margin
+		out := sb.txy[u][:n]
+		for i := range out {
+			if uint32(xs)-ms > 0-2*ms || uint32(xt)-mt > 0-2*mt {
+				badTex |= 1 << (i & 63)
 			}
+			out[i] = [2]int32{int32(xs >> 32), int32(xt >> 32)}
+			xs, xt = xs+ds, xt+dt
 		}
 	}
 	badTex &^= bad
@@ -678,6 +663,93 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		interpolate(ps, pr, sb, *e, dx, i, i+1)
 	}
 	return true
+}
+
+// chunkWeights returns the reference's perspective weights and depth at
+// the pixel whose edge values are e (interpolate's arithmetic).
+func chunkWeights(pr *prim, e *[3]int64) ([3]float64, float64) {
+	v := &pr.v
+	area := pr.area
+	w0, w1, w2 := float64(e[0])/area, float64(e[1])/area, float64(e[2])/area
+	z := float64(w0*v[0].z) + float64(w1*v[1].z) + float64(w2*v[2].z)
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	return [3]float64{p0 * norm, p1 * norm, p2 * norm}, z
+}
+
+// colorQ sets up the stepped colour channels that are not flat from the
+// weights w at the chunk's first pixel; it reports false when one cannot
+// be stepped.
+func (st *stepper) colorQ(pr *prim, w *[3]float64, qs *[4]stepQ) bool {
+	v := &pr.v
+	p0, p1, p2 := w[0], w[1], w[2]
+	for k := 0; k < 4; k++ {
+		if pr.flat>>k&1 != 0 {
+			continue
+		}
+		c0, c1, c2 := float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
+		x := float64((float64(p0*c0)+float64(p1*c1)+float64(p2*c2))*255) + 0.5
+		cmax := max(math.Abs(c0), math.Abs(c1), math.Abs(c2))
+		if !qs[k].setup(x, st.gCol[k], 255*cmax, 0.5) {
+			return false
+		}
+	}
+	return true
+}
+
+// zQ sets up the stepped quantised depth from the depth z at the chunk's
+// first pixel; it reports false when it cannot be stepped.
+func (st *stepper) zQ(pr *prim, z float64, q *stepQ) bool {
+	v := &pr.v
+	zmax := max(math.Abs(v[0].z), math.Abs(v[1].z), math.Abs(v[2].z))
+	return q.setup(z*st.zs, st.gZ, st.zs*zmax, 0)
+}
+
+// colorSteps returns the four channels' 32.32 values at the chunk's first
+// pixel, steps and margins: a flat channel is its value with step and
+// margin 0.
+func colorSteps(pr *prim, qs *[4]stepQ) (x, d [4]int64, m [4]uint32) {
+	for k := 0; k < 4; k++ {
+		if pr.flat>>k&1 != 0 {
+			x[k] = int64(pr.color[k]) << 32
+		} else {
+			x[k], d[k], m[k] = qs[k].x0, qs[k].dx, qs[k].margin
+		}
+	}
+	return x, d, m
+}
+
+// colorInRange reports whether every channel's value lies in [0, 255] at
+// the first and the last of n pixels: the values are linear in i (|x| <
+// 2^61, n·|d| < 2^60: no overflow), so then every pixel's does and the
+// clamps can go.
+func colorInRange(x, d *[4]int64, n int) bool {
+	inRange := true
+	for k := 0; k < 4; k++ {
+		a, b := x[k]>>32, (x[k]+int64(n-1)*d[k])>>32
+		inRange = inRange && a >= 0 && a <= 255 && b >= 0 && b <= 255
+	}
+	return inRange
+}
+
+// zStep fills the chunk's quantised depths from the stepped q; a pixel
+// near a depth step gets the exact depth.
+func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx *[3]int64, n int) {
+	v := &pr.v
+	area := pr.area
+	x, m, top := q.x0, q.margin, int64(st.zs)
+	z0, z1, z2 := v[0].z, v[1].z, v[2].z
+	for i := 0; i < n; i++ {
+		if uint32(x)-m > 0-2*m {
+			ii := int64(i)
+			w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
+			sb.zq[i] = uint32(max(0, min(1, z)) * st.zs) // quantizeDepth
+		} else {
+			sb.zq[i] = uint32(min(top, max(0, x>>32)))
+		}
+		x += q.dx
+	}
 }
 
 // colorLanes steps a chunk's four colour channels whose values at the
@@ -699,11 +771,44 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 // the next. A flat channel (step 0) sits at the middle of its integer (f
 // = 2^19), never near an end.
 func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64 {
+	var l lanes
+	if !l.setup(x, d, m, flat, n) {
+		return 1<<n - 1 // every pixel (a shift by 64 is 0 in Go)
+	}
+	// The lanes less t (lanes.tiles): a good pixel has their integer
+	// parts, and the margin test is the carry into bit 20 of a lane.
+	const hi = 1<<20 | 1<<52
+	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
+	var bad uint64
+	col := sb.col[:n]
+	for i := range col {
+		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
+			bad |= 1 << (i & 63)
+		}
+		binary.LittleEndian.PutUint32(col[i][:], uint32(u01>>20)&0xFF|uint32(u01>>44)&0xFF00|
+			uint32(u23>>4)&0xFF0000|uint32(u23>>28)&0xFF000000)
+		u01, u23 = u01+s01, u23+s23
+	}
+	return bad
+}
+
+// lanes is colorLanes's two words of two channels each, their steps and
+// the constants of the margin test.
+type lanes struct {
+	w01, w23, s01, s23, tt, c uint64
+}
+
+// setup starts the lanes from the channels' 32.32 values x and steps d
+// (as chunk computes them) with the largest margin m for n pixels (at
+// most stepN); it reports false when the margin leaves no good fraction.
+// (colorLanes's bound with n for 64: the lanes' truncation loses under n
+// in a lane's fraction.)
+func (l *lanes) setup(x, d *[4]int64, m uint32, flat uint8, n int) bool {
 	const bias = 1 << 28
 	t := int64(m)>>12 + 1
-	span := int64(1<<20) - 64 - 2*t // the width of the good fractions, less one
+	span := int64(1<<20) - int64(n) - 2*t // the width of the good fractions, less one
 	if span <= 0 {
-		return 1<<n - 1 // every pixel (a shift by 64 is 0 in Go)
+		return false
 	}
 	var lane, step [4]int64
 	for k := 0; k < 4; k++ {
@@ -713,28 +818,24 @@ func colorLanes(x, d *[4]int64, m uint32, flat uint8, sb *spanBuf, n int) uint64
 			lane[k], step[k] = bias+x[k]>>12, d[k]>>12
 		}
 	}
-	w01, w23 := uint64(lane[0]|lane[1]<<32), uint64(lane[2]|lane[3]<<32)
-	s01, s23 := uint64(step[0]+step[1]<<32), uint64(step[2]+step[3]<<32)
+	l.w01, l.w23 = uint64(lane[0]|lane[1]<<32), uint64(lane[2]|lane[3]<<32)
+	l.s01, l.s23 = uint64(step[0]+step[1]<<32), uint64(step[2]+step[3]<<32)
 	// A lane's f - t, masked to 20 bits, plus 2^20 - 1 - span carries
 	// into bit 20 exactly when f is outside [t, t + span].
-	tt := uint64(t | t<<32)
+	l.tt = uint64(t | t<<32)
+	l.c = uint64(1<<20-1-span) * (1 | 1<<32)
+	return true
+}
+
+// bad reports whether the current pixel is one to interpolate exactly.
+func (l *lanes) bad() bool {
 	const fm = 0x000FFFFF000FFFFF
 	const hi = 1<<20 | 1<<52
-	c := uint64(1<<20-1-span) * (1 | 1<<32)
-	var bad uint64
-	for i := 0; i < n; i++ {
-		if (((w01-tt)&fm+c)|((w23-tt)&fm+c))&hi != 0 {
-			bad |= 1 << i
-		}
-		// Channels 0-3 from bits 20 and 52 of each word, stored as one
-		// word (byte k is channel k).
-		binary.LittleEndian.PutUint32(sb.col[i][:], uint32(w01>>20)&0xFF|uint32(w01>>44)&0xFF00|
-			uint32(w23>>4)&0xFF0000|uint32(w23>>28)&0xFF000000)
-		w01 += s01
-		w23 += s23
-	}
-	return bad
+	return (((l.w01-l.tt)&fm+l.c)|((l.w23-l.tt)&fm+l.c))&hi != 0
 }
+
+// next steps to the next pixel.
+func (l *lanes) next() { l.w01 += l.s01; l.w23 += l.s23 }
 
 // texel fills pixel i's integer texel coordinates exactly: interpolate's
 // arithmetic for the weights and the coordinate sets the units read.
@@ -806,9 +907,13 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 	pl := &ps.span
 	live := &sb.live
 	if pl.early {
-		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
+		if !depthStage(ps, pr, sb, n, x0, row) || pl.noColor {
 			return
 		}
+	}
+	if pl.texBlend && !fusedOff {
+		ps.tex[0].texBlendSpan(ps, sb, n, x0, row)
+		return
 	}
 	for u := 0; u < 3; u++ {
 		t := &ps.tex[u]
@@ -903,7 +1008,7 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 		}
 	}
 	if !pl.early {
-		if !depthStage(ps, sb, n, x0, row) || pl.noColor {
+		if !depthStage(ps, pr, sb, n, x0, row) || pl.noColor {
 			return
 		}
 	}
@@ -912,10 +1017,18 @@ func shadeChunk(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) {
 
 // depthStage runs the stencil and depth tests and writes over the chunk;
 // it reports whether any pixel is left.
-func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
+func depthStage(ps *pixelState, pr *prim, sb *spanBuf, n, x0, row int) bool {
 	pl := &ps.span
 	live := &sb.live
 	dcm := ps.dcm
+	if pr.flatZ && (pl.zKind == zD16 || pl.zKind == zD24S8) && !fusedOff && allOf(live[:n]) {
+		// One depth for the whole chunk: the fused path's tile runs.
+		pass := ps.depthRunFlat(sb.zq[0], n, x0, row)
+		for i := range live[:n] {
+			live[i] = pass>>i&1 != 0
+		}
+		return pass != 0
+	}
 	if !pl.needZ {
 		// No test, no stencil, no write: every pixel passes.
 		for i := 0; i < n; i++ {
@@ -982,6 +1095,16 @@ func depthStage(ps *pixelState, sb *spanBuf, n, x0, row int) bool {
 		}
 	}
 	return any
+}
+
+// allOf reports whether every flag is set.
+func allOf(b []bool) bool {
+	for _, v := range b {
+		if !v {
+			return false
+		}
+	}
+	return true
 }
 
 // colorStage blends and writes the chunk's colours.

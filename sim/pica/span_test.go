@@ -30,6 +30,9 @@ var (
 	// small is the span test's 64x48 target.
 	small = layout{w: 64, h: 48, fb: VRAMBase, z: VRAMBase + 0x10000, tex: VRAMBase + 0x20000,
 		vb: FCRAMBase + 0x100000, ib: FCRAMBase + 0x180000}
+	// wide is a 200x24 target: rows longer than a chunk.
+	wide = layout{w: 200, h: 24, fb: VRAMBase, z: VRAMBase + 0x10000, tex: VRAMBase + 0x20000,
+		vb: FCRAMBase + 0x100000, ib: FCRAMBase + 0x180000}
 	// big is the worker test's 256x160 target: batches large enough to
 	// be shared out.
 	big = layout{w: 256, h: 160, fb: VRAMBase, z: VRAMBase + 0x40000, tex: VRAMBase + 0x80000,
@@ -60,8 +63,15 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 		}
 		return b
 	}
-	mem[l.fb] = rnd(l.bytes())
-	mem[l.z] = rnd(l.bytes())
+	// The buffers' memory up to the next buffer: a texture may read past
+	// a buffer, and scenes of different layouts share devices.
+	mem[l.fb] = rnd(int(l.z - l.fb))
+	mem[l.z] = rnd(int(l.tex - l.z))
+	if r.IntN(2) == 0 { // cleared to the far plane: whole tiles pass
+		for i := range l.bytes() {
+			mem[l.z][i] = 0xFF
+		}
+	}
 	for u := uint32(0); u < 3; u++ {
 		mem[l.tex+u*0x10000] = rnd(0x10000)
 	}
@@ -79,8 +89,10 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 		randomPixelState(r, l, &w)
 		n := 1 + r.IntN(6)
 		var verts []sceneVertex
+		fz := -r.Float32()*1.1 + 0.05 // the group's one depth
+		flatZ := r.IntN(4) == 0       // every triangle at depth fz
 		for i := 0; i < n; i++ {
-			verts = append(verts, randomTriangle(r)...)
+			verts = append(verts, randomTriangle(r, fz, flatZ)...)
 		}
 		mode := uint32(r.IntN(3)) // list, strip, fan
 		switch r.IntN(3) {
@@ -253,8 +265,10 @@ func randomVS(r *rand.Rand, w *p.Writer) {
 
 // randomTriangle returns three vertices in clip space: mostly inside the
 // view volume, some crossing it (clipping), some with perspective w, some
-// small.
-func randomTriangle(r *rand.Rand) []sceneVertex {
+// small. A triangle of one depth (some, or all when flatZ) has depth fz
+// (the group's: overlapping triangles then meet the depths they wrote,
+// the edge of every depth test).
+func randomTriangle(r *rand.Rand, fz float32, flatZ bool) []sceneVertex {
 	out := make([]sceneVertex, 3)
 	cx, cy := r.Float32()*2.4-1.2, r.Float32()*2.4-1.2
 	size := float32(2.5)
@@ -264,8 +278,7 @@ func randomTriangle(r *rand.Rand) []sceneVertex {
 	persp := r.IntN(3) == 0
 	// Some triangles have one depth (a flat colour too makes every
 	// pixel's inputs constant: shadeRow's constant path).
-	flatZ := r.IntN(4) == 0
-	fz := -r.Float32()*1.1 + 0.05
+	flatZ = flatZ || r.IntN(4) == 0
 	for i := range out {
 		w := float32(1)
 		if persp {
@@ -435,6 +448,45 @@ func randomPixelState(r *rand.Rand, l *layout, w *p.Writer) {
 	w.Write(p.BLEND_FUNC, bf)
 	w.Write(p.BLEND_COLOR, r.Uint32())
 	w.Write(p.LOGIC_OP, uint32(r.IntN(16)))
+	if bit(40) == 1 {
+		fusedShape(r, w, dcm)
+	}
+}
+
+// fusedShape rewrites the registers of a random pixel state so that it
+// takes the fused Gouraud path (fused.go), but for the depth and stencil
+// state, which stay random: the primary colour unchanged through the
+// combiners (every stage passing, or stage 0 the primary colour) or
+// stage 0 the constant colour, no
+// alpha test, no fog, copied into RGBA8 under a full mask. dcm is the
+// state's DEPTH_COLOR_MASK (its depth function is drawn again half the
+// time: the state's is LEQUAL a third of the time).
+func fusedShape(r *rand.Rand, w *p.Writer, dcm uint32) {
+	w.Write(p.COLORBUFFER_FORMAT, 0)
+	w.Write(p.COLORBUFFER_WRITE, 0xF)
+	w.Write(p.FRAGOP_ALPHA_TEST, 0)
+	w.Write(p.TEXENV_UPDATE_BUFFER, uint32(r.IntN(256))<<8)
+	for s := 0; s < 6; s++ {
+		src := uint32(0x000F000F)
+		if s == 0 {
+			src = []uint32{src, 0, 0x000E000E}[r.IntN(3)] // pass, primary, constant
+		}
+		w.Write(p.TexEnv(s, 0), src)
+		w.Write(p.TexEnv(s, 1), 0)
+		w.Write(p.TexEnv(s, 2), 0)
+		w.Write(p.TexEnv(s, 4), 0)
+	}
+	if r.IntN(2) == 0 { // a depth test of any function, and writes
+		dcm = dcm&^0x70 | uint32(r.IntN(8))<<4 | 1 | 1<<12
+		w.Write(p.DEPTHBUFFER_WRITE, 3)
+	}
+	w.Write(p.DEPTH_COLOR_MASK, dcm|0xF<<8)
+	if r.IntN(2) == 0 { // D16 or D24S8, no stencil test
+		w.Write(p.DEPTHBUFFER_FORMAT, uint32(r.IntN(2))*3)
+		w.Write(p.STENCIL_TEST, 0)
+	}
+	w.Write(p.COLOR_OPERATION, 0x00E40100)
+	w.Write(p.BLEND_FUNC, 0x01010000)
 }
 
 // sceneDevice returns a device for random scenes, with the reference
@@ -471,7 +523,8 @@ func renderRandomScene(t testing.TB, d *Device, l *layout, cmd []byte, mem map[u
 
 // TestSpanPathMatchesReference renders random scenes through the fast
 // span pipeline and through the per-pixel reference path and compares
-// every byte of the colour and depth buffers and the counters.
+// every byte of the colour and depth buffers and the counters (a quarter
+// of them on the wide target).
 func TestSpanPathMatchesReference(t *testing.T) {
 	n := 300
 	if testing.Short() {
@@ -481,9 +534,13 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	fast := []*Device{sceneDevice(t, false, 1), sceneDevice(t, false, 3)}
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 1))
-		cmd, mem := randomScene(r, &small, 1+r.IntN(6))
-		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, &small, cmd, mem)
-		fb, z, c, err := renderRandomScene(t, fast[seed%2], &small, cmd, mem)
+		l := &small
+		if seed%4 == 3 {
+			l = &wide
+		}
+		cmd, mem := randomScene(r, l, 1+r.IntN(6))
+		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
+		fb, z, c, err := renderRandomScene(t, fast[seed%2], l, cmd, mem)
 		require.Equal(t, errRef, err, "seed %d", seed)
 		require.Equal(t, cRef, c, "seed %d: pixels and triangles", seed)
 		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
@@ -714,6 +771,97 @@ func BenchmarkFillTexBlend(b *testing.B) { benchFill(b, true) }
 
 // BenchmarkFillGouraud shades the fill-gouraud scene's 8 quads.
 func BenchmarkFillGouraud(b *testing.B) { benchFill(b, false) }
+
+// TestDepthRange checks the fused path's depth test as an interval
+// against cmpFunc for every function, at depths and stored values around
+// 0, the middle and the top of 4-, 16- and 24-bit ranges.
+func TestDepthRange(t *testing.T) {
+	for _, top := range []uint32{15, 0xFFFF, 0xFFFFFF} {
+		var vals []uint32
+		for _, c := range []uint32{0, top / 2, top} {
+			for d := uint32(0); d < 5; d++ {
+				vals = append(vals, min(top, max(c, 2)-2+d))
+			}
+		}
+		for fn := uint32(0); fn < 8; fn++ {
+			for _, z := range vals {
+				lo, span, ok := depthRange(fn, z, top)
+				for _, d := range vals {
+					got := ok && (d-lo)&top <= span
+					require.Equal(t, cmpFunc(fn, z, d), got, "top %#x fn %d z %d d %d", top, fn, z, d)
+				}
+			}
+		}
+	}
+}
+
+// TestCmpMask checks the fused path's compare as a mask against cmpFunc.
+func TestCmpMask(t *testing.T) {
+	for f := uint32(0); f < 8; f++ {
+		for _, a := range []uint32{0, 1, 2, 0xFFFFFF} {
+			for _, b := range []uint32{0, 1, 2, 0xFFFFFF} {
+				require.Equal(t, cmpFunc(f, a, b), cmpMask[f]>>cmpIndex(a, b)&1 != 0, "f %d a %d b %d", f, a, b)
+			}
+		}
+	}
+}
+
+// TestDepthTiles checks the fused path's whole-tile depth runs (tiles16,
+// tiles32) against its pixel-at-a-time run: two random tile rows of
+// stored values at and around the depth, every function, with and
+// without the write; a tile row where some pixel fails runs pixel by
+// pixel, and must not have written first.
+func TestDepthTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	offs := []int32{0, 1, 4, 5, 16, 17, 20, 21, 64, 65, 68, 69, 80, 81, 84, 85}
+	fell := 0
+	for _, kind := range []int{zD16, zD24S8} {
+		top, bpp := uint32(0xFFFF), 2
+		if kind == zD24S8 {
+			top, bpp = 0xFFFFFF, 4
+		}
+		for k := 0; k < 4000; k++ {
+			z := []uint32{0, 1, top / 2, top - 1, top, r.Uint32() & top}[r.IntN(6)]
+			lo, span, ok := depthRange(uint32(r.IntN(8)), z, top)
+			if !ok {
+				continue
+			}
+			buf := make([]byte, 88*bpp)
+			for i := range buf {
+				buf[i] = byte(r.Uint32())
+			}
+			for _, o := range offs {
+				v := []uint32{z - 1, z, z + 1, 0, top, r.Uint32()}[r.IntN(6)] & top
+				if r.IntN(8) > 0 { // mostly one value: whole tiles pass
+					v = []uint32{z, top}[r.IntN(2)]
+				}
+				if kind == zD16 {
+					binary.LittleEndian.PutUint16(buf[2*o:], uint16(v))
+				} else {
+					binary.LittleEndian.PutUint32(buf[4*o:], binary.LittleEndian.Uint32(buf[4*o:])&^top|v)
+				}
+			}
+			want := bytes.Clone(buf)
+			zr := depthRun{lo: lo, span: span, top: top, z: z, write: r.IntN(4) > 0, zb: want}
+			wantPass := zr.pixels(offs, kind)
+			zr.zb = buf
+			var got uint64
+			if kind == zD16 {
+				got = zr.tiles16(offs)
+			} else {
+				got = zr.tiles32(offs)
+			}
+			require.Equal(t, wantPass, got, "kind %d z %d lo %d span %d", kind, z, lo, span)
+			require.Equal(t, want, buf, "kind %d z %d lo %d span %d", kind, z, lo, span)
+			if wantPass&0xFF != 0xFF || wantPass>>8 != 0xFF {
+				fell++
+			}
+		}
+	}
+	// Both forms were taken.
+	require.Greater(t, fell, 1000)
+	require.Less(t, fell, 7000)
+}
 
 // TestTruncF24 checks truncF24 against hal/pica's encoder and decoder at
 // every exponent (random mantissas and both ends) and on the special

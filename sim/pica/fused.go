@@ -1,0 +1,628 @@
+package pica
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	p "github.com/retrogl/retrogl/hal/pica"
+)
+
+// The fused Gouraud path: a draw whose combiners output the primary
+// colour unchanged (or one constant colour, as the driver's clears do),
+// with no alpha test and no fog, copied into an RGBA8
+// buffer under a full mask, with no depth work or a D16 or D24S8 depth
+// buffer without the stencil test, shades a stepped chunk in two loops
+// instead of the stages' four: the depth test and write of the whole
+// chunk (depthRun; a triangle of one depth, the common case, tests every
+// pixel against one interval), then the colours straight from the
+// stepper's lanes into the colour buffer (colorLanes' arithmetic, stored
+// as the buffer's bytes). A pixel near a colour rounding step is
+// interpolated exactly and written again afterwards: the copy reads
+// nothing, so the last write is what counts. The result is the staged
+// path's, pixel for pixel: the stages before depth (the combiners, the
+// alpha test, fog) do nothing in this state, and the colour stage writes
+// exactly the pixels the depth stage passes.
+// TestSpanPathMatchesReference draws such states (randomPixelState's
+// fused shape).
+
+// fusedPlan decides whether the draw takes the fused Gouraud path, and
+// its depth form.
+func (ps *pixelState) fusedPlan() {
+	pl := &ps.span
+	switch {
+	case !pl.needZ:
+		pl.zKind = zNone
+	case !pl.zFast || ps.depthBuf == nil:
+		pl.zKind = zOther
+	case ps.depthFmt == p.DepthD16:
+		pl.zKind = zD16
+	case ps.depthFmt == p.DepthD24S8:
+		pl.zKind = zD24S8
+	default:
+		pl.zKind = zOther
+	}
+	pl.konstOnly = !ps.tevPrimary && pl.replace && pl.repRGB < 0 && pl.repA < 0
+	pl.gouraud = (ps.tevPrimary || pl.konstOnly) && ps.alphaTest&1 == 0 && ps.fogMode != 5 && pl.copyRGBA8 &&
+		!pl.noColor && ps.color != nil && pl.zKind != zOther
+}
+
+// The depth forms of the fused path.
+const (
+	zNone  = iota // no depth test, write or stencil: every pixel passes
+	zD16          // 16-bit depth
+	zD24S8        // 24-bit depth in the low bytes of a 32-bit word
+	zOther        // the stencil test, or another format: not fused
+)
+
+// fusedN is the longest chunk of the fused path: the lanes and the
+// stepped depth start from exact values once per chunk (stepN), the
+// depth runs and the stores go 64 pixels at a time.
+const fusedN = stepN
+
+// gouraudChunk shades the chunk of n pixels (at most fusedN) at (x0,
+// row), every one live, on the fused path; it reports false (nothing
+// done) when the chunk cannot be stepped in lanes.
+func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int64, n, x0, row int) bool {
+	pl := &ps.span
+	w, z := chunkWeights(pr, e)
+	var x, d [4]int64
+	var m [4]uint32
+	f := pr.flat
+	if pl.konstOnly {
+		// The constant colour: four flat lanes.
+		for k := range x {
+			x[k] = int64(pl.konst[k]) << 32
+		}
+		f = 0xF
+	} else {
+		var qs [4]stepQ
+		if !st.colorQ(pr, &w, &qs) {
+			return false
+		}
+		x, d, m = colorSteps(pr, &qs)
+		if !colorInRange(&x, &d, n) {
+			return false
+		}
+	}
+	// The lanes hold channels A and G in one word, B and R in the other
+	// (agbr).
+	x, d = [4]int64{x[3], x[1], x[2], x[0]}, [4]int64{d[3], d[1], d[2], d[0]}
+	var l lanes
+	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f&6|f&1<<3, n) {
+		return false
+	}
+	zPer := pl.zKind != zNone && !pr.flatZ
+	var q stepQ
+	if zPer && !st.zQ(pr, z, &q) {
+		return false
+	}
+	var zq uint32
+	if pl.zKind != zNone && pr.flatZ {
+		zq = ps.quantizeDepth(pr.depth)
+	}
+	base := (row&^7)*ps.width + mortonY[row&7]
+	cb := ps.color[4*base:]
+	for k, m := 0, 0; k < n; k += m {
+		m = min(spanN-(x0+k)&7, n-k) // the second and later start a tile row
+		ek := [3]int64{e[0] + int64(k)*dx[0], e[1] + int64(k)*dx[1], e[2] + int64(k)*dx[2]}
+		all := uint64(1)<<m - 1 // m <= 64; a shift by 64 is 0
+		if m == 64 {
+			all = ^uint64(0)
+		}
+		pass := all
+		switch {
+		case zPer:
+			st.zStep(ps, pr, sb, &q, &ek, dx, m)
+			q.x0 += int64(m) * q.dx
+			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
+		case pl.zKind != zNone:
+			pass = ps.depthRunFlat(zq, m, x0+k, row)
+		}
+		if pass == 0 {
+			l.w01 += uint64(m) * l.s01
+			l.w23 += uint64(m) * l.s23
+			continue
+		}
+		cols := pl.pxOff[x0+k : x0+k+m]
+		bad := l.store(cb, cols, pass, pass == all, x0+k)
+		bad &= pass
+		for bad != 0 {
+			i := bits.TrailingZeros64(bad)
+			bad &= bad - 1
+			c := exactColor(pr, &ek, dx, i)
+			binary.LittleEndian.PutUint32(cb[4*cols[i]:], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[:])))
+		}
+	}
+	return true
+}
+
+// store writes the chunk's stepped colours into the RGBA8 buffer cb at
+// the pixel offsets cols, where pass has the pixel's bit (full: every
+// pixel), and returns the pixels to interpolate exactly (some may not
+// pass); x0 is the first pixel's x. A whole tile row of 8 pixels (x0 + i
+// a multiple of 8) lies at word offsets 0, 1, 4, 5, 16, 17, 20 and 21
+// from its first (the tile's Morton order): it is written as four 64-bit
+// words. The lanes are stepped from their value minus t (lanes.setup):
+// a pixel whose fractions are all at most span then has the lanes'
+// integer parts, and the margin test is one add per lane.
+func (l *lanes) store(cb []byte, cols []int32, pass uint64, full bool, x0 int) uint64 {
+	var bad uint64
+	n := len(cols)
+	i := 0
+	if !full {
+		for ; i < n; i++ {
+			bad |= l.one(cb, cols[i], pass>>i&1 != 0) << i
+		}
+		return bad
+	}
+	for ; i < n && (x0+i)&7 != 0; i++ {
+		bad |= l.one(cb, cols[i], true) << i
+	}
+	if i+8 <= n {
+		if l.s01 == 0 && l.s23 == 0 && !l.bad() {
+			// One colour, no pixel near a step: whole tile rows of it.
+			fill(cb, cols[i:n], agbr(l.w01-l.tt, l.w23-l.tt))
+		} else {
+			bad |= l.tiles(cb, cols[i:n]) << i
+		}
+		i += (n - i) &^ 7
+	}
+	for ; i < n; i++ {
+		bad |= l.one(cb, cols[i], true) << i
+	}
+	return bad
+}
+
+// tiles is store for the whole tile rows of pixels starting at cols[0]
+// (a multiple of 8); it returns the pixels to interpolate exactly. The
+// margin test is the carry into bit 20 of a lane: (u + c) ^ u.
+func (l *lanes) tiles(cb []byte, cols []int32) uint64 {
+	const hi = 1<<20 | 1<<52
+	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
+	var bad uint64
+	o := 4 * int(cols[0])
+	groups := len(cols) / 8
+	for j := 0; j < groups; j++ {
+		t := cb[o : o+88 : o+88]
+		o += 256
+		g := ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		a := agbr(u01, u23)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		binary.LittleEndian.PutUint64(t[0:8], uint64(a)|uint64(agbr(u01, u23))<<32)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		a = agbr(u01, u23)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		binary.LittleEndian.PutUint64(t[16:24], uint64(a)|uint64(agbr(u01, u23))<<32)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		a = agbr(u01, u23)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		binary.LittleEndian.PutUint64(t[64:72], uint64(a)|uint64(agbr(u01, u23))<<32)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		a = agbr(u01, u23)
+		u01, u23 = u01+s01, u23+s23
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		binary.LittleEndian.PutUint64(t[80:88], uint64(a)|uint64(agbr(u01, u23))<<32)
+		u01, u23 = u01+s01, u23+s23
+		if g&hi != 0 {
+			bad |= tileBad(u01-8*s01, u23-8*s23, s01, s23, c) << (8 * j)
+		}
+	}
+	l.w01, l.w23 = u01+l.tt, u23+l.tt
+	return bad
+}
+
+// tileBad returns which of the 8 pixels of a tile row whose first has
+// the lanes u01, u23 are ones to interpolate exactly.
+func tileBad(u01, u23, s01, s23, c uint64) uint64 {
+	const hi = 1<<20 | 1<<52
+	var bad uint64
+	for k := 0; k < 8; k++ {
+		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
+			bad |= 1 << k
+		}
+		u01, u23 = u01+s01, u23+s23
+	}
+	return bad
+}
+
+// fill writes colour word c (the bytes A, B, G, R) to the whole tile rows
+// of pixels starting at cols[0] (a multiple of 8).
+func fill(cb []byte, cols []int32, c uint32) {
+	cc := uint64(c) | uint64(c)<<32
+	o := 4 * int(cols[0])
+	for j := 0; j < len(cols)/8; j++ {
+		t := cb[o : o+88 : o+88]
+		o += 256
+		binary.LittleEndian.PutUint64(t[0:8], cc)
+		binary.LittleEndian.PutUint64(t[16:24], cc)
+		binary.LittleEndian.PutUint64(t[64:72], cc)
+		binary.LittleEndian.PutUint64(t[80:88], cc)
+	}
+}
+
+// one writes the current pixel at offset o when put, steps, and
+// returns 1 when the pixel is one to interpolate exactly.
+func (l *lanes) one(cb []byte, o int32, put bool) uint64 {
+	var bad uint64
+	if l.bad() {
+		bad = 1
+	}
+	if put {
+		binary.LittleEndian.PutUint32(cb[4*int(o):], agbr(l.w01-l.tt, l.w23-l.tt))
+	}
+	l.next()
+	return bad
+}
+
+// agbr is the colour of lanes holding channels A and G (wAG) and B and
+// R (wBR) as the bytes A, B, G, R of an RGBA8 pixel.
+func agbr(wAG, wBR uint64) uint32 {
+	x := wAG>>20&0x000000FF000000FF | wBR>>12&0x0000FF000000FF00
+	return uint32(x | x>>16)
+}
+
+// exactColor is the primary colour of the chunk's pixel i (edge values e
+// at pixel 0, steps dx): interpolate's arithmetic for the colour alone.
+func exactColor(pr *prim, e, dx *[3]int64, i int) [4]uint8 {
+	v := &pr.v
+	ii := int64(i)
+	area := pr.area
+	w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	q := p0 + p1 + p2
+	norm := 1 / q
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	c := pr.color
+	for k := 0; k < 4; k++ {
+		if pr.flat>>k&1 == 0 {
+			c[k] = q8Fast(float64(p0*float64(v[0].color[k])) + float64(p1*float64(v[1].color[k])) + float64(p2*float64(v[2].color[k])))
+		}
+	}
+	return c
+}
+
+// depthRange returns the depth test of function fn against a fragment of
+// depth z as an interval of stored values d, for d in [0, top] (top + 1
+// a power of two): the test passes when (d - lo) & top <= span. ok is
+// false when no stored value passes.
+func depthRange(fn, z, top uint32) (lo, span uint32, ok bool) {
+	switch fn {
+	case 0: // never
+		return 0, 0, false
+	case 1: // always
+		return 0, top, true
+	case 2: // z == d
+		return z, 0, true
+	case 3: // z != d: d in [z+1, z-1], wrapping
+		return z + 1, top - 1, true
+	case 4: // z < d
+		return z + 1, top - z - 1, z < top
+	case 5: // z <= d
+		return z, top - z, true
+	case 6: // z > d
+		return 0, z - 1, z > 0
+	}
+	return 0, z, true // z >= d
+}
+
+// depthRunFlat runs the depth test and write of the fused path's chunk
+// of n pixels at (x0, row), every one at quantised depth z, and returns
+// the pixels that pass (bit i for pixel i). The test is an interval of
+// stored values (depthRange); a whole tile row of 8 pixels (x0 + i a
+// multiple of 8) lies in pairs at pixel offsets 0, 4, 16 and 20 from its
+// first, each pair one word of two depths: when all 8 pass, the four
+// words are written at once.
+func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
+	pl := &ps.span
+	dcm := ps.dcm
+	test, write := dcm&1 != 0, dcm>>12&1 != 0 && ps.depthWrite
+	top := uint32(1)<<ps.depthFmt.Bits() - 1
+	lo, span, ok := uint32(0), top, true
+	if test {
+		lo, span, ok = depthRange(dcm>>4&7, z, top)
+	}
+	if !ok {
+		return 0
+	}
+	base := (row&^7)*ps.width + mortonY[row&7]
+	cols := pl.pxOff[x0 : x0+n]
+	zr := depthRun{lo: lo, span: span, top: top, z: z, write: write}
+	if pl.zKind == zD16 {
+		zr.zb = ps.depthBuf[2*base:]
+	} else {
+		zr.zb = ps.depthBuf[4*base:]
+	}
+	head := min(n, (8-x0&7)&7)
+	pass := zr.pixels(cols[:head], pl.zKind)
+	i := head + (n-head)&^7
+	if i > head {
+		if pl.zKind == zD16 {
+			pass |= zr.tiles16(cols[head:i]) << head
+		} else {
+			pass |= zr.tiles32(cols[head:i]) << head
+		}
+	}
+	return pass | zr.pixels(cols[i:], pl.zKind)<<i
+}
+
+// depthRun is the state of a flat depth run: the interval of passing
+// stored values, the depth, the write flag and the buffer from the row's
+// first pixel.
+type depthRun struct {
+	lo, span, top, z uint32
+	write            bool
+	zb               []byte
+}
+
+// pixels tests and writes the pixels at cols one at a time.
+func (zr *depthRun) pixels(cols []int32, kind int) uint64 {
+	var pass uint64
+	lo, span, top := zr.lo, zr.span, zr.top
+	if kind == zD16 {
+		for i, o := range cols {
+			b := zr.zb[2*int(o):]
+			if (uint32(binary.LittleEndian.Uint16(b))-lo)&top <= span {
+				pass |= 1 << i
+				if zr.write {
+					binary.LittleEndian.PutUint16(b, uint16(zr.z))
+				}
+			}
+		}
+		return pass
+	}
+	for i, o := range cols {
+		b := zr.zb[4*int(o):]
+		old := binary.LittleEndian.Uint32(b)
+		if (old-lo)&top <= span {
+			pass |= 1 << i
+			if zr.write {
+				binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|zr.z)
+			}
+		}
+	}
+	return pass
+}
+
+// tiles16 tests the 16-bit depths of the whole tile rows at cols (whose
+// first starts a tile row), writes the depth of a tile row whose 8 pass
+// (all at once), runs a tile row that does not pixel by pixel, and
+// returns the pixels that pass. A value v passes when (v - lo) & top +
+// top - span does not reach bit 16.
+func (zr *depthRun) tiles16(cols []int32) uint64 {
+	var pass uint64
+	lo, k, zz := zr.lo, zr.top-zr.span, zr.z|zr.z<<16
+	o := 2 * int(cols[0])
+	for j := 0; j < len(cols)/8; j++ {
+		t := zr.zb[o : o+44 : o+44]
+		o += 128
+		a, b := binary.LittleEndian.Uint32(t[0:4]), binary.LittleEndian.Uint32(t[8:12])
+		c, d := binary.LittleEndian.Uint32(t[32:36]), binary.LittleEndian.Uint32(t[40:44])
+		const m = 0xFFFF
+		f := ((a-lo)&m + k) | ((a>>16-lo)&m + k) | ((b-lo)&m + k) | ((b>>16-lo)&m + k) |
+			((c-lo)&m + k) | ((c>>16-lo)&m + k) | ((d-lo)&m + k) | ((d>>16-lo)&m + k)
+		if f > m {
+			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j)
+			continue
+		}
+		pass |= 0xFF << (8 * j)
+		if zr.write {
+			binary.LittleEndian.PutUint32(t[0:4], zz)
+			binary.LittleEndian.PutUint32(t[8:12], zz)
+			binary.LittleEndian.PutUint32(t[32:36], zz)
+			binary.LittleEndian.PutUint32(t[40:44], zz)
+		}
+	}
+	return pass
+}
+
+// tiles32 is tiles16 for 24-bit depths in 32-bit words (stencil in the
+// top byte, kept): a pair is one 64-bit word.
+func (zr *depthRun) tiles32(cols []int32) uint64 {
+	var pass uint64
+	lo, k := uint64(zr.lo), uint64(zr.top-zr.span)
+	zz := uint64(zr.z) | uint64(zr.z)<<32
+	o := 4 * int(cols[0])
+	for j := 0; j < len(cols)/8; j++ {
+		t := zr.zb[o : o+88 : o+88]
+		o += 256
+		a, b := binary.LittleEndian.Uint64(t[0:8]), binary.LittleEndian.Uint64(t[16:24])
+		c, d := binary.LittleEndian.Uint64(t[64:72]), binary.LittleEndian.Uint64(t[80:88])
+		const m = 0xFFFFFF
+		f := ((a-lo)&m + k) | ((a>>32-lo)&m + k) | ((b-lo)&m + k) | ((b>>32-lo)&m + k) |
+			((c-lo)&m + k) | ((c>>32-lo)&m + k) | ((d-lo)&m + k) | ((d>>32-lo)&m + k)
+		if f > m {
+			pass |= zr.pixels(cols[8*j:8*j+8], zD24S8) << (8 * j)
+			continue
+		}
+		pass |= 0xFF << (8 * j)
+		if zr.write {
+			const dm = 0x00FFFFFF00FFFFFF
+			binary.LittleEndian.PutUint64(t[0:8], a&^dm|zz)
+			binary.LittleEndian.PutUint64(t[16:24], b&^dm|zz)
+			binary.LittleEndian.PutUint64(t[64:72], c&^dm|zz)
+			binary.LittleEndian.PutUint64(t[80:88], d&^dm|zz)
+		}
+	}
+	return pass
+}
+
+// depthRunZ is depthRunFlat with pixel i at quantised depth zq[i]: each
+// pixel tested on its own (cmpMask), a whole tile row through constant
+// offsets (tileOff).
+func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
+	pl := &ps.span
+	dcm := ps.dcm
+	mask := uint32(7) // the test off: always
+	if dcm&1 != 0 {
+		mask = cmpMask[dcm>>4&7]
+	}
+	write := dcm>>12&1 != 0 && ps.depthWrite
+	base := (row&^7)*ps.width + mortonY[row&7]
+	cols := pl.pxOff[x0 : x0+n]
+	zs := zq[:len(cols)]
+	var pass uint64
+	if pl.zKind == zD16 {
+		zb := ps.depthBuf[2*base:]
+		for i := 0; i < len(cols); {
+			if (x0+i)&7 != 0 || i+8 > len(cols) {
+				b := zb[2*int(cols[i]):]
+				z := zs[i]
+				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
+					pass |= 1 << i
+					if write {
+						binary.LittleEndian.PutUint16(b, uint16(z))
+					}
+				}
+				i++
+				continue
+			}
+			o := 2 * int(cols[i])
+			t := zb[o : o+44 : o+44]
+			for k, off := range tileOff {
+				b := t[2*off : 2*off+2]
+				z := zs[i+k]
+				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
+					pass |= 1 << (i + k)
+					if write {
+						binary.LittleEndian.PutUint16(b, uint16(z))
+					}
+				}
+			}
+			i += 8
+		}
+		return pass
+	}
+	zb := ps.depthBuf[4*base:]
+	for i := 0; i < len(cols); {
+		if (x0+i)&7 != 0 || i+8 > len(cols) {
+			b := zb[4*int(cols[i]):]
+			z := zs[i]
+			old := binary.LittleEndian.Uint32(b)
+			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
+				pass |= 1 << i
+				if write {
+					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
+				}
+			}
+			i++
+			continue
+		}
+		o := 4 * int(cols[i])
+		t := zb[o : o+88 : o+88]
+		for k, off := range tileOff {
+			b := t[4*off : 4*off+4]
+			z := zs[i+k]
+			old := binary.LittleEndian.Uint32(b)
+			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
+				pass |= 1 << (i + k)
+				if write {
+					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
+				}
+			}
+		}
+		i += 8
+	}
+	return pass
+}
+
+// tileOff holds the pixel offsets of a tile row's 8 pixels from its first
+// (mortonX).
+var tileOff = [8]int{0, 1, 4, 5, 16, 17, 20, 21}
+
+// cmpMask[f] has bit cmpIndex(a, b) set when compare code f (cmpFunc)
+// passes.
+var cmpMask = [8]uint32{0: 0, 1: 7, 2: 2, 3: 5, 4: 1, 5: 3, 6: 4, 7: 6}
+
+// cmpIndex is 0 when a < b, 1 when a == b, 2 when a > b.
+func cmpIndex(a, b uint32) uint32 {
+	var i uint32
+	if a >= b {
+		i++
+	}
+	if a > b {
+		i++
+	}
+	return i
+}
+
+// The fused texture path: MODULATE of a bilinear RGBA8 repeat texture
+// (unit 0 alone) by the primary colour, SRC_ALPHA blended into RGBA8
+// under a full mask, no alpha test, no fog: after the depth stage, each
+// live pixel is fetched, modulated, blended and written in one loop
+// (texBlendSpan) instead of three stages through the span buffer. The
+// arithmetic is the stages': fetchRepeatSpan's bilinear blend, the
+// MODULATE case's div255 per channel (here in 16-bit lanes, no lane
+// exceeding 255*255 + 255 + 1), colorStage's SRC_ALPHA lanes.
+
+// texBlendPlan decides whether the draw takes the fused texture path.
+func (ps *pixelState) texBlendPlan() {
+	pl := &ps.span
+	pl.texBlend = pl.modulate && pl.srcAlpha && pl.texInt[0] && ps.tex[0].mag != 0 && pl.texSet[0] == 0 &&
+		!pl.texUsed[1] && !pl.texUsed[2] && ps.alphaTest&1 == 0 && ps.fogMode != 5 && pl.early && !pl.noColor
+}
+
+// texBlendSpan fetches, modulates, blends and writes the chunk's live
+// pixels (n at (x0, row)) on the fused texture path.
+func (t *texUnit) texBlendSpan(ps *pixelState, sb *spanBuf, n, x0, row int) {
+	pl := &ps.span
+	xy := &sb.txy[0]
+	mx, my := int32(t.width-1), int32(t.height-1)
+	d := t.data
+	colOff, rowOff := t.colOff, t.rowOff
+	base := (row&^7)*ps.width + mortonY[row&7]
+	cb := ps.color[4*base:]
+	lv := sb.live[:n]
+	cols := pl.pxOff[x0 : x0+n][:len(lv)]
+	// The texel rows and vertical weights of the last y: a texture
+	// coordinate constant along the row keeps them.
+	var lastY, ra, rb int32
+	var fy, iy uint64
+	have := false
+	for i := range lv {
+		if !lv[i] {
+			continue
+		}
+		x, y := xy[i][0], xy[i][1]
+		if y != lastY || !have {
+			lastY, have = y, true
+			ra, rb = rowOff[y>>8&my], rowOff[(y>>8+1)&my]
+			fy = uint64(uint8(y))
+			iy = 256 - fy
+		}
+		ca, cc := colOff[x>>8&mx], colOff[(x>>8+1)&mx]
+		o0, o1, o2, o3 := uint(4*(ra+ca)), uint(4*(ra+cc)), uint(4*(rb+ca)), uint(4*(rb+cc))
+		t00 := spread16(binary.LittleEndian.Uint32(d[o0:]))
+		t10 := spread16(binary.LittleEndian.Uint32(d[o1:]))
+		t01 := spread16(binary.LittleEndian.Uint32(d[o2:]))
+		t11 := spread16(binary.LittleEndian.Uint32(d[o3:]))
+		fx := uint64(uint8(x))
+		ix := 256 - fx
+		top := t00*ix + t10*fx // lanes A, B, G, R: at most 255*256
+		bot := t01*ix + t11*fx
+		const m32 = 0x0000FFFF0000FFFF
+		const half = 32768 | 32768<<32
+		ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16 // A | G<<32
+		br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
+		// The texel's channels times the primary colour's (bytes R, G,
+		// B, A) in 16-bit lanes A, B, G, R.
+		const lane = 0xFF
+		c := &sb.col[i]
+		p := ag&lane*uint64(c[3]) | (br&lane*uint64(c[2]))<<16 | (ag>>32&lane*uint64(c[1]))<<32 | (br>>32&lane*uint64(c[0]))<<48
+		// div255 in each lane: MODULATE's colour.
+		s := (p + 0x0001000100010001 + p>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
+		// SRC_ALPHA, ONE_MINUS_SRC_ALPHA with the pixel (colorStage).
+		b := cb[4*int(cols[i]):]
+		dv := spread16(binary.LittleEndian.Uint32(b))
+		a := s & lane
+		v := s*a + dv*(255-a)
+		v = (v + 0x0001000100010001 + v>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
+		v = (v | v>>8) & 0x0000FFFF0000FFFF
+		binary.LittleEndian.PutUint32(b, uint32(v|v>>16))
+	}
+}
