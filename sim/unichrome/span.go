@@ -74,6 +74,7 @@ type spanPlan struct {
 	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
 	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
 	texMod   bool    // one fast texture, MODULATE, store32, nothing between: texModChunk
+	zLanes   zLanes  // the Z function's outcomes (ALWAYS when the test is off) for constZChunk
 }
 
 // plan decides the span pipeline's stages for p.
@@ -118,6 +119,11 @@ func (p *pipeline) plan() {
 	pl.store32 = !p.dst.yuy2 && f.Bytes == 4 && !p.dither && p.rop == 12 && (!p.abl || pl.srcAlpha) &&
 		f.R.Bits == 8 && f.G.Bits == 8 && f.B.Bits == 8 && (f.A.Bits == 8 || f.A.Bits == 0)
 	pl.packCol = pl.store32 && !p.abl && !p.txmp && !p.cs && !p.fog && !p.at && p.cw
+	zfn := p.zfunc
+	if !p.zt {
+		zfn = 7
+	}
+	pl.zLanes = lanesOf(zfn)
 	pl.shifts = [4]uint{uint(f.R.Shift), uint(f.G.Shift), uint(f.B.Shift), uint(f.A.Shift)}
 	if f.A.Bits == 0 {
 		pl.shifts[3] = 32 // the x byte: masked off by the plane mask
@@ -156,6 +162,9 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 		w.texRow[t] = p.txmp && t < p.ntex && p.span.texFast[t] && (!p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne)
 	}
 	sb.zInt = zInt
+	// Integer Z that does not vary along a row is one value a chunk
+	// (runZ): constZChunk.
+	w.zConst = zInt && gx[atZ] == 0
 	// The colour word's channels that do not vary (packCol).
 	var kword uint32
 	for c := 0; c < 4; c++ {
@@ -172,6 +181,24 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 		if varies[a] && a <= atA || p.span.needSpec && a >= atSR && a <= atFog || a == atZ && zInt {
 			rsAttr[nrs] = uint8(a)
 			nrs++
+		}
+	}
+	// packCol: the colour channels that vary along a row (xrs, xsh) and
+	// those that vary only from row to row (yc: the reference adds 0 along
+	// the row, the value stays; each row's word has them, rowWord).
+	var xrs [4]*rowStep
+	var xsh [4]uint
+	var yc [4]int
+	nx, ny := 0, 0
+	for c := 0; c < 4 && p.span.packCol; c++ {
+		switch {
+		case !varies[atR+c] || p.span.shifts[c] >= 32: // the x byte of a target without alpha is 0
+		case gx[atR+c] != 0:
+			xrs[nx], xsh[nx] = &w.rs[atR+c], p.span.shifts[c]
+			nx++
+		default:
+			yc[ny] = c
+			ny++
 		}
 	}
 	if cap(w.spans) == 0 {
@@ -193,6 +220,10 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					w.rs[a].start(cur[a], gx[a], 1, 0.5, s.X1-s.X0)
 				}
 			}
+			rowWord := kword
+			for _, c := range yc[:ny] {
+				rowWord |= uint32(clamp8(cur[atR+c])) << p.span.shifts[c]
+			}
 			for t := 0; t < p.ntex; t++ {
 				if w.texRow[t] {
 					lv := &p.units[t].lv[p.units[t].lvmin]
@@ -206,21 +237,21 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				// Interpolation: each attribute's run of values, stepped as
 				// the reference steps them (rowStep).
 				if p.span.packCol && !w.constCol {
-					// The colour goes to the target as it is: the four
-					// channels into the target's word.
+					// The colour goes to the target as it is: the
+					// channels that vary along the row into the row's
+					// word, in one loop when they can (packRun).
 					word := &sb.word
-					for i := 0; i < n; i++ {
-						word[i] = kword
-					}
-					for c := 0; c < 4; c++ {
-						if !varies[atR+c] {
-							continue
-						}
-						tmp := &sb.tmp[c]
-						w.rs[atR+c].run8(n, tmp)
-						sh := p.span.shifts[c]
+					if nx == 0 || !packRun(&xrs, &xsh, nx, rowWord, n, word) {
 						for i := 0; i < n; i++ {
-							word[i] |= uint32(tmp[i]) << sh
+							word[i] = rowWord
+						}
+						for j, r := range xrs[:nx] {
+							tmp := &sb.tmp[j]
+							r.run8(n, tmp)
+							sh := xsh[j]
+							for i := 0; i < n; i++ {
+								word[i] |= uint32(tmp[i]) << sh
+							}
 						}
 					}
 				}
@@ -585,6 +616,10 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 		zfn = 7
 	}
 	zw := p.zw
+	if w.zConst && !p.sp && full && !constCol {
+		w.stats.Written += constZChunk(zrow, crow, zi[0], p.span.zLanes, zw, words, n)
+		return
+	}
 	for i := 0; i < n; i++ {
 		if stip>>(uint(i)&31)&1 == 0 {
 			continue
