@@ -132,56 +132,91 @@ func (r *rowStep) inRange(n int) bool {
 	return v0 >= 0 && v0 < top && v1 >= 0 && v1 < top
 }
 
-// zLanes holds the Z function's outcomes as lane masks for constZChunk:
-// all ones where the outcome passes.
-type zLanes struct{ less, equal, greater uint64 }
+// zLanes holds the Z function's outcomes for constZChunk: whether each
+// passes, and the function as a bound on the stored value where it is
+// one (geZ: stored >= z, gtZ: stored > z, leZ: stored <= z, ltZ: stored
+// < z, allZ: ALWAYS; 0 otherwise).
+type zLanes struct {
+	less, equal, greater bool
+	bound                uint8
+}
 
-// lanesOf returns the Z function's lane masks (the function's bits: 1
+// The Z functions constZChunk tests as a bound on the stored value.
+const (
+	geZ = 1 + iota
+	gtZ
+	leZ
+	ltZ
+	allZ
+)
+
+// lanesOf returns the Z function's outcomes (the function's bits: 1
 // less, 2 equal, 4 greater).
 func lanesOf(zfn uint32) zLanes {
-	m := func(bit uint32) uint64 {
-		if zfn&bit != 0 {
-			return ^uint64(0)
-		}
-		return 0
+	zl := zLanes{less: zfn&1 != 0, equal: zfn&2 != 0, greater: zfn&4 != 0}
+	switch zfn {
+	case 3: // LEQUAL: z <= stored
+		zl.bound = geZ
+	case 1: // LESS: z < stored
+		zl.bound = gtZ
+	case 6: // GEQUAL: z >= stored
+		zl.bound = leZ
+	case 4: // GREATER: z > stored
+		zl.bound = ltZ
+	case 7:
+		zl.bound = allZ
 	}
-	return zLanes{m(1), m(2), m(4)}
+	return zl
 }
 
 // constZChunk is plainChunk's Z16 loop for a chunk without stipple,
-// written through every plane, whose Z is the same value z at every pixel:
-// four pixels a step, their stored values tested in 32-bit lanes (two
-// pixels a word), and where the four pass (the common case) their Z and
-// colours written as two and eight bytes. A group where some fail runs
-// plainChunk's per-pixel form. It returns the pixels written.
+// written through every plane, whose Z is the same value z at every pixel.
+// Where the Z function is a bound on the stored value (LESS, LEQUAL,
+// GREATER, GEQUAL, ALWAYS) it runs four pixels a step: their stored values
+// compared with one threshold (stored >= thr, the values' bits inverted
+// for the upper bounds), and where the four pass (the common case) their Z
+// and colours written as eight and sixteen bytes. A group where some fail,
+// and every pixel under the other functions, take constZPixel. It returns
+// the pixels written.
 func constZChunk(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]uint32, n int) int {
-	const lo = 0x0000FFFF0000FFFF
-	const bit16 = 0x0001000000010000
-	zz := uint64(z) | uint64(z)<<32
-	z1 := zz + (1 | 1<<32)
-	z4 := zz | zz<<16
+	zrow, crow = zrow[:2*n], crow[:4*n]
+	// stored >= thr after flip, for every stored value when ALWAYS.
+	var thr, flip uint64
+	ok := true
+	switch zl.bound {
+	case geZ:
+		thr = uint64(z)
+	case gtZ:
+		thr = uint64(z) + 1
+	case leZ:
+		thr, flip = 0xFFFF-uint64(z), ^uint64(0) // ^stored >= ^z
+	case ltZ:
+		thr, flip = 0xFFFF-uint64(z)+1, ^uint64(0)
+	case allZ:
+	default:
+		ok = false
+	}
+	ok = ok && thr <= 0xFFFF // LESS of 0xFFFF, GREATER of 0: never
 	written := 0
 	i := 0
-	for ; i+4 <= n; i += 4 {
-		s := binary.LittleEndian.Uint64(zrow[2*i:])
-		se, so := s&lo|bit16, s>>16&lo|bit16
-		// Bit 16 of a lane: stored >= z (ge), stored > z (gt).
-		geE, gtE := (se-zz)&bit16, (se-z1)&bit16
-		geO, gtO := (so-zz)&bit16, (so-z1)&bit16
-		passE := gtE&zl.less | geE&^gtE&zl.equal | (geE^bit16)&zl.greater
-		passO := gtO&zl.less | geO&^gtO&zl.equal | (geO^bit16)&zl.greater
-		if passE&passO == bit16 {
-			if zw {
-				binary.LittleEndian.PutUint64(zrow[2*i:], z4)
+	if ok {
+		z4 := uint64(z) * 0x0001000100010001
+		for ; i+4 <= n; i += 4 {
+			s := binary.LittleEndian.Uint64(zrow[2*i:]) ^ flip
+			if s&0xFFFF >= thr && s>>16&0xFFFF >= thr && s>>32&0xFFFF >= thr && s>>48 >= thr {
+				if zw {
+					binary.LittleEndian.PutUint64(zrow[2*i:], z4)
+				}
+				w := words[i : i+4 : i+4]
+				binary.LittleEndian.PutUint64(crow[4*i:], uint64(w[0])|uint64(w[1])<<32)
+				binary.LittleEndian.PutUint64(crow[4*i+8:], uint64(w[2])|uint64(w[3])<<32)
+				continue
 			}
-			binary.LittleEndian.PutUint64(crow[4*i:], uint64(words[i])|uint64(words[i+1])<<32)
-			binary.LittleEndian.PutUint64(crow[4*i+8:], uint64(words[i+2])|uint64(words[i+3])<<32)
-			written += 4
-			continue
+			for j := i; j < i+4; j++ {
+				written += constZPixel(zrow, crow, z, zl, zw, words, j) - 1
+			}
 		}
-		for j := i; j < i+4; j++ {
-			written += constZPixel(zrow, crow, z, zl, zw, words, j)
-		}
+		written += i // the groups' pixels, less those that failed
 	}
 	for ; i < n; i++ {
 		written += constZPixel(zrow, crow, z, zl, zw, words, i)
@@ -194,7 +229,7 @@ func constZChunk(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]
 func constZPixel(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]uint32, i int) int {
 	zb := zrow[2*i : 2*i+2]
 	stored := uint32(binary.LittleEndian.Uint16(zb))
-	var pass uint64
+	var pass bool
 	switch {
 	case z < stored:
 		pass = zl.less
@@ -203,7 +238,7 @@ func constZPixel(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]
 	default:
 		pass = zl.greater
 	}
-	if pass == 0 {
+	if !pass {
 		return 0
 	}
 	if zw {

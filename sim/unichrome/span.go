@@ -165,6 +165,8 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	// Integer Z that does not vary along a row is one value a chunk
 	// (runZ): constZChunk.
 	w.zConst = zInt && gx[atZ] == 0
+	// constZChunk takes the chunks and reads sb.zi[0] alone.
+	zOne := w.zConst && p.span.packCol && !w.constCol && !p.sp && p.pmask == ^uint32(0)
 	// The colour word's channels that do not vary (packCol).
 	var kword uint32
 	for c := 0; c < 4; c++ {
@@ -303,7 +305,11 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					}
 				}
 				if zInt {
-					w.rs[atZ].runZ(&p.depth, n, &sb.zi)
+					if zOne {
+						sb.zi[0] = p.depth.zValue(w.rs[atZ].f) // constZChunk reads the one value
+					} else {
+						w.rs[atZ].runZ(&p.depth, n, &sb.zi)
+					}
 				} else if p.span.needZ {
 					v, d := cur[atZ], gx[atZ]
 					for i := 0; i < n; i++ {

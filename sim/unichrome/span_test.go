@@ -395,6 +395,10 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 		}
 	}
 	s.list(cmdB, cmdA, verts...)
+	if plainShape && r.IntN(2) == 0 {
+		// Again: the stored Z is the drawn Z where the list wrote it.
+		s.list(cmdB, cmdA, verts...)
+	}
 }
 
 // sceneDevice returns a device for random scenes, with the reference
