@@ -167,11 +167,16 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	w.zConst = zInt && gx[atZ] == 0
 	// constZChunk takes the chunks and reads sb.zi[0] alone.
 	zOne := w.zConst && p.span.packCol && !w.constCol && !p.sp && p.pmask == ^uint32(0)
-	// The colour word's channels that do not vary (packCol).
+	// The colour word's channels that do not vary: packCol's word is in
+	// the target's layout, texMod's in the texel's (R from the low byte).
+	csh := p.span.shifts
+	if p.span.texMod {
+		csh = [4]uint{0, 8, 16, 24}
+	}
 	var kword uint32
 	for c := 0; c < 4; c++ {
 		if !varies[atR+c] {
-			kword |= uint32(k[atR+c]) << p.span.shifts[c]
+			kword |= uint32(k[atR+c]) << csh[c]
 		}
 	}
 	// The attributes stepped by rowStep: the colours that vary, the
@@ -185,18 +190,19 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 			nrs++
 		}
 	}
-	// packCol: the colour channels that vary along a row (xrs, xsh) and
-	// those that vary only from row to row (yc: the reference adds 0 along
-	// the row, the value stays; each row's word has them, rowWord).
+	// packCol and texMod: the colour channels that vary along a row (xrs,
+	// xsh) and those that vary only from row to row (yc: the reference
+	// adds 0 along the row, the value stays; each row's word has them,
+	// rowWord).
 	var xrs [4]*rowStep
 	var xsh [4]uint
 	var yc [4]int
 	nx, ny := 0, 0
-	for c := 0; c < 4 && p.span.packCol; c++ {
+	for c := 0; c < 4 && (p.span.packCol || p.span.texMod); c++ {
 		switch {
-		case !varies[atR+c] || p.span.shifts[c] >= 32: // the x byte of a target without alpha is 0
+		case !varies[atR+c] || csh[c] >= 32: // the x byte of a target without alpha is 0
 		case gx[atR+c] != 0:
-			xrs[nx], xsh[nx] = &w.rs[atR+c], p.span.shifts[c]
+			xrs[nx], xsh[nx] = &w.rs[atR+c], csh[c]
 			nx++
 		default:
 			yc[ny] = c
@@ -224,7 +230,7 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 			}
 			rowWord := kword
 			for _, c := range yc[:ny] {
-				rowWord |= uint32(clamp8(cur[atR+c])) << p.span.shifts[c]
+				rowWord |= uint32(clamp8(cur[atR+c])) << csh[c]
 			}
 			for t := 0; t < p.ntex; t++ {
 				if w.texRow[t] {
@@ -238,10 +244,11 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				n := min(spanN, s.X1-x0)
 				// Interpolation: each attribute's run of values, stepped as
 				// the reference steps them (rowStep).
-				if p.span.packCol && !w.constCol {
-					// The colour goes to the target as it is: the
-					// channels that vary along the row into the row's
-					// word, in one loop when they can (packRun).
+				if p.span.packCol && !w.constCol || p.span.texMod {
+					// The colour goes to the target as it is (packCol) or
+					// to texModChunk: the channels that vary along the row
+					// into the row's word, in one loop when they can
+					// (packRun).
 					word := &sb.word
 					if nx == 0 || !packRun(&xrs, &xsh, nx, rowWord, n, word) {
 						for i := 0; i < n; i++ {
@@ -260,20 +267,6 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				if p.span.packCol && w.constCol {
 					// Only the first pixel's colour is read (colorStage).
 					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
-				}
-				if p.span.texMod {
-					// texModChunk reads the channels' runs.
-					for c := 0; c < 4; c++ {
-						tmp := &sb.tmp[c]
-						if varies[atR+c] {
-							w.rs[atR+c].run8(n, tmp)
-						} else {
-							kc := int32(k[atR+c])
-							for i := range tmp[:n] {
-								tmp[i] = kc
-							}
-						}
-					}
 				}
 				for c := 0; c < 4 && !p.span.packCol && !p.span.texMod; c++ {
 					a := atR + c
@@ -516,8 +509,8 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 }
 
 // texModChunk finishes shadeChunk for a pipeline with one fast texture
-// unit (bilinearSpan's texels in sb.texw, the diffuse colour's channels
-// in sb.tmp), MODULATE and a 32-bit target
+// unit (bilinearSpan's texels in sb.texw, the diffuse colour in sb.word,
+// R from the low byte), MODULATE and a 32-bit target
 // (spanPlan.texMod): the stage, blending and the write in one loop, the
 // blend in 16-bit lanes as colorStage's.
 func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
@@ -531,17 +524,17 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 	rs, gs, bs, as := sh[0], sh[1], sh[2], sh[3]
 	abl := p.abl
 	tw := &sb.texw
-	c0, c1, c2, c3 := &sb.tmp[0], &sb.tmp[1], &sb.tmp[2], &sb.tmp[3]
+	words := &sb.word
 	written := 0
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
 		}
-		t := tw[i]
-		r := mul8u(int(c0[i]), int(t&0xFF))
-		g := mul8u(int(c1[i]), int(t>>8&0xFF))
-		b := mul8u(int(c2[i]), int(t>>16&0xFF))
-		a := mul8u(int(c3[i]), int(t>>24))
+		t, c := tw[i], words[i]
+		r := mul8u(int(c&0xFF), int(t&0xFF))
+		g := mul8u(int(c>>8&0xFF), int(t>>8&0xFF))
+		b := mul8u(int(c>>16&0xFF), int(t>>16&0xFF))
+		a := mul8u(int(c>>24), int(t>>24))
 		out := uint32(r)<<rs | uint32(g)<<gs | uint32(b)<<bs | uint32(a)<<as
 		cb := crow[4*i : 4*i+4]
 		dv := binary.LittleEndian.Uint32(cb)
@@ -555,15 +548,16 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 }
 
 // blendSrcAlpha is mul8(s, a) + mul8(d, 255 - a) per byte lane of the
-// words s and d, clamped to 255.
+// words s and d, clamped to 255 (a at most 255). The clamp never acts:
+// mul8 grows with its operands and mul8(255, a) is a, so the sum is at
+// most a + (255 - a) (TestBlendSrcAlphaExhaustive).
 func blendSrcAlpha(s, d uint32, a uint64) uint32 {
 	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
 	x := spread16(s)*a + 127*ones
 	y := spread16(d)*(255-a) + 127*ones
 	x = (x + ones + x>>8&m) >> 8 & m
 	y = (y + ones + y>>8&m) >> 8 & m
-	sum := x + y
-	sum = (sum | (sum>>8&ones)*0xFF) & m
+	sum := x + y // at most 255 a lane
 	sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
 	return uint32(sum | sum>>16)
 }
