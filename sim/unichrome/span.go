@@ -525,6 +525,10 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 	abl := p.abl
 	tw := &sb.texw
 	words := &sb.word
+	if abl && rs == 0 && gs == 8 && bs == 16 && as == 24 {
+		w.stats.Written += texModBlendABGR(crow, tw, words, live, pm, n)
+		return
+	}
 	written := 0
 	for i := 0; i < n; i++ {
 		if !live[i] {
@@ -545,6 +549,44 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 		written++
 	}
 	w.stats.Written += written
+}
+
+// texModBlendABGR is texModChunk's loop for an ABGR8888 target with
+// blending (the channels in the texel's byte order): the MODULATE
+// products go to blendSrcAlpha's 16-bit lanes as they are computed,
+// without the word between. It returns the pixels written.
+func texModBlendABGR(crow []byte, tw, words *[spanN]uint32, live *[spanN]bool, pm uint32, n int) int {
+	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+	written := 0
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		t, c := tw[i], words[i]
+		r := mul8u32(c&0xFF, t&0xFF)
+		g := mul8u32(c>>8&0xFF, t>>8&0xFF)
+		b := mul8u32(c>>16&0xFF, t>>16&0xFF)
+		a := mul8u32(c>>24, t>>24)
+		cb := crow[4*i : 4*i+4]
+		dv := binary.LittleEndian.Uint32(cb)
+		// blendSrcAlpha with the source already in lanes.
+		x := (uint64(r)|uint64(g)<<16|uint64(b)<<32|uint64(a)<<48)*uint64(a) + 127*ones
+		y := spread16(dv)*uint64(255-a) + 127*ones
+		x = (x + ones + x>>8&m) >> 8 & m
+		y = (y + ones + y>>8&m) >> 8 & m
+		sum := x + y // at most 255 a lane
+		sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+		out := uint32(sum | sum>>16)
+		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
+		written++
+	}
+	return written
+}
+
+// mul8u32 is mul8u in uint32.
+func mul8u32(a, b uint32) uint32 {
+	x := a*b + 127
+	return (x + 1 + x>>8) >> 8
 }
 
 // blendSrcAlpha is mul8(s, a) + mul8(d, 255 - a) per byte lane of the
