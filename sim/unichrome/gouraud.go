@@ -180,23 +180,7 @@ func lanesOf(zfn uint32) zLanes {
 // the pixels written.
 func constZChunk(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]uint32, n int) int {
 	zrow, crow = zrow[:2*n], crow[:4*n]
-	// stored >= thr after flip, for every stored value when ALWAYS.
-	var thr, flip uint64
-	ok := true
-	switch zl.bound {
-	case geZ:
-		thr = uint64(z)
-	case gtZ:
-		thr = uint64(z) + 1
-	case leZ:
-		thr, flip = 0xFFFF-uint64(z), ^uint64(0) // ^stored >= ^z
-	case ltZ:
-		thr, flip = 0xFFFF-uint64(z)+1, ^uint64(0)
-	case allZ:
-	default:
-		ok = false
-	}
-	ok = ok && thr <= 0xFFFF // LESS of 0xFFFF, GREATER of 0: never
+	thr, flip, ok := zl.threshold(z)
 	written := 0
 	i := 0
 	if ok {
@@ -224,21 +208,87 @@ func constZChunk(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]
 	return written
 }
 
+// constZDepth is depthStage's Z16 loop for a chunk without stipple (every
+// pixel live) whose Z is the same value z at every pixel: constZChunk's
+// four-pixel test and Z write, the colour left to the later stages. A
+// pixel that fails is no longer live; it reports whether any pixel is.
+func constZDepth(zrow []byte, z uint32, zl zLanes, zw bool, live *[spanN]bool, n int) bool {
+	zrow = zrow[:2*n]
+	thr, flip, ok := zl.threshold(z)
+	passed := 0
+	i := 0
+	if ok {
+		z4 := uint64(z) * 0x0001000100010001
+		for ; i+4 <= n; i += 4 {
+			s := binary.LittleEndian.Uint64(zrow[2*i:]) ^ flip
+			if s&0xFFFF >= thr && s>>16&0xFFFF >= thr && s>>32&0xFFFF >= thr && s>>48 >= thr {
+				if zw {
+					binary.LittleEndian.PutUint64(zrow[2*i:], z4)
+				}
+				passed += 4
+				continue
+			}
+			for j := i; j < i+4; j++ {
+				passed += constZTest(zrow, z, zl, zw, live, j)
+			}
+		}
+	}
+	for ; i < n; i++ {
+		passed += constZTest(zrow, z, zl, zw, live, i)
+	}
+	return passed > 0
+}
+
+// constZTest is constZDepth's test and write for pixel i alone; it
+// returns 1 when the pixel passes and clears its live flag otherwise.
+func constZTest(zrow []byte, z uint32, zl zLanes, zw bool, live *[spanN]bool, i int) int {
+	zb := zrow[2*i : 2*i+2]
+	if !zl.pass(z, uint32(binary.LittleEndian.Uint16(zb))) {
+		live[i] = false
+		return 0
+	}
+	if zw {
+		binary.LittleEndian.PutUint16(zb, uint16(z))
+	}
+	return 1
+}
+
+// pass reports whether z passes against the stored value.
+func (zl zLanes) pass(z, stored uint32) bool {
+	switch {
+	case z < stored:
+		return zl.less
+	case z == stored:
+		return zl.equal
+	}
+	return zl.greater
+}
+
+// threshold returns the bound form of the Z function for z: the pixels
+// pass where stored^flip >= thr (16-bit lanes); ok is false where the
+// function is no bound or passes nothing (LESS of 0xFFFF, GREATER of 0).
+func (zl zLanes) threshold(z uint32) (thr, flip uint64, ok bool) {
+	switch zl.bound {
+	case geZ:
+		thr = uint64(z)
+	case gtZ:
+		thr = uint64(z) + 1
+	case leZ:
+		thr, flip = 0xFFFF-uint64(z), ^uint64(0) // ^stored >= ^z
+	case ltZ:
+		thr, flip = 0xFFFF-uint64(z)+1, ^uint64(0)
+	case allZ:
+	default:
+		return 0, 0, false
+	}
+	return thr, flip, thr <= 0xFFFF
+}
+
 // constZPixel is constZChunk's test and writes for pixel i alone; it
 // returns 1 when the pixel is written.
 func constZPixel(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]uint32, i int) int {
 	zb := zrow[2*i : 2*i+2]
-	stored := uint32(binary.LittleEndian.Uint16(zb))
-	var pass bool
-	switch {
-	case z < stored:
-		pass = zl.less
-	case z == stored:
-		pass = zl.equal
-	default:
-		pass = zl.greater
-	}
-	if !pass {
+	if !zl.pass(z, uint32(binary.LittleEndian.Uint16(zb))) {
 		return 0
 	}
 	if zw {

@@ -165,8 +165,9 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	// Integer Z that does not vary along a row is one value a chunk
 	// (runZ): constZChunk.
 	w.zConst = zInt && gx[atZ] == 0
-	// constZChunk takes the chunks and reads sb.zi[0] alone.
-	zOne := w.zConst && p.span.packCol && !w.constCol && !p.sp && p.pmask == ^uint32(0)
+	// constZChunk or constZDepth takes the chunks and reads sb.zi[0]
+	// alone (plainChunk's other loops read every pixel's).
+	zOne := w.zConst && !p.sp && (p.span.packCol && !w.constCol && p.pmask == ^uint32(0) || !p.span.packCol && p.span.early)
 	// The colour word's channels that do not vary: packCol's word is in
 	// the target's layout, texMod's in the texel's (R from the low byte).
 	csh := p.span.shifts
@@ -735,6 +736,11 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 		zrow := row[2*x0:]
 		zrow = zrow[:2*n]
 		zi := &sb.zi
+		if w.zConst && !p.sp && p.span.early {
+			// One Z value, every pixel live (no stipple, before the
+			// alpha test).
+			return constZDepth(zrow, zi[0], p.span.zLanes, p.zw, live, n)
+		}
 		for i := 0; i < n; i++ {
 			if !live[i] {
 				continue
