@@ -51,12 +51,15 @@ type spanBuf struct {
 	// (fixed).
 	fix   [2][spanN][2]int64
 	fixed [2]bool
-	out   [2][spanN][4]int // the blending stages' outputs
-	word  [spanN]uint32    // the colour in the target's layout (packCol)
-	tmp   [4][spanN]int32  // rowStep's runs
-	texw  [spanN]uint32    // bilinearSpan's texels
-	zi    [spanN]uint32    // the Z test's value (zInt)
-	zInt  bool             // zi holds Z, z and zw do not
+	// tConst says fix[n] holds T in its first pixel alone: T does not
+	// vary along the row.
+	tConst [2]bool
+	out    [2][spanN][4]int // the blending stages' outputs
+	word   [spanN]uint32    // the colour in the target's layout (packCol)
+	tmp    [4][spanN]int32  // rowStep's runs
+	texw   [spanN]uint32    // bilinearSpan's texels
+	zi     [spanN]uint32    // the Z test's value (zInt)
+	zInt   bool             // zi holds Z, z and zw do not
 }
 
 // spanPlan is the compiled choice of stages.
@@ -353,13 +356,20 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		s0, t0, ds, dt := cur[as], cur[at], gx[as], gx[at]
 		st, lv := &sb.st[t], &sb.lod[t]
 		u := &p.units[t]
-		sb.fixed[t] = false
+		sb.fixed[t], sb.tConst[t] = false, false
 		switch {
 		case w.texRow[t]:
 			// The fixCoord values stepped along the row (rowStep).
 			lv := &u.lv[u.lvmin]
 			w.rs[as].runFix(n, lv.w, &sb.fix[t], 0)
-			w.rs[at].runFix(n, lv.h, &sb.fix[t], 1)
+			if w.rs[at].fd == 0 {
+				// T does not vary along the row: one value (runFix's),
+				// in the chunk's first pixel (bilinearRow).
+				sb.fix[t][0][1] = fixCoord(w.rs[at].f, lv.h, true)
+				sb.tConst[t] = true
+			} else {
+				w.rs[at].runFix(n, lv.h, &sb.fix[t], 1)
+			}
 			sb.fixed[t] = true
 			continue
 		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
@@ -442,7 +452,11 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 					fix = &sb.fix[t]
 				}
 				tw := &sb.texw
-				u.bilinearSpan(st, fix, tw, live, n)
+				if sb.tConst[t] {
+					u.bilinearRow(fix, tw, live, n)
+				} else {
+					u.bilinearSpan(st, fix, tw, live, n)
+				}
 				if pl.texMod {
 					w.texModChunk(p, n, x0, y)
 					return
@@ -899,6 +913,51 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 			x1 := (x0 + 1) & mx
 			c0 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x0:]))*ay
 			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		}
+		ax := uint64(uint8(us))
+		ix := 256 - ax
+		rb := ((c0&m32)*ix + (c1&m32)*ax + half) >> 16 & m8 // R | B<<32
+		ga := ((c0>>16&m32)*ix + (c1>>16&m32)*ax + half) >> 16 & m8
+		x := rb | ga<<8
+		out[i] = uint32(x) | uint32(x>>32)<<16
+	}
+}
+
+// bilinearRow is bilinearSpan for a chunk whose T does not vary (fix's
+// first pixel holds it; S in every pixel's): the two texel rows and the
+// y weight are set once.
+func (u *texUnit) bilinearRow(fix *[spanN][2]int64, out *[spanN]uint32, live *[spanN]bool, n int) {
+	lv := &u.lv[u.lvmin]
+	mx := lv.w - 1
+	mem := lv.mem
+	const m32 = 0x0000FFFF0000FFFF
+	const half = 32768 | 32768<<32
+	const m8 = 0x000000FF000000FF
+	vt := fix[0][1]
+	y0 := int(vt>>8) & (lv.h - 1)
+	row0, row1 := mem[y0*lv.pitch:], mem[((y0+1)&(lv.h-1))*lv.pitch:]
+	ay := uint64(uint8(vt))
+	iy := 256 - ay
+	lastX0, lastX1 := -1, -1
+	var c0, c1 uint64
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		us := fix[i][0]
+		x0 := int(us>>8) & mx
+		switch x0 {
+		case lastX0:
+		case lastX1:
+			x1 := (x0 + 1) & mx
+			c0 = c1
+			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		default:
+			x1 := (x0 + 1) & mx
+			c0 = spread16(binary.LittleEndian.Uint32(row0[4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x0:]))*ay
+			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))

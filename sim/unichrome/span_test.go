@@ -341,9 +341,10 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	for _, c := range r.Perm(4)[:r.IntN(5)] {
 		hmask |= 0xFF << (8 * c)
 	}
-	hz := r.IntN(2) == 0
+	hz, ht := r.IntN(2) == 0, r.IntN(2) == 0 // Z, T shared too
 	var py, pz float32
 	var pc uint32
+	var pt [2]float32
 	var verts []uint32
 	for i := 0; i < nv; i++ {
 		big := r.IntN(3) != 0
@@ -389,6 +390,13 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 				verts = append(verts, data(c))
 			case uc.CompCs:
 				verts = append(verts, data(r.Uint32()))
+			case uc.CompT0, uc.CompT1:
+				v := r.Float32()*5 - 2
+				if second && ht {
+					v = pt[(c-uc.CompT0)>>1]
+				}
+				pt[(c-uc.CompT0)>>1] = v
+				verts = append(verts, fl(v))
 			default:
 				verts = append(verts, fl(r.Float32()*5-2))
 			}
