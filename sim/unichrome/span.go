@@ -55,7 +55,7 @@ type spanBuf struct {
 	// vary along the row.
 	tConst [2]bool
 	out    [2][spanN][4]int // the blending stages' outputs
-	word   [spanN]uint32    // the colour in the target's layout (packCol)
+	word   [spanN]uint32    // the colour in the target's layout (packCol), in the texel's (texMod)
 	tmp    [4][spanN]int32  // rowStep's runs
 	texw   [spanN]uint32    // bilinearSpan's texels
 	zi     [spanN]uint32    // the Z test's value (zInt)
