@@ -297,3 +297,95 @@ func constZPixel(zrow, crow []byte, z uint32, zl zLanes, zw bool, words *[spanN]
 	binary.LittleEndian.PutUint32(crow[4*i:], words[i])
 	return 1
 }
+
+// gouraud2 is one chunk of fill-gouraud's shape in one loop: two colour
+// channels that vary along the row (a and b, run8's values at the shifts
+// sa and sb, with kword's other channels: packRun's words) through
+// constZChunk's test and writes of the one Z value z, four pixels a step,
+// without the words between. A group of four with a pixel near a
+// rounding edge takes run8's values (tmp holds them); a group where some
+// pixels fail and the last n%4 pixels take constZPixel. It reports false,
+// having done nothing, where packRun or constZChunk's bound form does not
+// apply; otherwise it steps a and b past the chunk and returns the pixels
+// written.
+func gouraud2(zrow, crow []byte, a, b *rowStep, sa, sb uint, kword, z uint32, zl zLanes, zw bool, n int, tmp *[4][spanN]int32) (int, bool) {
+	thr, flip, ok := zl.threshold(z)
+	if !ok || !a.fixed || !b.fixed || !a.inRange(n) || !b.inRange(n) {
+		return 0, false
+	}
+	zrow, crow = zrow[:2*n], crow[:4*n]
+	m := uint64(stepMargin) + uint64(fixForce)
+	if nearM2 != 2*m {
+		nearM2 = 2 * m
+	}
+	ka, kb := uint32(1)<<sa, uint32(1)<<sb
+	k0 := a.k
+	ua, ub := uint64(a.v)+m, uint64(b.v)+m
+	da, db := uint64(a.d), uint64(b.d)
+	z4 := uint64(z) * 0x0001000100010001
+	var words [4]uint32
+	written := 0
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		a1, b1 := ua+da, ub+db
+		a2, b2 := a1+da, b1+db
+		a3, b3 := a2+da, b2+db
+		// (| and - bind alike: each difference in parentheses.)
+		near := (uint64(uint32(ua)) - nearM2) | (uint64(uint32(a1)) - nearM2) | (uint64(uint32(a2)) - nearM2) | (uint64(uint32(a3)) - nearM2)
+		near |= (uint64(uint32(ub)) - nearM2) | (uint64(uint32(b1)) - nearM2) | (uint64(uint32(b2)) - nearM2) | (uint64(uint32(b3)) - nearM2)
+		if near>>63 != 0 {
+			// run8's values for the group, from its first pixel.
+			a.v, a.k = int64(ua-m), k0+i
+			b.v, b.k = int64(ub-m), k0+i
+			a.run8(4, &tmp[0])
+			b.run8(4, &tmp[1])
+			for j := range words {
+				words[j] = kword | uint32(tmp[0][j])<<sa | uint32(tmp[1][j])<<sb
+			}
+		} else {
+			words = [4]uint32{
+				kword | uint32(ua>>32)*ka | uint32(ub>>32)*kb,
+				kword | uint32(a1>>32)*ka | uint32(b1>>32)*kb,
+				kword | uint32(a2>>32)*ka | uint32(b2>>32)*kb,
+				kword | uint32(a3>>32)*ka | uint32(b3>>32)*kb,
+			}
+		}
+		ua, ub = a3+da, b3+db
+		s := binary.LittleEndian.Uint64(zrow[2*i:]) ^ flip
+		if s&0xFFFF >= thr && s>>16&0xFFFF >= thr && s>>32&0xFFFF >= thr && s>>48 >= thr {
+			if zw {
+				binary.LittleEndian.PutUint64(zrow[2*i:], z4)
+			}
+			binary.LittleEndian.PutUint64(crow[4*i:], uint64(words[0])|uint64(words[1])<<32)
+			binary.LittleEndian.PutUint64(crow[4*i+8:], uint64(words[2])|uint64(words[3])<<32)
+			written += 4
+			continue
+		}
+		for j := range words {
+			written += constZPixel1(zrow, crow, z, zl, zw, words[j], i+j)
+		}
+	}
+	a.v, a.k = int64(ua-m), k0+i
+	b.v, b.k = int64(ub-m), k0+i
+	if r := n - i; r > 0 {
+		a.run8(r, &tmp[0])
+		b.run8(r, &tmp[1])
+		for j := 0; j < r; j++ {
+			written += constZPixel1(zrow, crow, z, zl, zw, kword|uint32(tmp[0][j])<<sa|uint32(tmp[1][j])<<sb, i+j)
+		}
+	}
+	return written, true
+}
+
+// constZPixel1 is constZPixel with the pixel's colour word given.
+func constZPixel1(zrow, crow []byte, z uint32, zl zLanes, zw bool, word uint32, i int) int {
+	zb := zrow[2*i : 2*i+2]
+	if !zl.pass(z, uint32(binary.LittleEndian.Uint16(zb))) {
+		return 0
+	}
+	if zw {
+		binary.LittleEndian.PutUint16(zb, uint16(z))
+	}
+	binary.LittleEndian.PutUint32(crow[4*i:], word)
+	return 1
+}

@@ -213,6 +213,10 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 			ny++
 		}
 	}
+	// fill-gouraud's shape: two channels along the row into a 32-bit
+	// target through every plane, a Z16 test or write of one value a row,
+	// no stipple (gouraud2).
+	fuse2 := zOne && p.span.packCol && (p.zt || p.zw) && nx == 2
 	if cap(w.spans) == 0 {
 		w.spans = make([]raster.Span, 0, 64)
 	}
@@ -244,8 +248,22 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					w.rs[at].start(cur[at], gx[at], float64(256*lv.h), -128, s.X1-s.X0)
 				}
 			}
+			var zRow uint32 // fuse2's Z: one value a row
+			if fuse2 {
+				zRow = p.depth.zValue(w.rs[atZ].f)
+			}
 			for x0 := s.X0; x0 < s.X1; x0 += spanN {
 				n := min(spanN, s.X1-x0)
+				if fuse2 {
+					// fill-gouraud's shape in one loop (gouraud2).
+					d, c := &p.depth, &p.dst
+					zrow, crow := d.mem[s.Y*d.pitch+2*x0:], c.mem[s.Y*c.pitch+4*x0:]
+					if wr, ok := gouraud2(zrow, crow, xrs[0], xrs[1], xsh[0], xsh[1], rowWord, zRow, p.span.zLanes, p.zw, n, &sb.tmp); ok {
+						w.stats.Fragments += n
+						w.stats.Written += wr
+						continue
+					}
+				}
 				// Interpolation: each attribute's run of values, stepped as
 				// the reference steps them (rowStep).
 				if p.span.packCol && !w.constCol || p.span.texMod {
