@@ -29,10 +29,19 @@ import (
 // so hidden pixels are not textured. Two common shapes run fused, one loop
 // from Z to the write: a colour written as it is (plainChunk: fill-flat,
 // fill-gouraud) and one bilinear unit MODULATE into a 32-bit target
-// (texModChunk: fill-tex-blend). A pipeline whose buffers overlap takes
-// the reference path (pipeline.aliased). TestSpanPathMatchesReference
-// compares the two over random states, primitives and memory, a third of
-// the states in the fused shapes.
+// (texModChunk: fill-tex-blend). The colour channels that vary along a
+// row step in one loop into a word (packRun, gouraud.go), those that vary
+// only from row to row are in the row's word; a Z that does not vary
+// along the row is tested four pixels at a time as a bound on the stored
+// values (constZChunk, constZDepth); fill-gouraud's shape runs colour and
+// Z in one loop (gouraud2); a T that does not vary along the row sets the
+// bilinear fetch's texel rows once (bilinearRow). A pipeline whose buffers
+// overlap takes the reference path (pipeline.aliased).
+// TestSpanPathMatchesReference compares the two over random states,
+// primitives and memory, a third of the states in the fused shapes, with
+// lists whose rows share colour channels, Z or T;
+// TestPlainPathMatchesReference does the same for fill-gouraud's shape
+// alone.
 const spanN = 64
 
 // spanBuf carries one chunk's fragments between the stages; each worker
