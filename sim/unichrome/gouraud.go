@@ -25,9 +25,6 @@ func packRun(rs *[4]*rowStep, sh *[4]uint, nc int, kword uint32, n int, word *[s
 	// u = v + m: a pixel is near an edge when the fraction of u is
 	// below 2m (run8's test); elsewhere u's integer part is v's.
 	m := uint64(stepMargin) + uint64(fixForce)
-	if nearM2 != 2*m {
-		nearM2 = 2 * m
-	}
 	var near uint64 // bit 63 set when a pixel is near
 	out := word[:n]
 	switch nc {
@@ -119,9 +116,15 @@ func pack3(out []uint32, kword uint32, m uint64, a, b, c *rowStep, sa, sb, sc ui
 	return near
 }
 
-// nearM2 is twice packRun's margin (stepMargin + fixForce), set by
-// packRun: the loops read it from memory, which keeps a register free.
-var nearM2 uint64
+// nearM2 is twice packRun's margin (stepMargin + fixForce): the loops
+// read it from memory, which keeps a register free. setFixForce keeps it.
+var nearM2 uint64 = 2 * stepMargin
+
+// setFixForce sets fixForce and nearM2 (tests; no drawing under way).
+func setFixForce(v uint32) {
+	fixForce = v
+	nearM2 = 2 * (stepMargin + uint64(v))
+}
 
 // inRange reports whether the fixed-point values of the next n pixels all
 // lie in [0, 256) (the values are linear in the step: the ends bound
@@ -315,9 +318,6 @@ func gouraud2(zrow, crow []byte, a, b *rowStep, sa, sb uint, kword, z uint32, zl
 	}
 	zrow, crow = zrow[:2*n], crow[:4*n]
 	m := uint64(stepMargin) + uint64(fixForce)
-	if nearM2 != 2*m {
-		nearM2 = 2 * m
-	}
 	ka, kb := uint32(1)<<sa, uint32(1)<<sb
 	k0 := a.k
 	ua, ub := uint64(a.v)+m, uint64(b.v)+m

@@ -436,7 +436,7 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 	}
 }
 
-// fixForce, when non-zero, widens rowStep's margin (tests: it sends
+// fixForce, when non-zero, widens rowStep's margin (tests, through setFixForce: it sends
 // pixels through the exact fallback).
 var fixForce uint32
 

@@ -452,7 +452,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	// reference twin that sees the same scenes.
 	ref := []*Device{sceneDevice(t, true, 1), sceneDevice(t, true, 1)}
 	fast := []*Device{sceneDevice(t, false, 1), sceneDevice(t, false, 3)}
-	defer func() { fixForce = 0 }()
+	defer setFixForce(0)
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 1))
 		// Every fourth scene is on the 256-pixel-wide target, whose rows
@@ -464,9 +464,9 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		cmd, mem := randomScene(r, l, 1+r.IntN(5))
 		// Every third scene widens the stepped texel coordinates'
 		// margin so that many pixels take the exact fallback.
-		fixForce = 0
+		setFixForce(0)
 		if seed%3 == 2 {
-			fixForce = 1 << 29
+			setFixForce(1 << 29)
 		}
 		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref[seed%2], l, cmd, mem)
 		fb, z, c, err := renderRandomScene(t, fast[seed%2], l, cmd, mem)
@@ -489,7 +489,7 @@ func TestPlainPathMatchesReference(t *testing.T) {
 	}
 	ref, fast := sceneDevice(t, true, 1), sceneDevice(t, false, 2)
 	plainShape = true
-	defer func() { plainShape, fixForce = false, 0 }()
+	defer func() { plainShape = false; setFixForce(0) }()
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 3))
 		l := &small
@@ -497,9 +497,9 @@ func TestPlainPathMatchesReference(t *testing.T) {
 			l = &big
 		}
 		cmd, mem := randomScene(r, l, 1+r.IntN(4))
-		fixForce = 0
+		setFixForce(0)
 		if seed%3 == 2 {
-			fixForce = 1 << 22
+			setFixForce(1 << 22)
 		}
 		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
 		fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
