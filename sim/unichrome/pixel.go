@@ -76,6 +76,9 @@ type worker struct {
 	texRow [2]bool
 	// constCol is set when the triangle's diffuse colour does not vary.
 	constCol bool
+	// zConst is set when the triangle's integer Z (sb.zInt) does not
+	// vary along a row.
+	zConst bool
 }
 
 func (s *Stats) add(o *Stats) {

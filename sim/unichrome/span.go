@@ -29,10 +29,19 @@ import (
 // so hidden pixels are not textured. Two common shapes run fused, one loop
 // from Z to the write: a colour written as it is (plainChunk: fill-flat,
 // fill-gouraud) and one bilinear unit MODULATE into a 32-bit target
-// (texModChunk: fill-tex-blend). A pipeline whose buffers overlap takes
-// the reference path (pipeline.aliased). TestSpanPathMatchesReference
-// compares the two over random states, primitives and memory, a third of
-// the states in the fused shapes.
+// (texModChunk: fill-tex-blend). The colour channels that vary along a
+// row step in one loop into a word (packRun, gouraud.go), those that vary
+// only from row to row are in the row's word; a Z that does not vary
+// along the row is tested four pixels at a time as a bound on the stored
+// values (constZChunk, constZDepth); fill-gouraud's shape runs colour and
+// Z in one loop (gouraud2); a T that does not vary along the row sets the
+// bilinear fetch's texel rows once (bilinearRow). A pipeline whose buffers
+// overlap takes the reference path (pipeline.aliased).
+// TestSpanPathMatchesReference compares the two over random states,
+// primitives and memory, a third of the states in the fused shapes, with
+// lists whose rows share colour channels, Z or T;
+// TestPlainPathMatchesReference does the same for fill-gouraud's shape
+// alone.
 const spanN = 64
 
 // spanBuf carries one chunk's fragments between the stages; each worker
@@ -51,12 +60,15 @@ type spanBuf struct {
 	// (fixed).
 	fix   [2][spanN][2]int64
 	fixed [2]bool
-	out   [2][spanN][4]int // the blending stages' outputs
-	word  [spanN]uint32    // the colour in the target's layout (packCol)
-	tmp   [4][spanN]int32  // rowStep's runs
-	texw  [spanN]uint32    // bilinearSpan's texels
-	zi    [spanN]uint32    // the Z test's value (zInt)
-	zInt  bool             // zi holds Z, z and zw do not
+	// tConst says fix[n] holds T in its first pixel alone: T does not
+	// vary along the row.
+	tConst [2]bool
+	out    [2][spanN][4]int // the blending stages' outputs
+	word   [spanN]uint32    // the colour in the target's layout (packCol), in the texel's (texMod)
+	tmp    [4][spanN]int32  // rowStep's runs
+	texw   [spanN]uint32    // bilinearSpan's texels
+	zi     [spanN]uint32    // the Z test's value (zInt)
+	zInt   bool             // zi holds Z, z and zw do not
 }
 
 // spanPlan is the compiled choice of stages.
@@ -74,6 +86,7 @@ type spanPlan struct {
 	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
 	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
 	texMod   bool    // one fast texture, MODULATE, store32, nothing between: texModChunk
+	zLanes   zLanes  // the Z function's outcomes (ALWAYS when the test is off) for constZChunk
 }
 
 // plan decides the span pipeline's stages for p.
@@ -118,6 +131,11 @@ func (p *pipeline) plan() {
 	pl.store32 = !p.dst.yuy2 && f.Bytes == 4 && !p.dither && p.rop == 12 && (!p.abl || pl.srcAlpha) &&
 		f.R.Bits == 8 && f.G.Bits == 8 && f.B.Bits == 8 && (f.A.Bits == 8 || f.A.Bits == 0)
 	pl.packCol = pl.store32 && !p.abl && !p.txmp && !p.cs && !p.fog && !p.at && p.cw
+	zfn := p.zfunc
+	if !p.zt {
+		zfn = 7
+	}
+	pl.zLanes = lanesOf(zfn)
 	pl.shifts = [4]uint{uint(f.R.Shift), uint(f.G.Shift), uint(f.B.Shift), uint(f.A.Shift)}
 	if f.A.Bits == 0 {
 		pl.shifts[3] = 32 // the x byte: masked off by the plane mask
@@ -156,11 +174,22 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 		w.texRow[t] = p.txmp && t < p.ntex && p.span.texFast[t] && (!p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne)
 	}
 	sb.zInt = zInt
-	// The colour word's channels that do not vary (packCol).
+	// Integer Z that does not vary along a row is one value a chunk
+	// (runZ): constZChunk.
+	w.zConst = zInt && gx[atZ] == 0
+	// constZChunk or constZDepth takes the chunks and reads sb.zi[0]
+	// alone (plainChunk's other loops read every pixel's).
+	zOne := w.zConst && !p.sp && (p.span.packCol && !w.constCol && p.pmask == ^uint32(0) || !p.span.packCol && p.span.early)
+	// The colour word's channels that do not vary: packCol's word is in
+	// the target's layout, texMod's in the texel's (R from the low byte).
+	csh := p.span.shifts
+	if p.span.texMod {
+		csh = [4]uint{0, 8, 16, 24}
+	}
 	var kword uint32
 	for c := 0; c < 4; c++ {
 		if !varies[atR+c] {
-			kword |= uint32(k[atR+c]) << p.span.shifts[c]
+			kword |= uint32(k[atR+c]) << csh[c]
 		}
 	}
 	// The attributes stepped by rowStep: the colours that vary, the
@@ -174,6 +203,29 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 			nrs++
 		}
 	}
+	// packCol and texMod: the colour channels that vary along a row (xrs,
+	// xsh) and those that vary only from row to row (yc: the reference
+	// adds 0 along the row, the value stays; each row's word has them,
+	// rowWord).
+	var xrs [4]*rowStep
+	var xsh [4]uint
+	var yc [4]int
+	nx, ny := 0, 0
+	for c := 0; c < 4 && (p.span.packCol || p.span.texMod); c++ {
+		switch {
+		case !varies[atR+c] || csh[c] >= 32: // the x byte of a target without alpha is 0
+		case gx[atR+c] != 0:
+			xrs[nx], xsh[nx] = &w.rs[atR+c], csh[c]
+			nx++
+		default:
+			yc[ny] = c
+			ny++
+		}
+	}
+	// fill-gouraud's shape: two channels along the row into a 32-bit
+	// target through every plane, a Z16 test or write of one value a row,
+	// no stipple (gouraud2).
+	fuse2 := zOne && p.span.packCol && (p.zt || p.zw) && nx == 2
 	if cap(w.spans) == 0 {
 		w.spans = make([]raster.Span, 0, 64)
 	}
@@ -193,6 +245,10 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					w.rs[a].start(cur[a], gx[a], 1, 0.5, s.X1-s.X0)
 				}
 			}
+			rowWord := kword
+			for _, c := range yc[:ny] {
+				rowWord |= uint32(clamp8(cur[atR+c])) << csh[c]
+			}
 			for t := 0; t < p.ntex; t++ {
 				if w.texRow[t] {
 					lv := &p.units[t].lv[p.units[t].lvmin]
@@ -201,46 +257,47 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					w.rs[at].start(cur[at], gx[at], float64(256*lv.h), -128, s.X1-s.X0)
 				}
 			}
+			var zRow uint32 // fuse2's Z: one value a row
+			if fuse2 {
+				zRow = p.depth.zValue(w.rs[atZ].f)
+			}
 			for x0 := s.X0; x0 < s.X1; x0 += spanN {
 				n := min(spanN, s.X1-x0)
+				if fuse2 {
+					// fill-gouraud's shape in one loop (gouraud2).
+					d, c := &p.depth, &p.dst
+					zrow, crow := d.mem[s.Y*d.pitch+2*x0:], c.mem[s.Y*c.pitch+4*x0:]
+					if wr, ok := gouraud2(zrow, crow, xrs[0], xrs[1], xsh[0], xsh[1], rowWord, zRow, p.span.zLanes, p.zw, n, &sb.tmp); ok {
+						w.stats.Fragments += n
+						w.stats.Written += wr
+						continue
+					}
+				}
 				// Interpolation: each attribute's run of values, stepped as
 				// the reference steps them (rowStep).
-				if p.span.packCol && !w.constCol {
-					// The colour goes to the target as it is: the four
-					// channels into the target's word.
+				if p.span.packCol && !w.constCol || p.span.texMod {
+					// The colour goes to the target as it is (packCol) or
+					// to texModChunk: the channels that vary along the row
+					// into the row's word, in one loop when they can
+					// (packRun).
 					word := &sb.word
-					for i := 0; i < n; i++ {
-						word[i] = kword
-					}
-					for c := 0; c < 4; c++ {
-						if !varies[atR+c] {
-							continue
-						}
-						tmp := &sb.tmp[c]
-						w.rs[atR+c].run8(n, tmp)
-						sh := p.span.shifts[c]
+					if nx == 0 || !packRun(&xrs, &xsh, nx, rowWord, n, word) {
 						for i := 0; i < n; i++ {
-							word[i] |= uint32(tmp[i]) << sh
+							word[i] = rowWord
+						}
+						for j, r := range xrs[:nx] {
+							tmp := &sb.tmp[j]
+							r.run8(n, tmp)
+							sh := xsh[j]
+							for i := 0; i < n; i++ {
+								word[i] |= uint32(tmp[i]) << sh
+							}
 						}
 					}
 				}
 				if p.span.packCol && w.constCol {
 					// Only the first pixel's colour is read (colorStage).
 					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
-				}
-				if p.span.texMod {
-					// texModChunk reads the channels' runs.
-					for c := 0; c < 4; c++ {
-						tmp := &sb.tmp[c]
-						if varies[atR+c] {
-							w.rs[atR+c].run8(n, tmp)
-						} else {
-							kc := int32(k[atR+c])
-							for i := range tmp[:n] {
-								tmp[i] = kc
-							}
-						}
-					}
 				}
 				for c := 0; c < 4 && !p.span.packCol && !p.span.texMod; c++ {
 					a := atR + c
@@ -272,7 +329,11 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 					}
 				}
 				if zInt {
-					w.rs[atZ].runZ(&p.depth, n, &sb.zi)
+					if zOne {
+						sb.zi[0] = p.depth.zValue(w.rs[atZ].f) // constZChunk reads the one value
+					} else {
+						w.rs[atZ].runZ(&p.depth, n, &sb.zi)
+					}
 				} else if p.span.needZ {
 					v, d := cur[atZ], gx[atZ]
 					for i := 0; i < n; i++ {
@@ -322,13 +383,20 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 		s0, t0, ds, dt := cur[as], cur[at], gx[as], gx[at]
 		st, lv := &sb.st[t], &sb.lod[t]
 		u := &p.units[t]
-		sb.fixed[t] = false
+		sb.fixed[t], sb.tConst[t] = false, false
 		switch {
 		case w.texRow[t]:
 			// The fixCoord values stepped along the row (rowStep).
 			lv := &u.lv[u.lvmin]
 			w.rs[as].runFix(n, lv.w, &sb.fix[t], 0)
-			w.rs[at].runFix(n, lv.h, &sb.fix[t], 1)
+			if w.rs[at].fd == 0 {
+				// T does not vary along the row: one value (runFix's),
+				// in the chunk's first pixel (bilinearRow).
+				sb.fix[t][0][1] = fixCoord(w.rs[at].f, lv.h, true)
+				sb.tConst[t] = true
+			} else {
+				w.rs[at].runFix(n, lv.h, &sb.fix[t], 1)
+			}
 			sb.fixed[t] = true
 			continue
 		case !p.persp || !(u.needLOD || u.mip == mipConstant) && w.wOne:
@@ -368,7 +436,7 @@ func (w *worker) texCoordSpan(p *pipeline, cur, gx, gy *[numAttrs]float64, lod *
 	}
 }
 
-// fixForce, when non-zero, widens rowStep's margin (tests: it sends
+// fixForce, when non-zero, widens rowStep's margin (tests, through setFixForce: it sends
 // pixels through the exact fallback).
 var fixForce uint32
 
@@ -411,7 +479,11 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 					fix = &sb.fix[t]
 				}
 				tw := &sb.texw
-				u.bilinearSpan(st, fix, tw, live, n)
+				if sb.tConst[t] {
+					u.bilinearRow(fix, tw, live, n)
+				} else {
+					u.bilinearSpan(st, fix, tw, live, n)
+				}
 				if pl.texMod {
 					w.texModChunk(p, n, x0, y)
 					return
@@ -479,8 +551,8 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 }
 
 // texModChunk finishes shadeChunk for a pipeline with one fast texture
-// unit (bilinearSpan's texels in sb.texw, the diffuse colour's channels
-// in sb.tmp), MODULATE and a 32-bit target
+// unit (bilinearSpan's texels in sb.texw, the diffuse colour in sb.word,
+// R from the low byte), MODULATE and a 32-bit target
 // (spanPlan.texMod): the stage, blending and the write in one loop, the
 // blend in 16-bit lanes as colorStage's.
 func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
@@ -494,17 +566,21 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 	rs, gs, bs, as := sh[0], sh[1], sh[2], sh[3]
 	abl := p.abl
 	tw := &sb.texw
-	c0, c1, c2, c3 := &sb.tmp[0], &sb.tmp[1], &sb.tmp[2], &sb.tmp[3]
+	words := &sb.word
+	if abl && rs == 0 && gs == 8 && bs == 16 && as == 24 {
+		w.stats.Written += texModBlendABGR(crow, tw, words, live, pm, n)
+		return
+	}
 	written := 0
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
 		}
-		t := tw[i]
-		r := mul8u(int(c0[i]), int(t&0xFF))
-		g := mul8u(int(c1[i]), int(t>>8&0xFF))
-		b := mul8u(int(c2[i]), int(t>>16&0xFF))
-		a := mul8u(int(c3[i]), int(t>>24))
+		t, c := tw[i], words[i]
+		r := mul8u(int(c&0xFF), int(t&0xFF))
+		g := mul8u(int(c>>8&0xFF), int(t>>8&0xFF))
+		b := mul8u(int(c>>16&0xFF), int(t>>16&0xFF))
+		a := mul8u(int(c>>24), int(t>>24))
 		out := uint32(r)<<rs | uint32(g)<<gs | uint32(b)<<bs | uint32(a)<<as
 		cb := crow[4*i : 4*i+4]
 		dv := binary.LittleEndian.Uint32(cb)
@@ -517,16 +593,55 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 	w.stats.Written += written
 }
 
+// texModBlendABGR is texModChunk's loop for an ABGR8888 target with
+// blending (the channels in the texel's byte order): the MODULATE
+// products go to blendSrcAlpha's 16-bit lanes as they are computed,
+// without the word between. It returns the pixels written.
+func texModBlendABGR(crow []byte, tw, words *[spanN]uint32, live *[spanN]bool, pm uint32, n int) int {
+	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+	written := 0
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		t, c := tw[i], words[i]
+		r := mul8u32(c&0xFF, t&0xFF)
+		g := mul8u32(c>>8&0xFF, t>>8&0xFF)
+		b := mul8u32(c>>16&0xFF, t>>16&0xFF)
+		a := mul8u32(c>>24, t>>24)
+		cb := crow[4*i : 4*i+4]
+		dv := binary.LittleEndian.Uint32(cb)
+		// blendSrcAlpha with the source already in lanes.
+		x := (uint64(r)|uint64(g)<<16|uint64(b)<<32|uint64(a)<<48)*uint64(a) + 127*ones
+		y := spread16(dv)*uint64(255-a) + 127*ones
+		x = (x + ones + x>>8&m) >> 8 & m
+		y = (y + ones + y>>8&m) >> 8 & m
+		sum := x + y // at most 255 a lane
+		sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+		out := uint32(sum | sum>>16)
+		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
+		written++
+	}
+	return written
+}
+
+// mul8u32 is mul8u in uint32.
+func mul8u32(a, b uint32) uint32 {
+	x := a*b + 127
+	return (x + 1 + x>>8) >> 8
+}
+
 // blendSrcAlpha is mul8(s, a) + mul8(d, 255 - a) per byte lane of the
-// words s and d, clamped to 255.
+// words s and d, clamped to 255 (a at most 255). The clamp never acts:
+// mul8 grows with its operands and mul8(255, a) is a, so the sum is at
+// most a + (255 - a) (TestBlendSrcAlphaExhaustive).
 func blendSrcAlpha(s, d uint32, a uint64) uint32 {
 	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
 	x := spread16(s)*a + 127*ones
 	y := spread16(d)*(255-a) + 127*ones
 	x = (x + ones + x>>8&m) >> 8 & m
 	y = (y + ones + y>>8&m) >> 8 & m
-	sum := x + y
-	sum = (sum | (sum>>8&ones)*0xFF) & m
+	sum := x + y // at most 255 a lane
 	sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
 	return uint32(sum | sum>>16)
 }
@@ -585,6 +700,10 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 		zfn = 7
 	}
 	zw := p.zw
+	if w.zConst && !p.sp && full && !constCol {
+		w.stats.Written += constZChunk(zrow, crow, zi[0], p.span.zLanes, zw, words, n)
+		return
+	}
 	for i := 0; i < n; i++ {
 		if stip>>(uint(i)&31)&1 == 0 {
 			continue
@@ -658,6 +777,11 @@ func (w *worker) depthStage(p *pipeline, n, x0, y int) bool {
 		zrow := row[2*x0:]
 		zrow = zrow[:2*n]
 		zi := &sb.zi
+		if w.zConst && !p.sp && p.span.early {
+			// One Z value, every pixel live (no stipple, before the
+			// alpha test).
+			return constZDepth(zrow, zi[0], p.span.zLanes, p.zw, live, n)
+		}
 		for i := 0; i < n; i++ {
 			if !live[i] {
 				continue
@@ -816,6 +940,51 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 			x1 := (x0 + 1) & mx
 			c0 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x0:]))*ay
 			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		}
+		ax := uint64(uint8(us))
+		ix := 256 - ax
+		rb := ((c0&m32)*ix + (c1&m32)*ax + half) >> 16 & m8 // R | B<<32
+		ga := ((c0>>16&m32)*ix + (c1>>16&m32)*ax + half) >> 16 & m8
+		x := rb | ga<<8
+		out[i] = uint32(x) | uint32(x>>32)<<16
+	}
+}
+
+// bilinearRow is bilinearSpan for a chunk whose T does not vary (fix's
+// first pixel holds it; S in every pixel's): the two texel rows and the
+// y weight are set once.
+func (u *texUnit) bilinearRow(fix *[spanN][2]int64, out *[spanN]uint32, live *[spanN]bool, n int) {
+	lv := &u.lv[u.lvmin]
+	mx := lv.w - 1
+	mem := lv.mem
+	const m32 = 0x0000FFFF0000FFFF
+	const half = 32768 | 32768<<32
+	const m8 = 0x000000FF000000FF
+	vt := fix[0][1]
+	y0 := int(vt>>8) & (lv.h - 1)
+	row0, row1 := mem[y0*lv.pitch:], mem[((y0+1)&(lv.h-1))*lv.pitch:]
+	ay := uint64(uint8(vt))
+	iy := 256 - ay
+	lastX0, lastX1 := -1, -1
+	var c0, c1 uint64
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		us := fix[i][0]
+		x0 := int(us>>8) & mx
+		switch x0 {
+		case lastX0:
+		case lastX1:
+			x1 := (x0 + 1) & mx
+			c0 = c1
+			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			lastX0, lastX1 = x0, x1
+		default:
+			x1 := (x0 + 1) & mx
+			c0 = spread16(binary.LittleEndian.Uint32(row0[4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x0:]))*ay
+			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))

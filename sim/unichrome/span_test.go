@@ -113,7 +113,7 @@ func randomState(r *rand.Rand, l *layout, s *sb) int {
 	// stencil, dither or perspective, at most one texture, an ABGR8888
 	// target with ROP COPY and mostly every plane, Z16 without bias, SRC_ALPHA
 	// blending or none.
-	common := r.IntN(3) == 0
+	common := r.IntN(3) == 0 || plainShape
 	if common {
 		ntex = min(ntex, 1)
 		en &^= 1<<0 | 1<<2 | 1<<3 | 1<<5 | 1<<11 | 1<<14
@@ -122,6 +122,15 @@ func randomState(r *rand.Rand, l *layout, s *sb) int {
 		}
 		en |= 1 << 16
 		fmtCode, expand, zfmt = uc.DstABGR8888, 0, 0
+		if r.IntN(3) == 0 || plainShape {
+			// The colour written as it is (plainChunk, packRun,
+			// constZChunk): no texture, no blending, mostly no stipple.
+			ntex = 0
+			en &^= 1<<1 | 1<<6 | 1<<7
+			if r.IntN(2) == 0 {
+				en &^= 1 << 9
+			}
+		}
 	}
 	a := []uint32{
 		w24(uc.AttrEnable, en),
@@ -264,11 +273,19 @@ func randomTexture(r *rand.Rand, l *layout, n int) []uint32 {
 	return w
 }
 
+// plainShape makes randomState and randomList draw only fill-gouraud's
+// shape (TestPlainPathMatchesReference): triangles with Gouraud colour
+// written as it is, rows of constant channels and Z.
+var plainShape bool
+
 // randomList streams one list of primitives with random vertices.
 func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	pick := func(vs ...uint32) uint32 { return vs[r.IntN(len(vs))] }
 	prim := uc.Prim(pick(uint32(uc.PrimTri), uint32(uc.PrimTri), uint32(uc.PrimTri), uint32(uc.PrimLine), uint32(uc.PrimPoint)))
 	shade := uc.Shade(pick(4, 4, 4, 0, 1, 2, 3))
+	if plainShape {
+		prim, shade = uc.PrimTri, 4
+	}
 	mask := uint32(uc.MaskX | uc.MaskY)
 	for _, m := range []uint32{uc.MaskZ, uc.MaskW, uc.MaskCd, uc.MaskCs} {
 		if r.IntN(100) < 75 {
@@ -280,7 +297,7 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	}
 	cycle := uint32(uc.CycleFull)
 	var second uint32
-	switch r.IntN(5) {
+	switch r.IntN(5) + b2i(plainShape)*5 {
 	case 0: // strips and fans as one-vertex cycles
 		if prim == uc.PrimTri {
 			cycle = uc.CycleAFP | uc.Cycle(uc.VPrevB, uc.VPrevC, uc.VNew)
@@ -308,6 +325,26 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	if prim == uc.PrimTri && cycle == uc.CycleFull {
 		nv = 3 * (1 + r.IntN(4))
 	}
+	// A third of the lists are parallel to the screen (one Z: the span
+	// path's constant-Z loop) and a third keep one alpha (three colour
+	// channels vary).
+	flatZ := r.IntN(3) == 0
+	z0 := r.Float32()*1.1 - 0.05
+	oneAlpha := r.IntN(3) == 0
+	alpha := r.Uint32() & 0xFF000000
+	// A third of the triangle lists have each triangle's second vertex
+	// on its first one's row, sharing the colour channels of hmask (and Z
+	// with hz): those attributes vary from row to row only (fill-gouraud's
+	// quads: the rows' constant channels, a Z constant along each row).
+	hrow := prim == uc.PrimTri && cycle == uc.CycleFull && (r.IntN(3) == 0 || plainShape)
+	hmask := uint32(0)
+	for _, c := range r.Perm(4)[:r.IntN(5)] {
+		hmask |= 0xFF << (8 * c)
+	}
+	hz, ht := r.IntN(2) == 0, r.IntN(2) == 0 // Z, T shared too
+	var py, pz float32
+	var pc uint32
+	var pt [2]float32
 	var verts []uint32
 	for i := 0; i < nv; i++ {
 		big := r.IntN(3) != 0
@@ -317,25 +354,59 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 		} else {
 			x, y = float32(l.w/2)+r.Float32()*6, float32(l.h/2)+r.Float32()*6
 		}
+		second := hrow && i%3 == 1
+		if second {
+			y = py
+		}
 		wv := 0.3 + 3*r.Float32()
 		for _, c := range layout {
 			switch c {
 			case uc.CompX:
 				verts = append(verts, fl(x))
 			case uc.CompY:
+				py = y
 				verts = append(verts, fl(y))
 			case uc.CompZ:
-				verts = append(verts, fl(r.Float32()*1.1-0.05))
+				z := r.Float32()*1.1 - 0.05
+				if flatZ {
+					z = z0
+				}
+				if second && hz {
+					z = pz
+				}
+				pz = z
+				verts = append(verts, fl(z))
 			case uc.CompW:
 				verts = append(verts, fl(wv))
-			case uc.CompCd, uc.CompCs:
+			case uc.CompCd:
+				c := r.Uint32()
+				if oneAlpha {
+					c = c&0xFFFFFF | alpha
+				}
+				if second {
+					c = c&^hmask | pc&hmask
+				}
+				pc = c
+				verts = append(verts, data(c))
+			case uc.CompCs:
 				verts = append(verts, data(r.Uint32()))
+			case uc.CompT0, uc.CompT1:
+				v := r.Float32()*5 - 2
+				if second && ht {
+					v = pt[(c-uc.CompT0)>>1]
+				}
+				pt[(c-uc.CompT0)>>1] = v
+				verts = append(verts, fl(v))
 			default:
 				verts = append(verts, fl(r.Float32()*5-2))
 			}
 		}
 	}
 	s.list(cmdB, cmdA, verts...)
+	if plainShape && r.IntN(2) == 0 {
+		// Again: the stored Z is the drawn Z where the list wrote it.
+		s.list(cmdB, cmdA, verts...)
+	}
 }
 
 // sceneDevice returns a device for random scenes, with the reference
@@ -381,7 +452,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	// reference twin that sees the same scenes.
 	ref := []*Device{sceneDevice(t, true, 1), sceneDevice(t, true, 1)}
 	fast := []*Device{sceneDevice(t, false, 1), sceneDevice(t, false, 3)}
-	defer func() { fixForce = 0 }()
+	defer setFixForce(0)
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 1))
 		// Every fourth scene is on the 256-pixel-wide target, whose rows
@@ -393,9 +464,9 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		cmd, mem := randomScene(r, l, 1+r.IntN(5))
 		// Every third scene widens the stepped texel coordinates'
 		// margin so that many pixels take the exact fallback.
-		fixForce = 0
+		setFixForce(0)
 		if seed%3 == 2 {
-			fixForce = 1 << 29
+			setFixForce(1 << 29)
 		}
 		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref[seed%2], l, cmd, mem)
 		fb, z, c, err := renderRandomScene(t, fast[seed%2], l, cmd, mem)
@@ -404,6 +475,46 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
 		require.True(t, bytes.Equal(zRef, z), "seed %d: Z buffer differs at byte %d", seed, firstDiff(zRef, z))
 	}
+}
+
+// TestPlainPathMatchesReference is TestSpanPathMatchesReference for
+// fill-gouraud's shape alone (plainShape): the fused colour words
+// (packRun, one to four channels, the rows' constant channels) and the
+// constant-Z loop (constZChunk), a third of the scenes with a margin wide
+// enough to send many chunks back to run8.
+func TestPlainPathMatchesReference(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	ref, fast := sceneDevice(t, true, 1), sceneDevice(t, false, 2)
+	plainShape = true
+	defer func() { plainShape = false; setFixForce(0) }()
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 3))
+		l := &small
+		if seed%2 == 1 {
+			l = &big
+		}
+		cmd, mem := randomScene(r, l, 1+r.IntN(4))
+		setFixForce(0)
+		if seed%3 == 2 {
+			setFixForce(1 << 22)
+		}
+		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
+		fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
+		require.Equal(t, errRef, err, "seed %d", seed)
+		require.Equal(t, cRef, c, "seed %d: counters", seed)
+		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
+		require.True(t, bytes.Equal(zRef, z), "seed %d: Z buffer differs at byte %d", seed, firstDiff(zRef, z))
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestWorkersSameBytes renders random scenes on a 256x160 target with 1,

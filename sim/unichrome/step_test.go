@@ -77,3 +77,25 @@ func TestRowStepMatchesFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestBlendSrcAlphaExhaustive compares blendSrcAlpha with the blending
+// unit's SRC_ALPHA, ONE_MINUS_SRC_ALPHA arithmetic (weigh, then the
+// clamped sum) for every source, destination and alpha byte: each call
+// carries four destinations, one a lane.
+func TestBlendSrcAlphaExhaustive(t *testing.T) {
+	for a := 0; a < 256; a++ {
+		for s := 0; s < 256; s++ {
+			sw := uint32(s) * 0x01010101
+			for d := 0; d < 256; d += 4 {
+				dw := uint32(d) | uint32(d+1)<<8 | uint32(d+2)<<16 | uint32(d+3)<<24
+				got := blendSrcAlpha(sw, dw, uint64(a))
+				for l := 0; l < 4; l++ {
+					want := sat(weigh(s, a)+weigh(d+l, 255-a), true)
+					if int(got>>(8*l)&0xFF) != want {
+						require.Equal(t, want, int(got>>(8*l)&0xFF), "a %d s %d d %d", a, s, d+l)
+					}
+				}
+			}
+		}
+	}
+}
