@@ -505,9 +505,10 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		n = 60
 	}
 	drawn, faulted := 0, 0
-	gour := 0
+	gour, direct := 0, 0
 	gourHook = func() { gour++ }
-	defer func() { gourHook = nil }()
+	gourDirectHook = func() { direct++ }
+	defer func() { gourHook, gourDirectHook = nil, nil }()
 	for seed := 0; seed < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		g := &sceneGen{r: r, w: 40, h: 32}
@@ -530,7 +531,8 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	}
 	require.Greater(t, drawn, n/3, "most random scenes must draw pixels")
 	require.Greater(t, gour, n/20, "the Gouraud row path must shade some primitives")
-	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path", drawn, n, faulted, gour)
+	require.Positive(t, direct, "the row path's direct byte stepping must shade some runs")
+	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly", drawn, n, faulted, gour, direct)
 }
 
 // TestWorkersByteForByte renders random scenes of large primitives (so

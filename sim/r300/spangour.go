@@ -377,6 +377,47 @@ func gourByte(tab *[257]int64, v, m int64) (j, f int64) {
 	return j, ((v - lo - m) | (hi - v - m - 1)) >> 63
 }
 
+// gourDirectHook, when set (by tests), is called for every run the
+// direct byte stepping (gourDirect) shades.
+var gourDirectHook func()
+
+// gourOffsets returns the least and the greatest of 255·t_k + 2^31 -
+// k·2^32 over the thresholds t_k (k = 1..255): where the thresholds lie,
+// in units of 2^-32 of a byte, from the half-byte points (k - 1/2)/255
+// the byte's rounding of v·255 would put them at.
+var gourOffsets = sync.OnceValues(func() (lo, hi int64) {
+	th := gourThresholds()
+	lo, hi = math.MaxInt64, math.MinInt64
+	for k := int64(1); k < 256; k++ {
+		o := 255*th[k] + 1<<31 - k<<32
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	return lo, hi
+})
+
+// gourDirect returns the direct byte stepping of a run of n pixels whose
+// 32.32 value starts at v, steps by d and lies within m of the
+// reference's, or ok false when a value of the run is out of its range.
+//
+// With u = 255·v + 2^31 and j = u>>32 the byte is j whenever t_j <= v-m
+// and v+m < t_{j+1} (gourByte's test). Writing 255·t_k = k·2^32 +
+// o_k - 2^31, the first is o_j + 255m <= u - j·2^32 and the second is
+// u - j·2^32 < 2^32 + o_{j+1} - 255m, so a fraction f = u mod 2^32 with
+// a <= f < a + w, a = max o + 255m and a + w = 2^32 + min o - 255m,
+// gives its byte directly; any other f is near a threshold and takes the
+// reference's value. u is stepped by e = 255·d exactly (255 times v's
+// own stepping), and j lies in [0, 255] over the whole run when it does
+// at the run's ends (u is affine in the pixel).
+func gourDirect(v, d, m int64, n int) (u, e, a, w int64, ok bool) {
+	lo, hi := gourOffsets()
+	u, e = 255*v+1<<31, 255*d
+	a = hi + 255*m
+	w = 1<<32 + lo - 255*m - a
+	end := u + int64(n-1)*e
+	ok = w > 0 && u >= 0 && u < 256<<32 && end >= 0 && end < 256<<32
+	return u, e, a, w, ok
+}
+
 // gourRun ors channel ch's bytes, shifted by sh, into the words of the n
 // pixels from (x0, y).
 func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uint, gw *gourWork, n int) {
@@ -388,15 +429,28 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 		}
 		return
 	}
-	tab := gourThresholds()
 	nn := 0
 	near := &gw.near
-	for i := range words {
-		j, f := gourByte(tab, v, m)
-		near[nn&(gourChunk-1)] = uint16(i)
-		nn -= int(f)
-		words[i] |= uint32(j) << sh
-		v += d
+	if u, e, a, w, ok := gourDirect(v, d, m, n); ok {
+		if gourDirectHook != nil {
+			gourDirectHook()
+		}
+		for i := range words {
+			f := u&(1<<32-1) - a
+			near[nn&(gourChunk-1)] = uint16(i)
+			nn -= int((f | (w - 1 - f)) >> 63)
+			words[i] |= uint32(u>>32) << sh
+			u += e
+		}
+	} else {
+		tab := gourThresholds()
+		for i := range words {
+			j, f := gourByte(tab, v, m)
+			near[nn&(gourChunk-1)] = uint16(i)
+			nn -= int(f)
+			words[i] |= uint32(j) << sh
+			v += d
+		}
 	}
 	for _, i := range near[:nn] {
 		b := outByte(fp24(s.gourRef(p, ch, ar, x0+int(i), y)))
@@ -419,7 +473,28 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 	s0, s1, s2 := sh[0], sh[1], sh[2]
 	nn := 0
 	near := &gw.near
-	if max(m0, m1, m2) <= gourBucketMargin {
+	u0, e0, a0, w0, ok0 := gourDirect(v0, d0, m0, n)
+	u1, e1, a1, w1, ok1 := gourDirect(v1, d1, m1, n)
+	u2, e2, a2, w2, ok2 := gourDirect(v2, d2, m2, n)
+	if ok0 && ok1 && ok2 {
+		// Every value lies in [0, 1] give or take half a byte: the bytes
+		// are the integer parts of the stepped u, away from the
+		// thresholds.
+		if gourDirectHook != nil {
+			gourDirectHook()
+		}
+		for i := range words {
+			f0 := u0&(1<<32-1) - a0
+			f1 := u1&(1<<32-1) - a1
+			f2 := u2&(1<<32-1) - a2
+			near[nn&(gourChunk-1)] = uint16(i)
+			nn -= int((f0 | (w0 - 1 - f0) | f1 | (w1 - 1 - f1) | f2 | (w2 - 1 - f2)) >> 63)
+			words[i] = base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
+			u0 += e0
+			u1 += e1
+			u2 += e2
+		}
+	} else if max(m0, m1, m2) <= gourBucketMargin {
 		// Most values lie in a bucket no threshold comes near: their
 		// bytes are the bucket's.
 		bt := gourBuckets()

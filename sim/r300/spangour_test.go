@@ -25,11 +25,12 @@ func gourTri(v [3][2]int64) *prim {
 // vertex values chosen so that some pixel's reference value lies at a
 // threshold of outByte∘fp24, and counts the bytes that differ from the
 // reference's (outByte(fp24(spanLoad's value))) per pixel.
-func gourCase(t *testing.T, scale int64) (pixels, differ int) {
+func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 	t.Helper()
 	old := gourMarginScale
 	gourMarginScale = scale
-	defer func() { gourMarginScale = old }()
+	gourDirectHook = func() { direct++ }
+	defer func() { gourMarginScale, gourDirectHook = old, nil }()
 	r := rand.New(rand.NewPCG(5, 9))
 	s := &drawState{sub: 16}
 	gw := &gourWork{}
@@ -94,6 +95,7 @@ func gourCase(t *testing.T, scale int64) (pixels, differ int) {
 		sh := uint(8 * r.IntN(4))
 		clear(gw.word[:n])
 		s.gourRun(p, ch, ar, x0, y, sh, gw, n)
+		runs++
 		for i := 0; i < n; i++ {
 			want := outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))
 			got := byte(gw.word[i] >> sh)
@@ -130,6 +132,7 @@ func gourCase(t *testing.T, scale int64) (pixels, differ int) {
 		if !s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<16, gw, n) {
 			continue
 		}
+		runs++
 		for i := 0; i < n; i++ {
 			require.Equal(t, uint32(0xA5), gw.word[i]>>16&255, "the constant byte")
 			for c := 0; c < 3; c++ {
@@ -141,17 +144,21 @@ func gourCase(t *testing.T, scale int64) (pixels, differ int) {
 			}
 		}
 	}
-	return pixels, differ
+	return pixels, differ, runs, direct
 }
 
 // TestGourRowMatchesReference: the Gouraud row path's stepped bytes are
 // the reference's at every pixel, values on the thresholds included; with
 // a zero margin some differ, so the test can fail.
 func TestGourRowMatchesReference(t *testing.T) {
-	pixels, differ := gourCase(t, 1)
+	pixels, differ, runs, direct := gourCase(t, 1)
 	require.Greater(t, pixels, 100000)
 	require.Zero(t, differ, "pixels differing from the reference")
-	_, differ0 := gourCase(t, 0)
+	// Both the direct byte stepping (values in [0, 1]) and the
+	// thresholds' lookup (values beyond) must be exercised.
+	require.Greater(t, direct, runs/10, "runs on the direct byte stepping")
+	require.Less(t, direct, runs-runs/10, "runs off the direct byte stepping")
+	_, differ0, _, _ := gourCase(t, 0)
 	require.Positive(t, differ0, "with a zero margin the stepped bytes must differ somewhere")
 }
 
