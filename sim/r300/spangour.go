@@ -586,6 +586,9 @@ func (s *drawState) gourWrite(buf *cbBuffer, words []uint32, x0, y int, zv uint3
 	}
 	zo := (y*z.pitch + x0) * 2
 	zm := z.mem[zo : zo+2*len(words)]
+	if test && write && op == cmpLE {
+		return gourWriteZ16LE(dst, zm, words, zv)
+	}
 	for i, v := range words {
 		zb := zm[2*i : 2*i+2 : 2*i+2]
 		if test && !cmp(op, zv, uint32(binary.LittleEndian.Uint16(zb))<<8) {
@@ -596,6 +599,46 @@ func (s *drawState) gourWrite(buf *cbBuffer, words []uint32, x0, y int, zv uint3
 		}
 		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
 		n++
+	}
+	return n
+}
+
+// gourWriteZ16LE is gourWrite's LEQUAL-with-writes loop on a 16-bit depth
+// buffer: zv <= old<<8 is old >= ceil(zv/256), and four depth values
+// that all pass (the common case: a nearer surface) are written as one
+// 64-bit word with their four colours.
+func gourWriteZ16LE(dst, zm []byte, words []uint32, zv uint32) uint32 {
+	zt := (zv + 255) >> 8
+	nz := uint64(zv >> 8 & 0xFFFF)
+	zq := nz * 0x0001000100010001
+	n := uint32(0)
+	i := 0
+	for ; i+4 <= len(words); i += 4 {
+		zb := zm[2*i : 2*i+8 : 2*i+8]
+		q := binary.LittleEndian.Uint64(zb)
+		if uint32(q&0xFFFF) >= zt && uint32(q>>16&0xFFFF) >= zt && uint32(q>>32&0xFFFF) >= zt && uint32(q>>48) >= zt {
+			binary.LittleEndian.PutUint64(zb, zq)
+			c := dst[4*i : 4*i+16 : 4*i+16]
+			w := words[i : i+4 : i+4]
+			binary.LittleEndian.PutUint64(c, uint64(w[0])|uint64(w[1])<<32)
+			binary.LittleEndian.PutUint64(c[8:], uint64(w[2])|uint64(w[3])<<32)
+			n += 4
+			continue
+		}
+		for k := i; k < i+4; k++ {
+			if uint32(binary.LittleEndian.Uint16(zm[2*k:])) >= zt {
+				binary.LittleEndian.PutUint16(zm[2*k:], uint16(nz))
+				binary.LittleEndian.PutUint32(dst[4*k:], words[k])
+				n++
+			}
+		}
+	}
+	for ; i < len(words); i++ {
+		if uint32(binary.LittleEndian.Uint16(zm[2*i:])) >= zt {
+			binary.LittleEndian.PutUint16(zm[2*i:], uint16(nz))
+			binary.LittleEndian.PutUint32(dst[4*i:], words[i])
+			n++
+		}
 	}
 	return n
 }

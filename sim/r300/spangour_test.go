@@ -1,6 +1,7 @@
 package r300
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -252,4 +253,56 @@ func TestGourBuckets(t *testing.T) {
 	require.Greater(t, safe, 3000)
 	require.Equal(t, int64(0), gourBucket(-5))
 	require.Equal(t, int64(4097), gourBucket(1<<33))
+}
+
+// TestGourWriteZ16LE checks the 16-bit LEQUAL-with-writes loop against
+// cmp per pixel, with depth values on both sides of zv, runs whose
+// groups of four all pass, all fail or mix, and run lengths not a
+// multiple of four.
+func TestGourWriteZ16LE(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 12))
+	for it := 0; it < 2000; it++ {
+		n := 1 + r.IntN(40)
+		zv := uint32(r.IntN(1 << 24))
+		switch it % 4 {
+		case 0:
+			zv &^= 255 // on a multiple of 256: old == zv>>8 passes
+		case 1:
+			zv = 0xFFFFFF
+		}
+		zm := make([]byte, 2*n)
+		for i := 0; i < n; i++ {
+			old := uint16(r.IntN(1 << 16))
+			switch r.IntN(4) {
+			case 0:
+				old = uint16(zv >> 8)
+			case 1:
+				old = uint16(zv>>8) + 1
+			case 2:
+				if it%3 == 0 {
+					old = 0xFFFF
+				}
+			}
+			binary.LittleEndian.PutUint16(zm[2*i:], old)
+		}
+		words := make([]uint32, n)
+		for i := range words {
+			words[i] = r.Uint32()
+		}
+		dst := make([]byte, 4*n)
+		wantZ, wantDst := append([]byte(nil), zm...), make([]byte, 4*n)
+		wantN := uint32(0)
+		for i := 0; i < n; i++ {
+			old := uint32(binary.LittleEndian.Uint16(wantZ[2*i:]))
+			if cmp(cmpLE, zv, old<<8) {
+				binary.LittleEndian.PutUint16(wantZ[2*i:], uint16(zv>>8))
+				binary.LittleEndian.PutUint32(wantDst[4*i:], words[i])
+				wantN++
+			}
+		}
+		got := gourWriteZ16LE(dst, zm, words, zv)
+		require.Equal(t, wantN, got, "iteration %d: passing pixels", it)
+		require.Equal(t, wantZ, zm, "iteration %d: depth", it)
+		require.Equal(t, wantDst, dst, "iteration %d: colour", it)
+	}
 }
