@@ -405,17 +405,54 @@ var gourOffsets = sync.OnceValues(func() (lo, hi int64) {
 // u - j·2^32 < 2^32 + o_{j+1} - 255m, so a fraction f = u mod 2^32 with
 // a <= f < a + w, a = max o + 255m and a + w = 2^32 + min o - 255m,
 // gives its byte directly; any other f is near a threshold and takes the
-// reference's value. u is stepped by e = 255·d exactly (255 times v's
-// own stepping), and j lies in [0, 255] over the whole run when it does
-// at the run's ends (u is affine in the pixel).
-func gourDirect(v, d, m int64, n int) (u, e, a, w int64, ok bool) {
+// reference's value. gourDirect returns u - a (so the test is that its
+// fraction is below w, and for such a value its integer part is j too)
+// and its step e = 255·d, exactly 255 times v's own stepping; j lies in
+// [0, 255] over the whole run when it does at the run's ends (u is
+// affine in the pixel).
+func gourDirect(v, d, m int64, n int) (u, e, w int64, ok bool) {
 	lo, hi := gourOffsets()
 	u, e = 255*v+1<<31, 255*d
-	a = hi + 255*m
+	a := hi + 255*m
 	w = 1<<32 + lo - 255*m - a
 	end := u + int64(n-1)*e
-	ok = w > 0 && u >= 0 && u < 256<<32 && end >= 0 && end < 256<<32
-	return u, e, a, w, ok
+	ok = w > 0 && a >= 0 && a+w <= 1<<32 && u >= 0 && u < 256<<32 && end >= 0 && end < 256<<32
+	return u - a, e, w, ok
+}
+
+// gourDirect3 is gourRun3's loop on the direct byte stepping: the words
+// of base with the bytes of u0, u1 and u2 (gourDirect's) at s0, s1 and
+// s2, stepped by e0, e1 and e2, and the pixels near a threshold (a
+// fraction at w or above) listed in near; it returns how many.
+//
+//go:noinline
+func gourDirect3(words []uint32, near *[gourChunk]uint16, u0, u1, u2, e0, e1, e2, w int64, base uint32, s0, s1, s2 uint) int {
+	nn := 0
+	if s0 == 0 && s1 == 8 && s2 == 16 {
+		// The common layout (B, G, R under a constant alpha), with fixed
+		// shifts.
+		for i := range words {
+			t := (int64(uint32(u0)) - w) & (int64(uint32(u1)) - w) & (int64(uint32(u2)) - w)
+			near[nn&(gourChunk-1)] = uint16(i)
+			nn += 1 + int(t>>63)
+			words[i] = base | uint32(uint8(u0>>32)) | uint32(uint8(u1>>32))<<8 | uint32(uint8(u2>>32))<<16
+			u0 += e0
+			u1 += e1
+			u2 += e2
+		}
+		return nn
+	}
+	s0, s1, s2 = s0&31, s1&31, s2&31
+	for i := range words {
+		t := (int64(uint32(u0)) - w) & (int64(uint32(u1)) - w) & (int64(uint32(u2)) - w)
+		near[nn&(gourChunk-1)] = uint16(i)
+		nn += 1 + int(t>>63)
+		words[i] = base | uint32(uint8(u0>>32))<<s0 | uint32(uint8(u1>>32))<<s1 | uint32(uint8(u2>>32))<<s2
+		u0 += e0
+		u1 += e1
+		u2 += e2
+	}
+	return nn
 }
 
 // gourRun ors channel ch's bytes, shifted by sh, into the words of the n
@@ -431,15 +468,15 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 	}
 	nn := 0
 	near := &gw.near
-	if u, e, a, w, ok := gourDirect(v, d, m, n); ok {
+	if u, e, w, ok := gourDirect(v, d, m, n); ok {
 		if gourDirectHook != nil {
 			gourDirectHook()
 		}
+		sh &= 31
 		for i := range words {
-			f := u&(1<<32-1) - a
 			near[nn&(gourChunk-1)] = uint16(i)
-			nn -= int((f | (w - 1 - f)) >> 63)
-			words[i] |= uint32(u>>32) << sh
+			nn += 1 + int((int64(uint32(u))-w)>>63)
+			words[i] |= uint32(uint8(u>>32)) << sh
 			u += e
 		}
 	} else {
@@ -470,12 +507,16 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 	}
 	words := gw.word[:n]
 	tab := gourThresholds()
-	s0, s1, s2 := sh[0], sh[1], sh[2]
+	// Masked, the shifts compile to single instructions (the byte
+	// positions are 0, 8, 16 and 24).
+	s0, s1, s2 := sh[0]&31, sh[1]&31, sh[2]&31
 	nn := 0
 	near := &gw.near
-	u0, e0, a0, w0, ok0 := gourDirect(v0, d0, m0, n)
-	u1, e1, a1, w1, ok1 := gourDirect(v1, d1, m1, n)
-	u2, e2, a2, w2, ok2 := gourDirect(v2, d2, m2, n)
+	// One margin for the three channels, so they share the test's bound.
+	mm := max(m0, m1, m2)
+	u0, e0, w, ok0 := gourDirect(v0, d0, mm, n)
+	u1, e1, _, ok1 := gourDirect(v1, d1, mm, n)
+	u2, e2, _, ok2 := gourDirect(v2, d2, mm, n)
 	if ok0 && ok1 && ok2 {
 		// Every value lies in [0, 1] give or take half a byte: the bytes
 		// are the integer parts of the stepped u, away from the
@@ -483,17 +524,7 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		if gourDirectHook != nil {
 			gourDirectHook()
 		}
-		for i := range words {
-			f0 := u0&(1<<32-1) - a0
-			f1 := u1&(1<<32-1) - a1
-			f2 := u2&(1<<32-1) - a2
-			near[nn&(gourChunk-1)] = uint16(i)
-			nn -= int((f0 | (w0 - 1 - f0) | f1 | (w1 - 1 - f1) | f2 | (w2 - 1 - f2)) >> 63)
-			words[i] = base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
-			u0 += e0
-			u1 += e1
-			u2 += e2
-		}
+		nn = gourDirect3(words, near, u0, u1, u2, e0, e1, e2, w, base, s0, s1, s2)
 	} else if max(m0, m1, m2) <= gourBucketMargin {
 		// Most values lie in a bucket no threshold comes near: their
 		// bytes are the bucket's.
