@@ -112,7 +112,7 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		pass := all
 		switch {
 		case zPer:
-			st.zStep(ps, pr, sb, &q, &ek, dx, m, x0+k)
+			st.zStep(ps, pr, sb, &q, &ek, dx, m)
 			q.x0 += int64(m) * q.dx
 			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
 		case pl.zKind != zNone:

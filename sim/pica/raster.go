@@ -223,10 +223,6 @@ type prim struct {
 	// affine is set when the three 1/w are equal and every value is
 	// finite: the stepper may interpolate it.
 	affine bool
-	// colEdge is the edge (opposite vertex colEdge) whose two vertices
-	// share a raster x: its value at a column is the same in every row
-	// (zStep's weight cache); -1 when no edge is vertical.
-	colEdge int8
 }
 
 // shadeVert is what a pixel reads of a vertex.
@@ -309,12 +305,6 @@ func (g *GPU) triangle(ps *pixelState, a, b, c *vertex) error {
 	pr.flat, pr.color = flatColor(pr)
 	pr.flatZ, pr.depth = flatDepth(ps, pr)
 	pr.affine = affine(pr)
-	pr.colEdge = -1
-	for k, e := range [3][2]*winVert{{&vb, &vc}, {&vc, &va}, {&va, &vb}} {
-		if e[0].pt.X == e[1].pt.X {
-			pr.colEdge = int8(k)
-		}
-	}
 	if len(g.batch.prims) >= maxBatch {
 		g.flush()
 	}

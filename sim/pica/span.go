@@ -43,8 +43,6 @@ type spanBuf struct {
 	txy   [3][spanN][2]int32   // a fastRepeat unit's integer texel coordinates
 	tex   [3][spanN][4]uint8
 	out   [spanN][4]uint8
-	// wc memoises zStep's exact weights by column (wEnt).
-	wc [wCacheN]wEnt
 }
 
 // spanPlan is the per-draw choice of stages, decided from the pixel state.
@@ -375,7 +373,7 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 					sb.depth[i], sb.zq[i] = pr.depth, zq
 				}
 			}
-		case !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n, x0):
+		case !stepping || !st.chunk(ps, pr, sb, &e, &s.DX, n):
 			interpolate(ps, pr, sb, e, &s.DX, 0, n)
 		}
 		e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
@@ -572,7 +570,7 @@ func (q *stepQ) setup(x, g, c, off float64) bool {
 // coordinates by stepping; pixels too near a step are interpolated
 // exactly. It reports false (nothing filled) when the chunk cannot be
 // stepped.
-func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int64, n, x0 int) bool {
+func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx *[3]int64, n int) bool {
 	pl := &ps.span
 	v := &pr.v
 	w, z := chunkWeights(pr, e)
@@ -633,7 +631,7 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		}
 	}
 	if zPer {
-		st.zStep(ps, pr, sb, &qs[4], e, dx, n, x0)
+		st.zStep(ps, pr, sb, &qs[4], e, dx, n)
 	}
 	// A pixel near a texel coordinate step needs the exact texture
 	// coordinates only (texel computes them as interpolate does).
@@ -735,84 +733,23 @@ func colorInRange(x, d *[4]int64, n int) bool {
 }
 
 // zStep fills the chunk's quantised depths from the stepped q; a pixel
-// near a depth step gets the exact depth (x0 is pixel 0's x).
-//
-// The exact depth is interpolate's: weights float64(e_k)/area, their
-// products with the vertex depths summed. A triangle whose depth sits on
-// a quantisation step (the driver's clear and any quad at depth 1.0)
-// sends every pixel here, so two of the three divisions are saved where
-// the triangle allows: an edge whose value does not change along the row
-// (dx 0, a horizontal edge) is divided once, and a vertical edge
-// (prim.colEdge) has the same value at a column in every row, so its
-// weight comes from sb.wc, a cache by column keyed by the edge value and
-// the area. The division is a function of (e, area) alone, so a hit
-// gives the same bits as dividing.
-func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx *[3]int64, n, x0 int) {
+// near a depth step gets the exact depth.
+func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx *[3]int64, n int) {
 	v := &pr.v
 	area := pr.area
 	x, m, top := q.x0, q.margin, int64(st.zs)
 	z0, z1, z2 := v[0].z, v[1].z, v[2].z
-	// r: the row-constant edge, c: the vertical one, d: the third.
-	r, c := -1, int(pr.colEdge)
-	for k := range dx {
-		if dx[k] == 0 {
-			r = k
-		}
-	}
-	if r < 0 || c < 0 || r == c {
-		for i := 0; i < n; i++ {
-			if uint32(x)-m > 0-2*m {
-				ii := int64(i)
-				w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
-				z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-				sb.zq[i] = uint32(max(0, min(1, z)) * st.zs) // quantizeDepth
-			} else {
-				sb.zq[i] = uint32(min(top, max(0, x>>32)))
-			}
-			x += q.dx
-		}
-		return
-	}
-	d := 3 - r - c
-	var w [3]float64
-	w[r] = float64(e[r]) / area
-	ec, dc, ed, dd := e[c], dx[c], e[d], dx[d]
-	wc := &sb.wc
 	for i := 0; i < n; i++ {
 		if uint32(x)-m > 0-2*m {
 			ii := int64(i)
-			w[c] = wc[(x0+i)&(wCacheN-1)].weight(ec+ii*dc, area)
-			w[d] = float64(ed+ii*dd) / area
-			z := float64(w[0]*z0) + float64(w[1]*z1) + float64(w[2]*z2)
+			w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
 			sb.zq[i] = uint32(max(0, min(1, z)) * st.zs) // quantizeDepth
 		} else {
 			sb.zq[i] = uint32(min(top, max(0, x>>32)))
 		}
 		x += q.dx
 	}
-}
-
-// wCacheN is the number of columns of zStep's weight cache (a power of
-// two): pixel x uses entry x mod wCacheN.
-const wCacheN = 512
-
-// wEnt is one entry of zStep's weight cache: the weight w of edge value
-// e over area (a zero area, as every entry starts, matches no
-// triangle).
-type wEnt struct {
-	e       int64
-	area, w float64
-}
-
-// weight returns float64(e)/area, from the entry when it holds it (and
-// stores it there otherwise).
-func (c *wEnt) weight(e int64, area float64) float64 {
-	if c.e == e && c.area == area {
-		return c.w
-	}
-	w := float64(e) / area
-	*c = wEnt{e: e, area: area, w: w}
-	return w
 }
 
 // colorLanes steps a chunk's four colour channels whose values at the
