@@ -658,13 +658,19 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
 	vt := fix[0][1]
 	y0 := int(vt>>8) & (lv.h - 1)
-	row0, row1 := mem[y0*lv.pitch:], mem[((y0+1)&(lv.h-1))*lv.pitch:]
+	r0, r1 := y0*lv.pitch, ((y0+1)&(lv.h-1))*lv.pitch
 	ay := uint64(uint8(vt))
 	iy := 256 - ay
 	lastX0, lastX1 := -1, -1
 	var c0, c1 uint64
 	crow = crow[:4*n]
+	// The pixels written, counted first: one value fewer in the loop.
 	written := 0
+	for _, l := range live[:n] {
+		if l {
+			written++
+		}
+	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
@@ -676,12 +682,12 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 		case lastX1:
 			x1 := (x0 + 1) & mx
 			c0 = c1
-			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		default:
 			x1 := (x0 + 1) & mx
-			c0 = spread16(binary.LittleEndian.Uint32(row0[4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x0:]))*ay
-			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			c0 = spread16(ld32(mem, r0+4*x0))*iy + spread16(ld32(mem, r1+4*x0))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))
@@ -703,9 +709,15 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 		sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
 		out := uint32(sum | sum>>16)
 		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
-		written++
 	}
 	return written
+}
+
+// ld32 is the little-endian word at b[o:o+4], sliced with its length and
+// capacity (no pointer mask for an empty slice, as binary's b[o:] needs).
+func ld32(b []byte, o int) uint32 {
+	w := b[o : o+4 : o+4]
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 }
 
 // mul8u32 is mul8u in uint32.
@@ -1017,12 +1029,12 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 		case lastX1:
 			x1 := (x0 + 1) & mx
 			c0 = c1
-			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		default:
 			x1 := (x0 + 1) & mx
-			c0 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x0:]))*ay
-			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			c0 = spread16(ld32(mem, r0+4*x0))*iy + spread16(ld32(mem, r1+4*x0))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))
@@ -1062,12 +1074,12 @@ func (u *texUnit) bilinearRow(fix *[spanN][2]int64, out *[spanN]uint32, live *[s
 		case lastX1:
 			x1 := (x0 + 1) & mx
 			c0 = c1
-			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			c1 = spread16(ld32(row0, 4*x1))*iy + spread16(ld32(row1, 4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		default:
 			x1 := (x0 + 1) & mx
-			c0 = spread16(binary.LittleEndian.Uint32(row0[4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x0:]))*ay
-			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			c0 = spread16(ld32(row0, 4*x0))*iy + spread16(ld32(row1, 4*x0))*ay
+			c1 = spread16(ld32(row0, 4*x1))*iy + spread16(ld32(row1, 4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))
