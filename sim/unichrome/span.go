@@ -664,13 +664,7 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 	lastX0, lastX1 := -1, -1
 	var c0, c1 uint64
 	crow = crow[:4*n]
-	// The pixels written, counted first: one value fewer in the loop.
 	written := 0
-	for _, l := range live[:n] {
-		if l {
-			written++
-		}
-	}
 	for i := 0; i < n; i++ {
 		if !live[i] {
 			continue
@@ -694,21 +688,25 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 		ix := 256 - ax
 		rb := ((c0&m32)*ix + (c1&m32)*ax + half) >> 16 // R | B<<32, each lane's low byte
 		ga := ((c0>>16&m32)*ix + (c1>>16&m32)*ax + half) >> 16
-		c := words[i]
-		r := mul8u32(c&0xFF, uint32(rb)&0xFF)
-		g := mul8u32(c>>8&0xFF, uint32(ga)&0xFF)
-		b := mul8u32(c>>16&0xFF, uint32(rb>>32)&0xFF)
-		a := mul8u32(c>>24, uint32(ga>>32)&0xFF)
+		c := uint64(words[i])
+		// MODULATE: the four products (at most 255*255) in 16-bit
+		// lanes, then mul8u's rounding in every lane at once (x + 127
+		// + 1 + (x+127)>>8 is at most 65407: no carry out of a lane).
+		pr := (c&0xFF)*(rb&0xFF) | (c>>8&0xFF)*(ga&0xFF)<<16 | (c>>16&0xFF)*(rb>>32&0xFF)<<32 | (c>>24)*(ga>>32&0xFF)<<48
+		pr += 127 * ones
+		src := (pr + ones + pr>>8&m) >> 8 & m // R, G, B, A lanes
+		a := src >> 48
 		cb := crow[4*i : 4*i+4]
 		dv := binary.LittleEndian.Uint32(cb)
-		x := (uint64(r)|uint64(g)<<16|uint64(b)<<32|uint64(a)<<48)*uint64(a) + 127*ones
-		y := spread16(dv)*uint64(255-a) + 127*ones
+		x := src*a + 127*ones
+		y := spread16(dv)*(255-a) + 127*ones
 		x = (x + ones + x>>8&m) >> 8 & m
 		y = (y + ones + y>>8&m) >> 8 & m
 		sum := x + y // at most 255 a lane
 		sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
 		out := uint32(sum | sum>>16)
 		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
+		written++
 	}
 	return written
 }
