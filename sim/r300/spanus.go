@@ -534,3 +534,58 @@ func rgbOp(dst *spanArr, dot *spanArr64, sop, A, B, C *spanArr, op, omod uint8, 
 		}
 	}
 }
+
+// loadSpan is the RS's load of one attribute with vertex values v into t:
+// fp24(w0·v0 + w1·v1 + w2·v2) per pixel, summed left to right. With
+// finite weights a vertex value of zero (either sign) makes its product a
+// zero, which leaves any non-zero sum (and an infinite or NaN one) as it
+// is and can change only the sign of a zero sum, which fp24 makes +0: so
+// the term is left out (a textured draw's coordinates and a Gouraud
+// colour's channels often have one). TestLoadSpanSkipsZeros holds the
+// shortened sums to the full one.
+func loadSpan(t []float32, wp *[3]spanArr64, v []float64, finite bool) {
+	w0, w1, w2 := wp[0][:len(t)], wp[1][:len(t)], wp[2][:len(t)]
+	v0, v1, v2 := v[0], v[1], v[2]
+	zero := 0
+	if finite {
+		zero = b2i(v0 == 0) | b2i(v1 == 0)<<1 | b2i(v2 == 0)<<2
+	}
+	switch zero {
+	case 1:
+		for i, b := range w1 {
+			t[i] = fp24(float64(b*v1) + float64(w2[i]*v2))
+		}
+	case 2:
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w2[i]*v2))
+		}
+	case 4:
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w1[i]*v1))
+		}
+	case 3:
+		for i, c := range w2 {
+			t[i] = fp24(c * v2)
+		}
+	case 5:
+		for i, b := range w1 {
+			t[i] = fp24(b * v1)
+		}
+	case 6:
+		for i, a := range w0 {
+			t[i] = fp24(a * v0)
+		}
+	default:
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w1[i]*v1) + float64(w2[i]*v2))
+		}
+	}
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
