@@ -84,10 +84,13 @@ type aluSpan struct {
 	// or clamp: its result is fp24(A), which for a temp is A itself
 	// (every value a temp holds is an FP24 value other than -0).
 	mov [4]bool
-	// mul[c] is set when RGB channel c is a MAD whose C is the inline 0,
-	// unmodified: fp24 gives the same for A·B as for A·B + 0 (the sum
-	// differs only in the sign of a zero, which rounds to +0).
-	mul [3]bool
+	// mul[c] is set when channel c (3: alpha) is a MAD whose C is the
+	// inline 0, unmodified: fp24 gives the same for A·B as for A·B + 0
+	// (the sum differs only in the sign of a zero, which rounds to +0).
+	// The alpha half's MAD is the RGB half's (alphaOp, rgbOp), so it
+	// takes mulSpan too, except under SOP, which reads the alpha unit's
+	// unrounded result.
+	mul [4]bool
 }
 
 // operandOf resolves operand table index idx (aluOp's layout) of
@@ -144,6 +147,7 @@ func newALUSpan(op *aluOp) *aluSpan {
 	for c := 0; c < 3; c++ {
 		s.mul[c] = !s.mov[c] && a.RGB.Op == r3.RGBMAD && s.opd[2][c] == zero && s.mod[2][c] == 0
 	}
+	s.mul[3] = !s.mov[3] && a.Alpha.Op == r3.AlphaMAD && a.RGB.Op != r3.RGBSOP && s.opd[2][3] == zero && s.mod[2][3] == 0
 	s.direct = true
 	writes := func(h *r3.Half) bool { return h.WMask != 0 }
 	for n := 0; n < 3; n++ {
@@ -256,6 +260,8 @@ func (s *aluSpan) run(sw *spanWork, n int) {
 	}
 	if s.mov[3] {
 		movSpan(alpha, A[3], s.opd[0][3].kind == opdTemp, n)
+	} else if s.mul[3] {
+		mulSpan(alpha, A[3], B[3], a.Alpha.Omod, a.Alpha.Clamp, n)
 	} else {
 		alphaOp(ar, dot, A[3], B[3], C[3], a.Alpha.Op, n)
 		finishSpan(alpha, ar, a.Alpha.Omod, a.Alpha.Clamp, n)
