@@ -744,7 +744,15 @@ func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx 
 			ii := int64(i)
 			w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
 			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-			sb.zq[i] = uint32(max(0, min(1, z)) * st.zs) // quantizeDepth
+			// quantizeDepth of max(0, min(1, z)): z is finite (affine), so
+			// the comparisons give the same value (a -0 quantises to 0).
+			if z > 1 {
+				z = 1
+			}
+			if !(z > 0) {
+				z = 0
+			}
+			sb.zq[i] = uint32(z * st.zs)
 		} else {
 			sb.zq[i] = uint32(min(top, max(0, x>>32)))
 		}

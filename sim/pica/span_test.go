@@ -91,6 +91,14 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 		var verts []sceneVertex
 		fz := -r.Float32()*1.1 + 0.05 // the group's one depth
 		flatZ := r.IntN(4) == 0       // every triangle at depth fz
+		if r.IntN(4) == 0 {
+			// Depth 1.0, on a quantisation step (the driver's clears and
+			// quads at the far plane): zStep's exact weights at every
+			// pixel.
+			fz, flatZ = -1, r.IntN(2) == 0
+			w.Write(p.DEPTHMAP_SCALE, p.ToF24(-1))
+			w.Write(p.DEPTHMAP_OFFSET, 0)
+		}
 		for i := 0; i < n; i++ {
 			verts = append(verts, randomTriangle(r, fz, flatZ)...)
 		}
@@ -298,6 +306,12 @@ func randomTriangle(r *rand.Rand, fz float32, flatZ bool) []sceneVertex {
 	}
 	if r.IntN(4) == 0 { // one flat colour
 		out[1][1], out[2][1] = out[0][1], out[0][1]
+	}
+	if !persp && r.IntN(3) == 0 {
+		// Half a screen-aligned quad: a vertical edge (its value at a
+		// column is the same in every row: zStep's weight cache hits) and
+		// a horizontal one (constant along a row).
+		out[1][0][0], out[2][0][1] = out[0][0][0], out[0][0][1]
 	}
 	return out
 }

@@ -315,3 +315,69 @@ func TestSpanSamplersMatchFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestBilinearRepeatMatchesFast compares bilinearRepeat's cached column
+// and row parts with bilinear8Fast pixel by pixel over spans whose
+// coordinates repeat the way a screen-aligned draw's do (s equal down a
+// quad column, t equal along a row), repeat only sometimes, or not at
+// all, including NaN and out-of-range coordinates.
+func TestBilinearRepeatMatchesFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	f := &r3.TexFormats[r3.TxFmt8_8_8_8]
+	nan := float32(math.NaN())
+	for n := 0; n < 200; n++ {
+		w, h := 1<<r.IntN(9), 1<<r.IntN(9)
+		u := &texUnit{f: f, fast8: true, wrapFast: true, levels: r3.TexLayout(f, w, h, 1, 0)}
+		u.mem = make([]byte, u.levels[0].Offset+u.levels[0].Size)
+		for i := range u.mem {
+			u.mem[i] = byte(r.UintN(256))
+		}
+		u.sel, u.selID = [4]uint32{0, 1, 2, 3}, true
+		lv := &u.levels[0]
+		var src, dst [4]spanArr
+		np := 4 * (1 + r.IntN(spanQuads))
+		coord := func() float32 {
+			switch r.IntN(40) {
+			case 0:
+				return nan
+			case 1:
+				return float32(r.Float64()*1e12 - 5e11)
+			case 2:
+				return float32(math.Inf(1 - 2*r.IntN(2)))
+			}
+			return float32(r.Float64()*6 - 3)
+		}
+		t0, t1 := coord(), coord()
+		for q := 0; q < np/4; q++ {
+			s0, s1 := coord(), coord()
+			for i := 0; i < 4; i++ {
+				p := 4*q + i
+				switch n % 3 {
+				case 0: // screen-aligned
+					src[0][p] = [2]float32{s0, s1}[i&1]
+					src[1][p] = [2]float32{t0, t1}[i>>1]
+				case 1: // sometimes
+					src[0][p], src[1][p] = [2]float32{s0, s1}[i&1], [2]float32{t0, t1}[i>>1]
+					if r.IntN(3) == 0 {
+						src[0][p] = coord()
+					}
+					if r.IntN(3) == 0 {
+						src[1][p] = coord()
+					}
+				default:
+					src[0][p], src[1][p] = coord(), coord()
+				}
+			}
+		}
+		u.bilinearRepeat(lv, &src, &dst, np)
+		for p := 0; p < np; p++ {
+			x, y := float64(float64(src[0][p])*float64(w)), float64(float64(src[1][p])*float64(h))
+			c := u.bilinear8Fast(lv, x, y)
+			for ch := 0; ch < 4; ch++ {
+				want := fp24(float64(c[ch]))
+				require.Equal(t, math.Float32bits(want), math.Float32bits(dst[ch][p]),
+					"span %d (%dx%d) pixel %d channel %d at (%v, %v)", n, w, h, p, ch, src[0][p], src[1][p])
+			}
+		}
+	}
+}

@@ -41,6 +41,9 @@ type spanWork struct {
 	// the same; zConst is set when Z is the same at every pixel.
 	wpl    *[3]spanArr64
 	zConst bool
+	// wFinite is set when the weights wpl points to are finite (the
+	// linear weights of a primitive of non-zero area: loadSpan).
+	wFinite bool
 
 	// The fragment program's registers and scratch.
 	temps  [32][4]spanArr
@@ -380,7 +383,7 @@ func (s *drawState) spanWeights(p *prim, sw *spanWork, vals []float64, attrs boo
 	rz, rq := &p.rz, &p.rq
 	zConst := rz[0] == rz[1] && rz[1] == rz[2]
 	needWL := attrs || !zConst || needW
-	sw.wpl = &sw.wp
+	sw.wpl, sw.wFinite = &sw.wp, false
 	if p.flat {
 		for k := 0; k < 3; k++ {
 			v := 0.0
@@ -411,7 +414,7 @@ func (s *drawState) spanWeights(p *prim, sw *spanWork, vals []float64, attrs boo
 		if attrs && p.wpIsWl {
 			// Equal power-of-two 1/W and exact edge sums: every t[k]/sum
 			// is ev[k]/area exactly (prim.wpIsWl).
-			sw.wpl = &sw.wl
+			sw.wpl, sw.wFinite = &sw.wl, p.area != 0
 		} else if attrs {
 			e0, e1, e2 := sw.ev[0][:n], sw.ev[1][:n], sw.ev[2][:n]
 			for i := range e0 {
@@ -488,12 +491,7 @@ func (s *drawState) spanLoad(fp *fastPipe, sw *spanWork, vals []float64, n int) 
 			}
 			continue
 		}
-		wp := sw.wpl
-		w0, w1, w2 := wp[0][:len(t)], wp[1][:len(t)], wp[2][:len(t)]
-		v0, v1, v2 := v[0], v[1], v[2]
-		for i, a := range w0 {
-			t[i] = fp24(float64(a*v0) + float64(w1[i]*v1) + float64(w2[i]*v2))
-		}
+		loadSpan(t, sw.wpl, v, sw.wFinite)
 	}
 }
 

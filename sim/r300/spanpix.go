@@ -363,6 +363,24 @@ func (s *drawState) spanOver8(fp *fastPipe, sw *spanWork) {
 			continue
 		}
 		base := (sw.qy*buf.pitch + sw.qx[k]) * 4
+		if m == 15 && read {
+			// A whole quad read and blended: no mask walk.
+			qx := sw.qx[k]
+			for i := 0; i < 4; i++ {
+				pi := 4*k + i
+				off := base + (i&1)*4 + (i>>1)*pitch
+				b := buf.mem[off : off+4 : off+4]
+				a := uint32(outByte(oa[pi]))
+				ia := 255 - a
+				x, y := qx+i&1, sw.qy+i>>1
+				di := (y&3)<<2 | x&3
+				b[0] = byte((8192*(uint32(outByte(o0[pi]))*a+uint32(b[0])*ia) + offs[0][di]) / overDiv)
+				b[1] = byte((8192*(uint32(outByte(o1[pi]))*a+uint32(b[1])*ia) + offs[1][di]) / overDiv)
+				b[2] = byte((8192*(uint32(outByte(o2[pi]))*a+uint32(b[2])*ia) + offs[2][di]) / overDiv)
+				b[3] = byte((8192*(uint32(outByte(o3[pi]))*a+uint32(b[3])*ia) + offs[3][di]) / overDiv)
+			}
+			continue
+		}
 		for ; m != 0; m &= m - 1 {
 			i := mathbits.TrailingZeros8(m)
 			pi := 4*k + i

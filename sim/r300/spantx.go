@@ -126,7 +126,14 @@ func (u *texUnit) bilinear8Fast(lv *r3.TexLevel, x, y float64) [4]float32 {
 // bilinearRepeat is sampleSpan for bilinear filtering with REPEAT on both
 // axes (power-of-two sizes: wrapFast) and the identity swizzle:
 // bilinear8Fast inline, with clampIdx skipped where it returns its
-// argument.
+// argument. A pixel's column part (texel column offsets and fraction a)
+// depends only on its s and its row part only on its t, so each is kept
+// per quad column (row) and recomputed only when the coordinate differs
+// from the previous pixel's in that quad column (row): equal inputs give
+// equal parts, whatever the coordinates are (a NaN never compares equal
+// and is recomputed). In a screen-aligned draw t is the same along a
+// span's row and s the same down a quad's column, so most pixels reuse
+// both.
 func (u *texUnit) bilinearRepeat(lv *r3.TexLevel, src, dst *[4]spanArr, n int) {
 	wd, ht := float64(lv.Width), float64(lv.Height)
 	mx, my := lv.Width-1, lv.Height-1
@@ -134,21 +141,38 @@ func (u *texUnit) bilinearRepeat(lv *r3.TexLevel, src, dst *[4]spanArr, n int) {
 	ss, ts := src[0][:n], src[1][:n]
 	ts = ts[:len(ss)]
 	d0, d1, d2, d3 := dst[0][:len(ss)], dst[1][:len(ss)], dst[2][:len(ss)], dst[3][:len(ss)]
+	nan := float32(math.NaN())
+	// The caches, by quad column (p&1) and quad row (p>>1&1).
+	cs, ct := [2]float32{nan, nan}, [2]float32{nan, nan}
+	var ca, ia, cb, ib [2]float64
+	var cx0, cx1, cr0, cr1 [2]uint32
 	for p, sv := range ss {
-		x := float64(float64(sv)*wd) - 0.5
-		y := float64(float64(ts[p])*ht) - 0.5
-		if !(x > -1<<30 && x < 1<<30) {
-			x = clampIdx(x)
+		c, r := p&1, p>>1&1
+		if sv != cs[c] {
+			x := float64(float64(sv)*wd) - 0.5
+			if !(x > -1<<30 && x < 1<<30) {
+				x = clampIdx(x)
+			}
+			i0 := math.Floor(x)
+			a := x - i0
+			xi := int(i0)
+			cs[c], ca[c], ia[c] = sv, a, 1-a
+			cx0[c], cx1[c] = uint32(4*(xi&mx)), uint32(4*((xi+1)&mx))
 		}
-		if !(y > -1<<30 && y < 1<<30) {
-			y = clampIdx(y)
+		if tv := ts[p]; tv != ct[r] {
+			y := float64(float64(tv)*ht) - 0.5
+			if !(y > -1<<30 && y < 1<<30) {
+				y = clampIdx(y)
+			}
+			j0 := math.Floor(y)
+			b := y - j0
+			yj := int(j0)
+			ct[r], cb[r], ib[r] = tv, b, 1-b
+			cr0[r], cr1[r] = base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
 		}
-		i0, j0 := math.Floor(x), math.Floor(y)
-		a, b := x-i0, y-j0
-		w0, w1, w2, w3 := float64((1-a)*(1-b)), float64(a*(1-b)), float64((1-a)*b), float64(a*b)
-		xi, yj := int(i0), int(j0)
-		x0, x1 := uint32(4*(xi&mx)), uint32(4*((xi+1)&mx))
-		r0, r1 := base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
+		a, a1, b, b1 := ca[c], ia[c], cb[r], ib[r]
+		w0, w1, w2, w3 := float64(a1*b1), float64(a*b1), float64(a1*b), float64(a*b)
+		x0, x1, r0, r1 := cx0[c], cx1[c], cr0[r], cr1[r]
 		v0 := binary.LittleEndian.Uint32(mem[r0+x0:])
 		v1 := binary.LittleEndian.Uint32(mem[r0+x1:])
 		v2 := binary.LittleEndian.Uint32(mem[r1+x0:])

@@ -84,10 +84,13 @@ type aluSpan struct {
 	// or clamp: its result is fp24(A), which for a temp is A itself
 	// (every value a temp holds is an FP24 value other than -0).
 	mov [4]bool
-	// mul[c] is set when RGB channel c is a MAD whose C is the inline 0,
-	// unmodified: fp24 gives the same for A·B as for A·B + 0 (the sum
-	// differs only in the sign of a zero, which rounds to +0).
-	mul [3]bool
+	// mul[c] is set when channel c (3: alpha) is a MAD whose C is the
+	// inline 0, unmodified: fp24 gives the same for A·B as for A·B + 0
+	// (the sum differs only in the sign of a zero, which rounds to +0).
+	// The alpha half's MAD is the RGB half's (alphaOp, rgbOp), so it
+	// takes mulSpan too, except under SOP, which reads the alpha unit's
+	// unrounded result.
+	mul [4]bool
 }
 
 // operandOf resolves operand table index idx (aluOp's layout) of
@@ -144,6 +147,7 @@ func newALUSpan(op *aluOp) *aluSpan {
 	for c := 0; c < 3; c++ {
 		s.mul[c] = !s.mov[c] && a.RGB.Op == r3.RGBMAD && s.opd[2][c] == zero && s.mod[2][c] == 0
 	}
+	s.mul[3] = !s.mov[3] && a.Alpha.Op == r3.AlphaMAD && a.RGB.Op != r3.RGBSOP && s.opd[2][3] == zero && s.mod[2][3] == 0
 	s.direct = true
 	writes := func(h *r3.Half) bool { return h.WMask != 0 }
 	for n := 0; n < 3; n++ {
@@ -256,6 +260,8 @@ func (s *aluSpan) run(sw *spanWork, n int) {
 	}
 	if s.mov[3] {
 		movSpan(alpha, A[3], s.opd[0][3].kind == opdTemp, n)
+	} else if s.mul[3] {
+		mulSpan(alpha, A[3], B[3], a.Alpha.Omod, a.Alpha.Clamp, n)
 	} else {
 		alphaOp(ar, dot, A[3], B[3], C[3], a.Alpha.Op, n)
 		finishSpan(alpha, ar, a.Alpha.Omod, a.Alpha.Clamp, n)
@@ -533,4 +539,59 @@ func rgbOp(dst *spanArr, dot *spanArr64, sop, A, B, C *spanArr, op, omod uint8, 
 			d[p] = finish(0, omod, clamp)
 		}
 	}
+}
+
+// loadSpan is the RS's load of one attribute with vertex values v into t:
+// fp24(w0·v0 + w1·v1 + w2·v2) per pixel, summed left to right. With
+// finite weights a vertex value of zero (either sign) makes its product a
+// zero, which leaves any non-zero sum (and an infinite or NaN one) as it
+// is and can change only the sign of a zero sum, which fp24 makes +0: so
+// the term is left out (a textured draw's coordinates and a Gouraud
+// colour's channels often have one). TestLoadSpanSkipsZeros holds the
+// shortened sums to the full one.
+func loadSpan(t []float32, wp *[3]spanArr64, v []float64, finite bool) {
+	w0, w1, w2 := wp[0][:len(t)], wp[1][:len(t)], wp[2][:len(t)]
+	v0, v1, v2 := v[0], v[1], v[2]
+	zero := 0
+	if finite {
+		zero = b2i(v0 == 0) | b2i(v1 == 0)<<1 | b2i(v2 == 0)<<2
+	}
+	switch zero {
+	case 1:
+		for i, b := range w1 {
+			t[i] = fp24(float64(b*v1) + float64(w2[i]*v2))
+		}
+	case 2:
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w2[i]*v2))
+		}
+	case 4:
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w1[i]*v1))
+		}
+	case 3:
+		for i, c := range w2 {
+			t[i] = fp24(c * v2)
+		}
+	case 5:
+		for i, b := range w1 {
+			t[i] = fp24(b * v1)
+		}
+	case 6:
+		for i, a := range w0 {
+			t[i] = fp24(a * v0)
+		}
+	default:
+		for i, a := range w0 {
+			t[i] = fp24(float64(a*v0) + float64(w1[i]*v1) + float64(w2[i]*v2))
+		}
+	}
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
 
@@ -142,6 +144,58 @@ func TestFP24MatchesRoundFP24(t *testing.T) {
 	for _, x := range xs {
 		if got, want := fp24(x), r3.RoundFP24(x); math.Float32bits(got) != math.Float32bits(want) {
 			t.Fatalf("fp24(%v = %#x) = %v, want %v", x, math.Float64bits(x), got, want)
+		}
+	}
+}
+
+// TestLoadSpanSkipsZeros holds loadSpan's shortened sums to the full sum
+// over random finite weights and vertex values with zeros of both signs,
+// huge values whose products overflow, infinities and NaNs; with weights
+// that are not finite it must take the full sum.
+func TestLoadSpanSkipsZeros(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	val := func() float64 {
+		switch r.IntN(8) {
+		case 0, 1:
+			return 0
+		case 2:
+			return math.Copysign(0, -1)
+		case 3:
+			return (r.Float64() - 0.5) * 1e308
+		case 4:
+			return []float64{math.Inf(1), math.Inf(-1), math.NaN()}[r.IntN(3)]
+		}
+		return (r.Float64() - 0.5) * 8
+	}
+	weight := func(finite bool) float64 {
+		switch r.IntN(6) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		case 2:
+			if !finite {
+				return []float64{math.Inf(1), math.Inf(-1), math.NaN()}[r.IntN(3)]
+			}
+			return (r.Float64() - 0.5) * 1e300
+		}
+		return r.Float64()*2 - 0.5
+	}
+	for n := 0; n < 3000; n++ {
+		finite := n%4 != 0
+		var wp [3]spanArr64
+		for k := range wp {
+			for i := range wp[k] {
+				wp[k][i] = weight(finite)
+			}
+		}
+		v := []float64{val(), val(), val()}
+		var got spanArr
+		loadSpan(got[:], &wp, v, finite)
+		for i := range got {
+			want := fp24(float64(wp[0][i]*v[0]) + float64(wp[1][i]*v[1]) + float64(wp[2][i]*v[2]))
+			require.Equal(t, math.Float32bits(want), math.Float32bits(got[i]),
+				"case %d pixel %d: weights (%v, %v, %v), values %v", n, i, wp[0][i], wp[1][i], wp[2][i], v)
 		}
 	}
 }

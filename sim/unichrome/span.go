@@ -86,7 +86,10 @@ type spanPlan struct {
 	shifts   [4]uint // the target's channel shifts (alpha 32 when absent)
 	srcAlpha bool    // blending is SRC_ALPHA, ONE_MINUS_SRC_ALPHA with both clamps
 	texMod   bool    // one fast texture, MODULATE, store32, nothing between: texModChunk
-	zLanes   zLanes  // the Z function's outcomes (ALWAYS when the test is off) for constZChunk
+	// texBlendABGR: texMod with blending into an ABGR8888 target
+	// (texModBlendABGR, texRowModBlendABGR).
+	texBlendABGR bool
+	zLanes       zLanes // the Z function's outcomes (ALWAYS when the test is off) for constZChunk
 }
 
 // plan decides the span pipeline's stages for p.
@@ -142,6 +145,8 @@ func (p *pipeline) plan() {
 	}
 	pl.texMod = p.txmp && p.ntex == 1 && pl.texFast[0] && pl.modulate[0] && pl.store32 &&
 		!p.cs && !p.fog && !p.at && p.cw
+	sh := &pl.shifts
+	pl.texBlendABGR = pl.texMod && p.abl && sh[0] == 0 && sh[1] == 8 && sh[2] == 16 && sh[3] == 24
 }
 
 // shadeSpans is the fast path: the triangle's pixels inside clip through
@@ -479,6 +484,10 @@ func (w *worker) shadeChunk(p *pipeline, n, x0, y int) {
 					fix = &sb.fix[t]
 				}
 				tw := &sb.texw
+				if sb.tConst[t] && pl.texMod && pl.texBlendABGR {
+					w.stats.Written += u.texRowModBlendABGR(fix, &sb.word, live, w.texModRow(p, n, x0, y), p.pmask, n)
+					return
+				}
 				if sb.tConst[t] {
 					u.bilinearRow(fix, tw, live, n)
 				} else {
@@ -567,7 +576,7 @@ func (w *worker) texModChunk(p *pipeline, n, x0, y int) {
 	abl := p.abl
 	tw := &sb.texw
 	words := &sb.word
-	if abl && rs == 0 && gs == 8 && bs == 16 && as == 24 {
+	if p.span.texBlendABGR {
 		w.stats.Written += texModBlendABGR(crow, tw, words, live, pm, n)
 		return
 	}
@@ -623,6 +632,90 @@ func texModBlendABGR(crow []byte, tw, words *[spanN]uint32, live *[spanN]bool, p
 		written++
 	}
 	return written
+}
+
+// texModRow is the colour row of texModChunk's chunk: n pixels from
+// (x0, y).
+func (w *worker) texModRow(p *pipeline, n, x0, y int) []byte {
+	s := &p.dst
+	crow := s.mem[y*s.pitch+4*x0:]
+	return crow[:4*n]
+}
+
+// texRowModBlendABGR is bilinearRow and texModBlendABGR in one loop, for
+// a chunk whose T does not vary (fix's first pixel holds it; S in every
+// pixel's): the filtered texel's channels go from the x blend's 32-bit
+// lanes (R | B<<32, G | A<<32) to the MODULATE products without the
+// texel word between. The arithmetic is bilinearRow's and
+// texModBlendABGR's (TestTexRowModBlendMatches). It returns the pixels
+// written.
+func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32, live *[spanN]bool, crow []byte, pm uint32, n int) int {
+	lv := &u.lv[u.lvmin]
+	mx := lv.w - 1
+	mem := lv.mem
+	const m32 = 0x0000FFFF0000FFFF
+	const half = 32768 | 32768<<32
+	const ones, m = 0x0001000100010001, 0x00FF00FF00FF00FF
+	vt := fix[0][1]
+	y0 := int(vt>>8) & (lv.h - 1)
+	r0, r1 := y0*lv.pitch, ((y0+1)&(lv.h-1))*lv.pitch
+	ay := uint64(uint8(vt))
+	iy := 256 - ay
+	lastX0, lastX1 := -1, -1
+	var c0, c1 uint64
+	crow = crow[:4*n]
+	written := 0
+	for i := 0; i < n; i++ {
+		if !live[i] {
+			continue
+		}
+		us := fix[i][0]
+		x0 := int(us>>8) & mx
+		switch x0 {
+		case lastX0:
+		case lastX1:
+			x1 := (x0 + 1) & mx
+			c0 = c1
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
+			lastX0, lastX1 = x0, x1
+		default:
+			x1 := (x0 + 1) & mx
+			c0 = spread16(ld32(mem, r0+4*x0))*iy + spread16(ld32(mem, r1+4*x0))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
+			lastX0, lastX1 = x0, x1
+		}
+		ax := uint64(uint8(us))
+		ix := 256 - ax
+		rb := ((c0&m32)*ix + (c1&m32)*ax + half) >> 16 // R | B<<32, each lane's low byte
+		ga := ((c0>>16&m32)*ix + (c1>>16&m32)*ax + half) >> 16
+		c := uint64(words[i])
+		// MODULATE: the four products (at most 255*255) in 16-bit
+		// lanes, then mul8u's rounding in every lane at once (x + 127
+		// + 1 + (x+127)>>8 is at most 65407: no carry out of a lane).
+		pr := (c&0xFF)*(rb&0xFF) | (c>>8&0xFF)*(ga&0xFF)<<16 | (c>>16&0xFF)*(rb>>32&0xFF)<<32 | (c>>24)*(ga>>32&0xFF)<<48
+		pr += 127 * ones
+		src := (pr + ones + pr>>8&m) >> 8 & m // R, G, B, A lanes
+		a := src >> 48
+		cb := crow[4*i : 4*i+4]
+		dv := binary.LittleEndian.Uint32(cb)
+		x := src*a + 127*ones
+		y := spread16(dv)*(255-a) + 127*ones
+		x = (x + ones + x>>8&m) >> 8 & m
+		y = (y + ones + y>>8&m) >> 8 & m
+		sum := x + y // at most 255 a lane
+		sum = (sum | sum>>8) & 0x0000FFFF0000FFFF
+		out := uint32(sum | sum>>16)
+		binary.LittleEndian.PutUint32(cb, out&pm|dv&^pm)
+		written++
+	}
+	return written
+}
+
+// ld32 is the little-endian word at b[o:o+4], sliced with its length and
+// capacity (no pointer mask for an empty slice, as binary's b[o:] needs).
+func ld32(b []byte, o int) uint32 {
+	w := b[o : o+4 : o+4]
+	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
 }
 
 // mul8u32 is mul8u in uint32.
@@ -934,12 +1027,12 @@ func (u *texUnit) bilinearSpan(st *[spanN][2]float64, fix *[spanN][2]int64, out 
 		case lastX1:
 			x1 := (x0 + 1) & mx
 			c0 = c1
-			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		default:
 			x1 := (x0 + 1) & mx
-			c0 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x0:]))*ay
-			c1 = spread16(binary.LittleEndian.Uint32(mem[r0+4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(mem[r1+4*x1:]))*ay
+			c0 = spread16(ld32(mem, r0+4*x0))*iy + spread16(ld32(mem, r1+4*x0))*ay
+			c1 = spread16(ld32(mem, r0+4*x1))*iy + spread16(ld32(mem, r1+4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))
@@ -979,12 +1072,12 @@ func (u *texUnit) bilinearRow(fix *[spanN][2]int64, out *[spanN]uint32, live *[s
 		case lastX1:
 			x1 := (x0 + 1) & mx
 			c0 = c1
-			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			c1 = spread16(ld32(row0, 4*x1))*iy + spread16(ld32(row1, 4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		default:
 			x1 := (x0 + 1) & mx
-			c0 = spread16(binary.LittleEndian.Uint32(row0[4*x0:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x0:]))*ay
-			c1 = spread16(binary.LittleEndian.Uint32(row0[4*x1:]))*iy + spread16(binary.LittleEndian.Uint32(row1[4*x1:]))*ay
+			c0 = spread16(ld32(row0, 4*x0))*iy + spread16(ld32(row1, 4*x0))*ay
+			c1 = spread16(ld32(row0, 4*x1))*iy + spread16(ld32(row1, 4*x1))*ay
 			lastX0, lastX1 = x0, x1
 		}
 		ax := uint64(uint8(us))

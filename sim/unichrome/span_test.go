@@ -113,7 +113,7 @@ func randomState(r *rand.Rand, l *layout, s *sb) int {
 	// stencil, dither or perspective, at most one texture, an ABGR8888
 	// target with ROP COPY and mostly every plane, Z16 without bias, SRC_ALPHA
 	// blending or none.
-	common := r.IntN(3) == 0 || plainShape
+	common := r.IntN(3) == 0 || plainShape || texShape
 	if common {
 		ntex = min(ntex, 1)
 		en &^= 1<<0 | 1<<2 | 1<<3 | 1<<5 | 1<<11 | 1<<14
@@ -122,7 +122,12 @@ func randomState(r *rand.Rand, l *layout, s *sb) int {
 		}
 		en |= 1 << 16
 		fmtCode, expand, zfmt = uc.DstABGR8888, 0, 0
-		if r.IntN(3) == 0 || plainShape {
+		if texShape {
+			// fill-tex-blend's shape: one texture, SRC_ALPHA blending
+			// (texModChunk, texRowModBlendABGR).
+			ntex = 1
+			en |= 1<<1 | 1<<6 | 1<<7
+		} else if r.IntN(3) == 0 || plainShape {
 			// The colour written as it is (plainChunk, packRun,
 			// constZChunk): no texture, no blending, mostly no stipple.
 			ntex = 0
@@ -211,7 +216,7 @@ func randomTexture(r *rand.Rand, l *layout, n int) []uint32 {
 	mip := pick(0, 0, 1, 2, 5)
 	wrapS, wrapT := pick(0, 1, 2, 2, 3, 4, 7), pick(0, 1, 2, 2, 3, 4, 7)
 	wlog, hlog := uint32(r.IntN(7)), uint32(r.IntN(7))
-	fast := bit(50) == 1
+	fast := bit(50) == 1 || texShape && r.IntN(4) != 0
 	if fast { // ABGR8888, bilinear, repeat, one level
 		code, mag, min, mip, wrapS, wrapT = uint32(uc.TexABGR8888), 1, 1, 0, 2, 2
 	}
@@ -248,7 +253,7 @@ func randomTexture(r *rand.Rand, l *layout, n int) []uint32 {
 	c := uint32(1)<<23 | 4<<14 | 3<<7 // last operand 0
 	cop := uint32(2)<<11 | 3<<3 | 2
 	al := uint32(1)<<23 | 2<<14 | 4<<7 | 3
-	if bit(50) == 1 {
+	if bit(50) == 1 && !(texShape && r.IntN(4) != 0) {
 		csel := func() uint32 {
 			if n == 0 {
 				return uint32(r.IntN(11))
@@ -278,12 +283,18 @@ func randomTexture(r *rand.Rand, l *layout, n int) []uint32 {
 // written as it is, rows of constant channels and Z.
 var plainShape bool
 
+// texShape makes randomState and randomList draw mostly fill-tex-blend's
+// shape (TestTexPathMatchesReference): triangles with one ABGR8888
+// bilinear repeat texture, MODULATE, SRC_ALPHA blending into an ABGR8888
+// target, most with rows of constant T (texRowModBlendABGR).
+var texShape bool
+
 // randomList streams one list of primitives with random vertices.
 func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	pick := func(vs ...uint32) uint32 { return vs[r.IntN(len(vs))] }
 	prim := uc.Prim(pick(uint32(uc.PrimTri), uint32(uc.PrimTri), uint32(uc.PrimTri), uint32(uc.PrimLine), uint32(uc.PrimPoint)))
 	shade := uc.Shade(pick(4, 4, 4, 0, 1, 2, 3))
-	if plainShape {
+	if plainShape || texShape {
 		prim, shade = uc.PrimTri, 4
 	}
 	mask := uint32(uc.MaskX | uc.MaskY)
@@ -297,7 +308,7 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	}
 	cycle := uint32(uc.CycleFull)
 	var second uint32
-	switch r.IntN(5) + b2i(plainShape)*5 {
+	switch r.IntN(5) + b2i(plainShape || texShape)*5 {
 	case 0: // strips and fans as one-vertex cycles
 		if prim == uc.PrimTri {
 			cycle = uc.CycleAFP | uc.Cycle(uc.VPrevB, uc.VPrevC, uc.VNew)
@@ -336,12 +347,12 @@ func randomList(r *rand.Rand, l *layout, s *sb, ntex int) {
 	// on its first one's row, sharing the colour channels of hmask (and Z
 	// with hz): those attributes vary from row to row only (fill-gouraud's
 	// quads: the rows' constant channels, a Z constant along each row).
-	hrow := prim == uc.PrimTri && cycle == uc.CycleFull && (r.IntN(3) == 0 || plainShape)
+	hrow := prim == uc.PrimTri && cycle == uc.CycleFull && (r.IntN(3) == 0 || plainShape || texShape)
 	hmask := uint32(0)
 	for _, c := range r.Perm(4)[:r.IntN(5)] {
 		hmask |= 0xFF << (8 * c)
 	}
-	hz, ht := r.IntN(2) == 0, r.IntN(2) == 0 // Z, T shared too
+	hz, ht := r.IntN(2) == 0, r.IntN(2) == 0 || texShape && r.IntN(4) != 0 // Z, T shared too
 	var py, pz float32
 	var pc uint32
 	var pt [2]float32
@@ -500,6 +511,39 @@ func TestPlainPathMatchesReference(t *testing.T) {
 		setFixForce(0)
 		if seed%3 == 2 {
 			setFixForce(1 << 22)
+		}
+		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
+		fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
+		require.Equal(t, errRef, err, "seed %d", seed)
+		require.Equal(t, cRef, c, "seed %d: counters", seed)
+		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
+		require.True(t, bytes.Equal(zRef, z), "seed %d: Z buffer differs at byte %d", seed, firstDiff(zRef, z))
+	}
+}
+
+// TestTexPathMatchesReference is TestSpanPathMatchesReference for
+// fill-tex-blend's shape (texShape): the fused bilinear, MODULATE and
+// blend loops (texModBlendABGR, texRowModBlendABGR), a third of the
+// scenes with a margin wide enough to send many pixels to the exact
+// texel coordinates.
+func TestTexPathMatchesReference(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	ref, fast := sceneDevice(t, true, 1), sceneDevice(t, false, 2)
+	texShape = true
+	defer func() { texShape = false; setFixForce(0) }()
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 5))
+		l := &small
+		if seed%2 == 1 {
+			l = &big
+		}
+		cmd, mem := randomScene(r, l, 1+r.IntN(4))
+		setFixForce(0)
+		if seed%3 == 2 {
+			setFixForce(1 << 29)
 		}
 		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
 		fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)

@@ -1,6 +1,9 @@
 package unichrome
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // rowStep steps one attribute along a span's row for the span pipeline.
 // The reference accumulates each attribute in float64 from its value at
@@ -185,13 +188,21 @@ func (r *rowStep) runFix(n, size int, out *[spanN][2]int64, c int) {
 			r.k += n
 			return
 		}
-		// The pixels near an edge take the reference's float64 value.
-		f := r.replay()
-		for i := 0; i < n; i++ {
-			if near>>uint(i)&1 != 0 {
-				out[i][c] = fixCoord(f, size, true)
+		// The pixels near an edge take the reference's float64 value:
+		// the float64 sum is stepped pixel by pixel (as the reference
+		// does), fixCoord taken only at the near pixels.
+		f, fd := r.replay(), r.fd
+		k := 0
+		for near != 0 {
+			j := bits.TrailingZeros64(near)
+			for ; k < j; k++ {
+				f += fd
 			}
-			f += r.fd
+			out[j][c] = fixCoord(f, size, true)
+			near &= near - 1
+		}
+		for ; k < n; k++ {
+			f += fd
 		}
 		r.k += n
 		r.f, r.fk = f, r.k

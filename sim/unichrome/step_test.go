@@ -99,3 +99,48 @@ func TestBlendSrcAlphaExhaustive(t *testing.T) {
 		}
 	}
 }
+
+// TestTexRowModBlendMatches compares texRowModBlendABGR with the two
+// loops it fuses (bilinearRow, then texModBlendABGR) on random textures
+// of several sizes, rows of S stepping by less and more than a texel,
+// random live masks, colours, destinations and plane masks.
+func TestTexRowModBlendMatches(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 12))
+	for iter := 0; iter < 2000; iter++ {
+		w, h := 1<<r.IntN(7), 1<<r.IntN(7)
+		mem := make([]byte, 4*w*h)
+		for i := range mem {
+			mem[i] = byte(r.Uint32())
+		}
+		var u texUnit
+		u.lv[0] = texLevel{mem: mem, pitch: 4 * w, w: w, h: h}
+		n := 1 + r.IntN(spanN)
+		var fix [spanN][2]int64
+		var words [spanN]uint32
+		var live [spanN]bool
+		us := r.Int64N(1<<20) - 1<<19
+		step := r.Int64N(1 << (4 + r.IntN(8)))
+		fix[0][1] = r.Int64N(1<<20) - 1<<19
+		for i := 0; i < n; i++ {
+			fix[i][0] = us
+			us += step
+			words[i] = r.Uint32()
+			live[i] = r.IntN(8) != 0
+		}
+		pm := ^uint32(0)
+		if r.IntN(4) == 0 {
+			pm = r.Uint32()
+		}
+		dst := make([]byte, 4*n)
+		for i := range dst {
+			dst[i] = byte(r.Uint32())
+		}
+		want := append([]byte(nil), dst...)
+		var tw [spanN]uint32
+		u.bilinearRow(&fix, &tw, &live, n)
+		wn := texModBlendABGR(want, &tw, &words, &live, pm, n)
+		got := u.texRowModBlendABGR(&fix, &words, &live, dst, pm, n)
+		require.Equal(t, wn, got, "iter %d: written", iter)
+		require.Equal(t, want, dst, "iter %d", iter)
+	}
+}
