@@ -3,8 +3,7 @@ package pspge_test
 import (
 	"testing"
 
-	"github.com/retrogl/retrogl/bench"
-	"github.com/retrogl/retrogl/gles"
+	"github.com/retrogl/retrogl/bench/benchtest"
 )
 
 // BenchmarkStandardScenes runs DESIGN.md's standard scenes (package bench:
@@ -15,28 +14,4 @@ import (
 //
 // Each reports pixels/s and triangles/s (the same figures as
 // cmd/rglbench -backend pspge).
-func BenchmarkStandardScenes(b *testing.B) {
-	w, h := bench.NaturalSize("pspge")
-	for _, sc := range bench.Scenes() {
-		b.Run(sc.Name, func(b *testing.B) {
-			ctx, err := gles.NewContext("pspge", gles.Config{Width: w, Height: h, DepthBits: 16})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ctx.Close()
-			sc.Setup(ctx)
-			sc.Frame(ctx)
-			if err := ctx.Err(); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				sc.Frame(ctx)
-			}
-			b.StopTimer()
-			s := b.Elapsed().Seconds()
-			b.ReportMetric(float64(sc.Pixels(w, h)*b.N)/s, "pixels/s")
-			b.ReportMetric(float64(sc.Triangles*b.N)/s, "triangles/s")
-		})
-	}
-}
+func BenchmarkStandardScenes(b *testing.B) { benchtest.Scenes(b, "pspge", 0) }

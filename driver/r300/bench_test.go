@@ -5,25 +5,11 @@ import (
 	"testing"
 
 	"github.com/retrogl/retrogl/bench"
+	"github.com/retrogl/retrogl/bench/benchtest"
 	"github.com/retrogl/retrogl/gles"
 )
 
 const benchW, benchH = 640, 480
-
-// standardTexture is DESIGN.md's 256x256 benchmark texture.
-func standardTexture() []byte {
-	p := make([]byte, 256*256*4)
-	for y := 0; y < 256; y++ {
-		for x := 0; x < 256; x++ {
-			b := uint8(0)
-			if (x>>4^y>>4)&1 == 1 {
-				b = 255
-			}
-			copy(p[4*(y*256+x):], []byte{uint8(x), uint8(y), b, 200})
-		}
-	}
-	return p
-}
 
 // fillScene sets up DESIGN.md's standard full-screen quads.
 type fillScene struct {
@@ -39,7 +25,7 @@ func (f fillScene) setup(c *gles.Context) {
 	if f.tex {
 		id := c.GenTextures(1)[0]
 		c.BindTexture(gles.TEXTURE_2D, id)
-		c.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, 256, 256, 0, gles.RGBA, gles.UNSIGNED_BYTE, standardTexture())
+		c.TexImage2D(gles.TEXTURE_2D, 0, gles.RGBA, 256, 256, 0, gles.RGBA, gles.UNSIGNED_BYTE, bench.Texture())
 		c.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MIN_FILTER, int(gles.LINEAR))
 		c.TexParameteri(gles.TEXTURE_2D, gles.TEXTURE_MAG_FILTER, int(gles.LINEAR))
 		c.Enable(gles.TEXTURE_2D)
@@ -144,27 +130,6 @@ func BenchmarkTinyTris(b *testing.B) {
 //	go test ./driver/r300 -run XXX -bench StandardScenes/r300/tiny-tris -benchmem
 func BenchmarkStandardScenes(b *testing.B) {
 	for _, backend := range []string{"r300", "r300-notcl"} {
-		for _, s := range bench.Scenes() {
-			b.Run(backend+"/"+s.Name, func(b *testing.B) {
-				w, h := bench.NaturalSize(backend)
-				ctx, err := gles.NewContext(backend, gles.Config{Width: w, Height: h, DepthBits: 16, Workers: 1})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer ctx.Close()
-				s.Setup(ctx)
-				s.Frame(ctx)
-				if err := ctx.Err(); err != nil {
-					b.Fatal(err)
-				}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					s.Frame(ctx)
-				}
-				sec := b.Elapsed().Seconds()
-				b.ReportMetric(float64(s.Pixels(w, h)*b.N)/sec, "pixels/s")
-				b.ReportMetric(float64(s.Triangles*b.N)/sec, "tris/s")
-			})
-		}
+		b.Run(backend, func(b *testing.B) { benchtest.Scenes(b, backend, 1) })
 	}
 }

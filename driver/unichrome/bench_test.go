@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/retrogl/retrogl/bench"
+	"github.com/retrogl/retrogl/bench/benchtest"
 	"github.com/retrogl/retrogl/gles"
 )
 
@@ -12,30 +12,7 @@ import (
 // UniChrome's natural 640x480:
 //
 //	go test ./driver/unichrome -run XXX -bench StandardScenes -benchtime 5x
-func BenchmarkStandardScenes(b *testing.B) {
-	for _, s := range bench.Scenes() {
-		b.Run(s.Name, func(b *testing.B) {
-			w, h := bench.NaturalSize("unichrome")
-			ctx, err := gles.NewContext("unichrome", gles.Config{Width: w, Height: h, DepthBits: 16})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ctx.Close()
-			s.Setup(ctx)
-			s.Frame(ctx)
-			if err := ctx.Err(); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				s.Frame(ctx)
-			}
-			sec := b.Elapsed().Seconds()
-			b.ReportMetric(float64(s.Pixels(w, h)*b.N)/sec, "pixels/s")
-			b.ReportMetric(float64(s.Triangles*b.N)/sec, "tris/s")
-		})
-	}
-}
+func BenchmarkStandardScenes(b *testing.B) { benchtest.Scenes(b, "unichrome", 0) }
 
 // vertexHeavy builds a lit, fogged grid of n x n quads (two triangles
 // each) with normals and colours, drawn with 16-bit indices: the work is
