@@ -40,7 +40,7 @@ import (
 // TestSpanPathMatchesReference compares the two over random states,
 // primitives and memory, a third of the states in the fused shapes, with
 // lists whose rows share colour channels, Z or T;
-// TestPlainPathMatchesReference does the same for fill-gouraud's shape
+// TestShapePathsMatchReference/plain does the same for fill-gouraud's shape
 // alone.
 const spanN = 64
 

@@ -279,12 +279,12 @@ func randomTexture(r *rand.Rand, l *layout, n int) []uint32 {
 }
 
 // plainShape makes randomState and randomList draw only fill-gouraud's
-// shape (TestPlainPathMatchesReference): triangles with Gouraud colour
+// shape (TestShapePathsMatchReference/plain): triangles with Gouraud colour
 // written as it is, rows of constant channels and Z.
 var plainShape bool
 
 // texShape makes randomState and randomList draw mostly fill-tex-blend's
-// shape (TestTexPathMatchesReference): triangles with one ABGR8888
+// shape (TestShapePathsMatchReference/tex): triangles with one ABGR8888
 // bilinear repeat texture, MODULATE, SRC_ALPHA blending into an ABGR8888
 // target, most with rows of constant T (texRowModBlendABGR).
 var texShape bool
@@ -488,69 +488,52 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	}
 }
 
-// TestPlainPathMatchesReference is TestSpanPathMatchesReference for
-// fill-gouraud's shape alone (plainShape): the fused colour words
-// (packRun, one to four channels, the rows' constant channels) and the
-// constant-Z loop (constZChunk), a third of the scenes with a margin wide
-// enough to send many chunks back to run8.
-func TestPlainPathMatchesReference(t *testing.T) {
+// TestShapePathsMatchReference is TestSpanPathMatchesReference for one
+// benchmark scene's shape at a time, with a third of the scenes under a
+// margin wide enough to send much of the work back to the exact path:
+//   - plain, fill-gouraud's shape (plainShape): the fused colour words
+//     (packRun, one to four channels, the rows' constant channels) and the
+//     constant-Z loop (constZChunk), many chunks sent back to run8;
+//   - tex, fill-tex-blend's shape (texShape): the fused bilinear, MODULATE
+//     and blend loops (texModBlendABGR, texRowModBlendABGR), many pixels
+//     sent to the exact texel coordinates.
+func TestShapePathsMatchReference(t *testing.T) {
 	n := 200
 	if testing.Short() {
 		n = 40
 	}
-	ref, fast := sceneDevice(t, true, 1), sceneDevice(t, false, 2)
-	plainShape = true
-	defer func() { plainShape = false; setFixForce(0) }()
-	for seed := uint64(0); seed < uint64(n); seed++ {
-		r := rand.New(rand.NewPCG(seed, 3))
-		l := &small
-		if seed%2 == 1 {
-			l = &big
-		}
-		cmd, mem := randomScene(r, l, 1+r.IntN(4))
-		setFixForce(0)
-		if seed%3 == 2 {
-			setFixForce(1 << 22)
-		}
-		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
-		fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
-		require.Equal(t, errRef, err, "seed %d", seed)
-		require.Equal(t, cRef, c, "seed %d: counters", seed)
-		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
-		require.True(t, bytes.Equal(zRef, z), "seed %d: Z buffer differs at byte %d", seed, firstDiff(zRef, z))
-	}
-}
-
-// TestTexPathMatchesReference is TestSpanPathMatchesReference for
-// fill-tex-blend's shape (texShape): the fused bilinear, MODULATE and
-// blend loops (texModBlendABGR, texRowModBlendABGR), a third of the
-// scenes with a margin wide enough to send many pixels to the exact
-// texel coordinates.
-func TestTexPathMatchesReference(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 40
-	}
-	ref, fast := sceneDevice(t, true, 1), sceneDevice(t, false, 2)
-	texShape = true
-	defer func() { texShape = false; setFixForce(0) }()
-	for seed := uint64(0); seed < uint64(n); seed++ {
-		r := rand.New(rand.NewPCG(seed, 5))
-		l := &small
-		if seed%2 == 1 {
-			l = &big
-		}
-		cmd, mem := randomScene(r, l, 1+r.IntN(4))
-		setFixForce(0)
-		if seed%3 == 2 {
-			setFixForce(1 << 29)
-		}
-		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
-		fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
-		require.Equal(t, errRef, err, "seed %d", seed)
-		require.Equal(t, cRef, c, "seed %d: counters", seed)
-		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
-		require.True(t, bytes.Equal(zRef, z), "seed %d: Z buffer differs at byte %d", seed, firstDiff(zRef, z))
+	for _, tc := range []struct {
+		name   string
+		shape  *bool
+		stream uint64
+		margin uint32
+	}{
+		{"plain", &plainShape, 3, 1 << 22},
+		{"tex", &texShape, 5, 1 << 29},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref, fast := sceneDevice(t, true, 1), sceneDevice(t, false, 2)
+			*tc.shape = true
+			defer func() { *tc.shape = false; setFixForce(0) }()
+			for seed := uint64(0); seed < uint64(n); seed++ {
+				r := rand.New(rand.NewPCG(seed, tc.stream))
+				l := &small
+				if seed%2 == 1 {
+					l = &big
+				}
+				cmd, mem := randomScene(r, l, 1+r.IntN(4))
+				setFixForce(0)
+				if seed%3 == 2 {
+					setFixForce(tc.margin)
+				}
+				fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
+				fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
+				require.Equal(t, errRef, err, "seed %d", seed)
+				require.Equal(t, cRef, c, "seed %d: counters", seed)
+				require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
+				require.True(t, bytes.Equal(zRef, z), "seed %d: Z buffer differs at byte %d", seed, firstDiff(zRef, z))
+			}
+		})
 	}
 }
 
