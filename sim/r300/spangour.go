@@ -32,8 +32,13 @@ type gourPlan struct {
 	k    [4]float32
 }
 
-// gourChunk is the longest run the row path steps from one start.
-const gourChunk = 256
+// gourChunk is the longest run the row path steps from one start: 1024,
+// so a row of r300's 640-pixel screen is one run with one gourStart per
+// channel (256 cost three). The margin grows by about a unit of 2^-32
+// per pixel, so the window of pixels near a threshold stays far narrower
+// than the thresholds' own 2^-16 spread; fill-gouraud took about 15%
+// less CPU time per frame than with 256 (rglbench, one worker).
+const gourChunk = 1024
 
 // gourWork is a worker's scratch for the row path: per byte position
 // the output word's bytes of a run, then the packed words.
