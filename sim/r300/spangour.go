@@ -36,8 +36,9 @@ type gourPlan struct {
 // so a row of r300's 640-pixel screen is one run with one gourStart per
 // channel (256 cost three). The margin grows by about a unit of 2^-32
 // per pixel, so the window of pixels near a threshold stays far narrower
-// than the thresholds' own 2^-16 spread; fill-gouraud took about 15%
-// less CPU time per frame than with 256 (rglbench, one worker).
+// than the thresholds' own 2^-16 spread; fill-gouraud took 10-15%
+// less CPU time per frame than with 256 (rglbench, one worker; see
+// docs/r300.md).
 const gourChunk = 1024
 
 // gourWork is a worker's scratch for the row path: per byte position
