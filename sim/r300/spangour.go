@@ -32,8 +32,14 @@ type gourPlan struct {
 	k    [4]float32
 }
 
-// gourChunk is the longest run the row path steps from one start.
-const gourChunk = 256
+// gourChunk is the longest run the row path steps from one start: 1024,
+// so a row of r300's 640-pixel screen is one run with one gourStart per
+// channel (256 cost three). The margin grows by about a unit of 2^-32
+// per pixel, so the window of pixels near a threshold stays far narrower
+// than the thresholds' own 2^-16 spread; fill-gouraud took 10-15%
+// less CPU time per frame than with 256 (rglbench, one worker; see
+// docs/r300.md).
+const gourChunk = 1024
 
 // gourWork is a worker's scratch for the row path: per byte position
 // the output word's bytes of a run, then the packed words.
@@ -323,20 +329,37 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 // FP24 rounding: the linear weights times the vertex values, summed in
 // spanLoad's order.
 func (s *drawState) gourRef(p *prim, ch *gourChan, ar float64, x, y int) float64 {
-	half := s.sub / 2
-	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
-	w0 := float64(p.rf[0].eval(px, py)) / ar
-	w1 := float64(p.rf[1].eval(px, py)) / ar
-	w2 := float64(p.rf[2].eval(px, py)) / ar
-	return float64(w0*ch.v[0]) + float64(w1*ch.v[1]) + float64(w2*ch.v[2])
+	w := s.gourWeights(p, ar, x, y)
+	return gourDot(ch, &w)
 }
 
-// gourStart returns the stepping of channel ch over the n pixels from
-// (x0, y): its 32.32 value at the first pixel, its step and the margin
-// (gourMarginScale times the bound of the stepped value's distance from
-// the reference's), or ok false when the run is out of the stepping's
-// range.
-func (s *drawState) gourStart(p *prim, ch *gourChan, ar float64, x0, y, n int) (v, d, m int64, ok bool) {
+// gourRunAt is what gourStart needs of a run that does not depend on the
+// channel: the bound of Σ|w_k| over the run and the linear weights at its
+// first pixel, computed once for the run's channels.
+type gourRunAt struct {
+	wsum float64
+	w    [3]float64
+}
+
+// gourWeights is gourRef's linear weights at pixel (x, y).
+func (s *drawState) gourWeights(p *prim, ar float64, x, y int) [3]float64 {
+	half := s.sub / 2
+	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
+	return [3]float64{
+		float64(p.rf[0].eval(px, py)) / ar,
+		float64(p.rf[1].eval(px, py)) / ar,
+		float64(p.rf[2].eval(px, py)) / ar,
+	}
+}
+
+// gourDot is gourRef's value of channel ch from the weights w (in
+// gourRef's order, so the same float64).
+func gourDot(ch *gourChan, w *[3]float64) float64 {
+	return float64(w[0]*ch.v[0]) + float64(w[1]*ch.v[1]) + float64(w[2]*ch.v[2])
+}
+
+// gourAt returns the run of n pixels from (x0, y)'s gourRunAt.
+func (s *drawState) gourAt(p *prim, ar float64, x0, y, n int) gourRunAt {
 	// The bound of Σ|w_k| over the run: the edge functions are affine,
 	// so their magnitudes peak at the run's ends.
 	half := s.sub / 2
@@ -348,8 +371,17 @@ func (s *drawState) gourStart(p *prim, ch *gourChan, ar float64, x0, y, n int) (
 		eb := float64(f.eval(int64(x0+n-1)*s.sub+half, py))
 		wsum += max(math.Abs(ea), math.Abs(eb))
 	}
-	wsum /= math.Abs(ar)
-	r0 := s.gourRef(p, ch, ar, x0, y)
+	return gourRunAt{wsum: wsum / math.Abs(ar), w: s.gourWeights(p, ar, x0, y)}
+}
+
+// gourStart returns the stepping of channel ch over the n pixels of the
+// run at (gourAt's): its 32.32 value at the first pixel, its step and the
+// margin (gourMarginScale times the bound of the stepped value's distance
+// from the reference's), or ok false when the run is out of the
+// stepping's range.
+func gourStart(ch *gourChan, at *gourRunAt, n int) (v, d, m int64, ok bool) {
+	wsum := at.wsum
+	r0 := gourDot(ch, &at.w)
 	// The stepped value's distance from the reference's, in units of
 	// 2^-32: the truncations of the start and the step (under a unit
 	// each, the step's n times), the reference's float64 rounding at the
@@ -459,7 +491,8 @@ func gourDirect3(words []uint32, near *[gourChunk]uint16, u0, u1, u2, e0, e1, e2
 // pixels from (x0, y).
 func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uint, gw *gourWork, n int) {
 	words := gw.word[:n]
-	v, d, m, ok := s.gourStart(p, ch, ar, x0, y, n)
+	at := s.gourAt(p, ar, x0, y, n)
+	v, d, m, ok := gourStart(ch, &at, n)
 	if !ok {
 		for i := range words {
 			words[i] |= uint32(outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))) << sh
@@ -499,9 +532,11 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 // words over base; it reports false, writing nothing, when a channel is
 // out of the stepping's range.
 func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int) bool {
-	v0, d0, m0, ok0 := s.gourStart(p, &chans[0], ar, x0, y, n)
-	v1, d1, m1, ok1 := s.gourStart(p, &chans[1], ar, x0, y, n)
-	v2, d2, m2, ok2 := s.gourStart(p, &chans[2], ar, x0, y, n)
+	// The run's edge functions once for the three channels.
+	at := s.gourAt(p, ar, x0, y, n)
+	v0, d0, m0, ok0 := gourStart(&chans[0], &at, n)
+	v1, d1, m1, ok1 := gourStart(&chans[1], &at, n)
+	v2, d2, m2, ok2 := gourStart(&chans[2], &at, n)
 	if !ok0 || !ok1 || !ok2 {
 		return false
 	}
@@ -559,10 +594,10 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		}
 	}
 	for _, i := range near[:nn] {
-		x := x0 + int(i)
+		wt := s.gourWeights(p, ar, x0+int(i), y)
 		wd := base
 		for c := 0; c < 3; c++ {
-			wd |= uint32(outByte(fp24(s.gourRef(p, &chans[c], ar, x, y)))) << sh[c]
+			wd |= uint32(outByte(fp24(gourDot(&chans[c], &wt)))) << sh[c]
 		}
 		words[i] = wd
 	}
