@@ -173,45 +173,82 @@ func (l *lanes) store(cb []byte, cols []int32, pass uint64, full bool, x0 int) u
 	return bad
 }
 
+// agbr is the colour of lanes holding channels A and G (wAG) and B and
+// R (wBR) as the bytes A, B, G, R of an RGBA8 pixel.
+func agbr(wAG, wBR uint64) uint32 {
+	x := wAG>>20&0x000000FF000000FF | wBR>>12&0x0000FF000000FF00
+	return uint32(x | x>>16)
+}
+
 // tiles is store for the whole tile rows of pixels starting at cols[0]
 // (a multiple of 8); it returns the pixels to interpolate exactly. The
 // margin test is the carry into bit 20 of a lane: (u + c) ^ u.
+//
+// The loop is written for few live values (amd64 has 14 free registers;
+// the earlier form kept about 20 and spilled on every row): the buffer
+// window b, whose start steps 256 bytes a tile row and whose length
+// counts the rows left, stands for a row index and an offset; a row's 88
+// bytes are one array (one bounds check, constant indexes); a row's index
+// is recomputed from b's length only when a pixel in it is near a step;
+// the four stores are byte assignments (combined into one 64-bit store
+// each) and agbr is written out, not called: the compiler's scheduler
+// orders an inlined call's code after the loop's own (an inlined call's
+// position, and PutUint64's inline mark, which has no uses, sort late),
+// which kept all 16 lane values live until the stores at the end.
 func (l *lanes) tiles(cb []byte, cols []int32) uint64 {
-	const hi = 1<<20 | 1<<52
+	const (
+		hi  = 1<<20 | 1<<52      // the lanes' bit 20
+		lo  = 0x000000FF000000FF // agbr's masks
+		hi8 = 0x0000FF000000FF00
+	)
 	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
 	var bad uint64
+	rows := len(cols) / 8
 	o := 4 * int(cols[0])
-	groups := len(cols) / 8
-	for j := 0; j < groups; j++ {
-		t := cb[o : o+88 : o+88]
-		o += 256
-		g := ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		a := agbr(u01, u23)
+	b := cb[o : o+256*(rows-1)+88]
+	for {
+		t := (*[88]byte)(b)
+		var g, x, y, w uint64
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		x = u01>>20&lo | u23>>12&hi8
 		u01, u23 = u01+s01, u23+s23
 		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		binary.LittleEndian.PutUint64(t[0:8], uint64(a)|uint64(agbr(u01, u23))<<32)
+		y = u01>>20&lo | u23>>12&hi8
+		u01, u23 = u01+s01, u23+s23
+		w = uint64(uint32(x|x>>16)) | (y|y>>16)<<32
+		t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48), byte(w>>56)
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		x = u01>>20&lo | u23>>12&hi8
 		u01, u23 = u01+s01, u23+s23
 		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		a = agbr(u01, u23)
+		y = u01>>20&lo | u23>>12&hi8
+		u01, u23 = u01+s01, u23+s23
+		w = uint64(uint32(x|x>>16)) | (y|y>>16)<<32
+		t[16], t[17], t[18], t[19], t[20], t[21], t[22], t[23] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48), byte(w>>56)
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		x = u01>>20&lo | u23>>12&hi8
 		u01, u23 = u01+s01, u23+s23
 		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		binary.LittleEndian.PutUint64(t[16:24], uint64(a)|uint64(agbr(u01, u23))<<32)
+		y = u01>>20&lo | u23>>12&hi8
+		u01, u23 = u01+s01, u23+s23
+		w = uint64(uint32(x|x>>16)) | (y|y>>16)<<32
+		t[64], t[65], t[66], t[67], t[68], t[69], t[70], t[71] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48), byte(w>>56)
+		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
+		x = u01>>20&lo | u23>>12&hi8
 		u01, u23 = u01+s01, u23+s23
 		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		a = agbr(u01, u23)
+		y = u01>>20&lo | u23>>12&hi8
 		u01, u23 = u01+s01, u23+s23
-		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		binary.LittleEndian.PutUint64(t[64:72], uint64(a)|uint64(agbr(u01, u23))<<32)
-		u01, u23 = u01+s01, u23+s23
-		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		a = agbr(u01, u23)
-		u01, u23 = u01+s01, u23+s23
-		g |= ((u01 + c) ^ u01) | ((u23 + c) ^ u23)
-		binary.LittleEndian.PutUint64(t[80:88], uint64(a)|uint64(agbr(u01, u23))<<32)
-		u01, u23 = u01+s01, u23+s23
+		w = uint64(uint32(x|x>>16)) | (y|y>>16)<<32
+		t[80], t[81], t[82], t[83], t[84], t[85], t[86], t[87] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24), byte(w>>32), byte(w>>40), byte(w>>48), byte(w>>56)
 		if g&hi != 0 {
+			j := rows - 1 - (len(b)-88)/256
 			bad |= tileBad(u01-8*s01, u23-8*s23, s01, s23, c) << (8 * j)
 		}
+		if len(b) < 256+88 {
+			break
+		}
+		b = b[256:]
 	}
 	l.w01, l.w23 = u01+l.tt, u23+l.tt
 	return bad
@@ -258,13 +295,6 @@ func (l *lanes) one(cb []byte, o int32, put bool) uint64 {
 	}
 	l.next()
 	return bad
-}
-
-// agbr is the colour of lanes holding channels A and G (wAG) and B and
-// R (wBR) as the bytes A, B, G, R of an RGBA8 pixel.
-func agbr(wAG, wBR uint64) uint32 {
-	x := wAG>>20&0x000000FF000000FF | wBR>>12&0x0000FF000000FF00
-	return uint32(x | x>>16)
 }
 
 // exactColor is the primary colour of the chunk's pixel i (edge values e
