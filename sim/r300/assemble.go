@@ -143,17 +143,28 @@ func (s *drawState) prepVertex(v *vertex) {
 // assembleTris is assemblePrims for a draw whose vertices are prepared.
 func (e *Engine) assembleTris(s *drawState, prim r3.PrimType, n int) error {
 	vs := e.verts[:n]
+	_, err := eachTri(prim, n, func(a, b, c int) error {
+		return e.preparedTri(s, &vs[a], &vs[b], &vs[c])
+	})
+	return err
+}
+
+// eachTri calls fn with the vertex indices of each triangle of a triangle
+// list, fan, polygon or strip of n vertices, in draw order (a strip's odd
+// triangles with their first two vertices swapped, keeping the winding);
+// ok is false for other primitive types, which it leaves to the caller.
+func eachTri(prim r3.PrimType, n int, fn func(a, b, c int) error) (ok bool, err error) {
 	switch prim {
 	case r3.PrimTriangles:
 		for i := 0; i+2 < n; i += 3 {
-			if err := e.preparedTri(s, &vs[i], &vs[i+1], &vs[i+2]); err != nil {
-				return err
+			if err := fn(i, i+1, i+2); err != nil {
+				return true, err
 			}
 		}
 	case r3.PrimTriangleFan, r3.PrimPolygon:
 		for i := 1; i+1 < n; i++ {
-			if err := e.preparedTri(s, &vs[0], &vs[i], &vs[i+1]); err != nil {
-				return err
+			if err := fn(0, i, i+1); err != nil {
+				return true, err
 			}
 		}
 	case r3.PrimTriangleStrip:
@@ -162,12 +173,14 @@ func (e *Engine) assembleTris(s *drawState, prim r3.PrimType, n int) error {
 			if i%2 == 1 {
 				a, b = b, a
 			}
-			if err := e.preparedTri(s, &vs[a], &vs[b], &vs[i+2]); err != nil {
-				return err
+			if err := fn(a, b, i+2); err != nil {
+				return true, err
 			}
 		}
+	default:
+		return false, nil
 	}
-	return nil
+	return true, nil
 }
 
 // preparedTri is triangle for prepared vertices.

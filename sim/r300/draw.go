@@ -514,27 +514,9 @@ func (e *Engine) assemblePrims(s *drawState, prim r3.PrimType, n int) error {
 				return err
 			}
 		}
-	case r3.PrimTriangles:
-		for i := 0; i+2 < n; i += 3 {
-			if err := tri(i, i+1, i+2, provoking(3)); err != nil {
-				return err
-			}
-		}
-	case r3.PrimTriangleFan, r3.PrimPolygon:
-		for i := 1; i+1 < n; i++ {
-			if err := tri(0, i, i+1, provoking(3)); err != nil {
-				return err
-			}
-		}
-	case r3.PrimTriangleStrip:
-		for i := 0; i+2 < n; i++ {
-			a, b := i, i+1
-			if i%2 == 1 {
-				a, b = b, a
-			}
-			if err := tri(a, b, i+2, provoking(3)); err != nil {
-				return err
-			}
+	case r3.PrimTriangles, r3.PrimTriangleFan, r3.PrimPolygon, r3.PrimTriangleStrip:
+		if _, err := eachTri(prim, n, func(a, b, c int) error { return tri(a, b, c, provoking(3)) }); err != nil {
+			return err
 		}
 	case r3.PrimQuads, r3.PrimQuadStrip:
 		step := 4

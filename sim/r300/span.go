@@ -586,16 +586,7 @@ func (s *drawState) fillRows(p *prim, w *worker, qy0, qy1 int) {
 		w.pixels += n
 		w.zpass += uint32(n)
 		// The quads the walk visits: those a run touches.
-		q0lo, q0hi, q1lo, q1hi := lo0>>1, hi0>>1, lo1>>1, hi1>>1
-		switch {
-		case lo0 > hi0 && lo1 > hi1:
-		case lo0 > hi0:
-			w.quads += q1hi - q1lo + 1
-		case lo1 > hi1:
-			w.quads += q0hi - q0lo + 1
-		default:
-			w.quads += q0hi - q0lo + 1 + q1hi - q1lo + 1 - max(0, min(q0hi, q1hi)-max(q0lo, q1lo)+1)
-		}
+		w.quads += quadsTouched(lo0, hi0, lo1, hi1)
 	}
 }
 
@@ -695,4 +686,21 @@ func (s *drawState) spanEarlyZ(p *prim, sw *spanWork, w *worker) bool {
 	w.pixels += failed
 	sw.nq = j
 	return failed > 0
+}
+
+// quadsTouched counts the 2x2 quads of a quad row that its two pixel rows'
+// runs [lo0, hi0] and [lo1, hi1] touch (an empty run has lo > hi): the
+// quads the walk visits.
+func quadsTouched(lo0, hi0, lo1, hi1 int) int {
+	q0lo, q0hi, q1lo, q1hi := lo0>>1, hi0>>1, lo1>>1, hi1>>1
+	switch {
+	case lo0 > hi0 && lo1 > hi1:
+		return 0
+	case lo0 > hi0:
+		return q1hi - q1lo + 1
+	case lo1 > hi1:
+		return q0hi - q0lo + 1
+	default:
+		return q0hi - q0lo + 1 + q1hi - q1lo + 1 - max(0, min(q0hi, q1hi)-max(q0lo, q1lo)+1)
+	}
 }

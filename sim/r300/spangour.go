@@ -308,16 +308,7 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 			}
 		}
 		// The quads the walk visits: those a run touches.
-		q0lo, q0hi, q1lo, q1hi := lo0>>1, hi0>>1, lo1>>1, hi1>>1
-		switch {
-		case lo0 > hi0 && lo1 > hi1:
-		case lo0 > hi0:
-			w.quads += q1hi - q1lo + 1
-		case lo1 > hi1:
-			w.quads += q0hi - q0lo + 1
-		default:
-			w.quads += q0hi - q0lo + 1 + q1hi - q1lo + 1 - max(0, min(q0hi, q1hi)-max(q0lo, q1lo)+1)
-		}
+		w.quads += quadsTouched(lo0, hi0, lo1, hi1)
 	}
 	if gourHook != nil {
 		gourHook()

@@ -207,19 +207,7 @@ func fetchInputs(els []element, d []uint32, in *[32][4]float32) error {
 		}
 		val := el.convert(d[p : p+n])
 		p += n + int(el.skip)
-		for c := 0; c < 4; c++ {
-			if el.wmask>>c&1 == 0 {
-				continue
-			}
-			switch s := el.swz[c]; {
-			case s < 4:
-				in[el.dst][c] = val[s]
-			case s == 4:
-				in[el.dst][c] = 0
-			default:
-				in[el.dst][c] = 1
-			}
-		}
+		writeElement(el, val, in)
 	}
 	return nil
 }
