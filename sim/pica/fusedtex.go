@@ -1,7 +1,6 @@
 package pica
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -115,16 +114,9 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 	if pl.zKind != zNone && pr.flatZ {
 		zq = ps.quantizeDepth(pr.depth)
 	}
-	t := &ps.tex[0]
 	yt, mt := tq[1].x0, tq[1].margin
 	tBad := uint32(yt)-mt > 0-2*mt
 	y := int32(yt >> 32)
-	my := int32(t.height - 1)
-	tr := texRow{
-		a:  t.data[4*t.rowOff[y>>8&my]:],
-		b:  t.data[4*t.rowOff[(y>>8+1)&my]:],
-		fy: uint64(uint8(y)),
-	}
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cb := ps.color[4*base:]
 	xs := tq[0]
@@ -145,16 +137,7 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 			pass = ps.depthRunFlat(zq, m, x0+k, row)
 		}
 		if pass != 0 {
-			cols := pl.pxOff[x0+k : x0+k+m]
-			bad := pass
-			if !tBad {
-				bad = tr.span(t, &l, &xs, cb, cols, pass)
-			}
-			for bad != 0 {
-				i := bits.TrailingZeros64(bad)
-				bad &= bad - 1
-				texPixelExact(ps, pr, sb, &l, &xs, y, tBad, &ek, dx, i, cb[4*int(cols[i]):])
-			}
+			texPiece(ps, pr, sb, &l, &xs, y, tBad, &ek, dx, cb, pl.pxOff[x0+k:x0+k+m], pass)
 		}
 		l.w01 += uint64(m) * l.s01
 		l.w23 += uint64(m) * l.s23
@@ -163,60 +146,182 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 	return true
 }
 
-// texRow is a chunk's texel row pair: the texture's data from the rows
-// above (a) and below (b) the sample point, and the vertical weight fy.
+// texRow is a texel row pair: the texture's data from the rows above
+// (a) and below (b) the sample point, and the vertical weight fy.
 type texRow struct {
 	a, b []byte
 	fy   uint64
 }
 
-// span blends the pixels of pass (bit i for pixel i at offset cols[i]
-// of cb) whose colour lanes and texel column lie outside their margins,
-// the lanes l and column xs at pixel 0 (neither is changed), and
-// returns the pixels of pass left for the exact fallback.
+// row returns the texel row pair of integer texel coordinate y.
+func (t *texUnit) row(y int32) texRow {
+	my := int32(t.height - 1)
+	return texRow{
+		a:  t.data[4*t.rowOff[y>>8&my]:],
+		b:  t.data[4*t.rowOff[(y>>8+1)&my]:],
+		fy: uint64(uint8(y)),
+	}
+}
+
+// texPiece shades the pixels of pass in a tile row of a fused textured
+// chunk (bit i for pixel i at offset cols[i] of cb; the lanes l, texel
+// column xs and edge values e at pixel 0; the chunk's stepped texel row
+// y, near a step when tBad).
 //
-// Two loops keep the live values few (amd64 has 14 free registers): the
-// first steps the lanes and the column, tests their margins and keeps
-// each pixel's colour and column in arrays on the stack; the second
-// visits the pixels that pass and are not near a step.
-func (tr *texRow) span(t *texUnit, l *lanes, xs *stepQ, cb []byte, cols []int32, pass uint64) uint64 {
+// texStep steps the lanes and the column, tests their margins and keeps
+// each pixel's colour and column in arrays on the stack; a pixel near a
+// colour step gets exactColor's colour, one near a column step (every
+// pixel when tBad) texel's exact coordinates. Then the pixels of each
+// texel row (the chunk's, and when tBad the exact ones) are blended in
+// one loop: blendCols when the columns they read are few enough to
+// blend vertically once each (a magnified or slightly minified texture,
+// as fill-tex-blend's 1.28 texels a pixel), blend otherwise. Two loops,
+// not one, keep the live values few (amd64 has 14 free registers).
+func texPiece(ps *pixelState, pr *prim, sb *spanBuf, l *lanes, xs *stepQ, y int32, tBad bool, e, dx *[3]int64, cb []byte, cols []int32, pass uint64) {
 	var (
 		cw [spanN]uint64 // the colour: A | G<<16 | (B | R<<16)<<32
 		xw [spanN]int32  // the texel column coordinate
+		yw [spanN]int32  // the exact texel row coordinate (tBad)
 	)
-	bad := tr.step(l, xs, &cw, &xw, len(cols))
-	live := pass &^ bad
-	tr.blend(t, &cw, &xw, cb, cols, live)
-	return pass & bad
+	t := &ps.tex[0]
+	n := len(cols)
+	badC, badS := texStep(l, xs, &cw, &xw, n)
+	for m := badC & pass; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		c := exactColor(pr, e, dx, i)
+		cw[i] = uint64(c[3]) | uint64(c[1])<<16 | uint64(c[2])<<32 | uint64(c[0])<<48
+	}
+	// The columns of the stepped coordinates (monotonic in i), bad
+	// pixels' too, and of the exact ones.
+	c0, c1 := xw[0]>>8, xw[n-1]>>8
+	if c1 < c0 {
+		c0, c1 = c1, c0
+	}
+	fix := badS & pass
+	if tBad {
+		fix = pass
+	}
+	var other uint64 // pixels whose exact row is not y
+	for m := fix; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		texel(ps, pr, sb, e, dx, i)
+		xy := sb.txy[0][i]
+		xw[i], yw[i] = xy[0], xy[1]
+		c0, c1 = min(c0, xy[0]>>8), max(c1, xy[0]>>8)
+		if tBad && xy[1] != y {
+			other |= 1 << i
+		}
+	}
+	k := int(c1-c0) + 2
+	live := pass &^ other
+	for {
+		if live != 0 {
+			tr := t.row(y)
+			if k <= colsN && 2*k <= 3*bits.OnesCount64(live)+4 {
+				tr.blendCols(t, &cw, &xw, cb, cols, live, int(c0), k)
+			} else {
+				tr.blend(t, &cw, &xw, cb, cols, live)
+			}
+		}
+		if other == 0 {
+			return
+		}
+		// The next exact row.
+		y = yw[bits.TrailingZeros64(other)]
+		live = 0
+		for m := other; m != 0; m &= m - 1 {
+			if i := bits.TrailingZeros64(m); yw[i] == y {
+				live |= 1 << i
+			}
+		}
+		other &^= live
+	}
 }
 
-// step fills the colours and texel columns of n pixels from the lanes l
-// and the column xs at pixel 0 and returns the pixels near a step of
-// either.
-func (tr *texRow) step(l *lanes, xs *stepQ, cw *[spanN]uint64, xw *[spanN]int32, n int) uint64 {
+// colsN bounds the columns blendCols blends vertically for one tile row
+// of pixels (a power of two: the index mask).
+const colsN = 128
+
+// texStep fills the colours and texel columns of n pixels from the lanes
+// l and the column xs at pixel 0 and returns the pixels near a colour
+// step and those near a column step. The column is stepped less its margin: a fraction of at most
+// 2^32 - 2·margin is then one of at least margin in the column itself,
+// whose integer part it has.
+func texStep(l *lanes, xs *stepQ, cw *[spanN]uint64, xw *[spanN]int32, n int) (badC, badS uint64) {
 	const (
 		hi  = 1<<20 | 1<<52 // the lanes' bit 20
 		lo8 = 0x000000FF000000FF
 	)
 	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
-	x, dx, ms := xs.x0, xs.dx, xs.margin
-	ms2 := 0 - 2*ms
-	var bad uint64
+	x, dx := xs.x0-int64(xs.margin), xs.dx
+	ms2 := 0 - 2*xs.margin
 	cs, xss := cw[:n], xw[:n]
 	for i := range cs {
-		g := (((u01 + c) ^ u01) | ((u23 + c) ^ u23)) & hi
-		if uint32(x)-ms > ms2 {
-			g = 1
+		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
+			badC |= 1 << i
 		}
-		if g != 0 {
-			bad |= 1 << i
+		if uint32(x) > ms2 {
+			badS |= 1 << i
 		}
 		ag, br := u01>>20&lo8, u23>>20&lo8
 		cs[i] = uint64(uint32(ag|ag>>16)) | uint64(uint32(br|br>>16))<<32
 		xss[i] = int32(x >> 32)
 		u01, u23, x = u01+s01, u23+s23, x+dx
 	}
-	return bad
+	return badC, badS
+}
+
+// blendCols is blend with the texels blended vertically once a column:
+// column c0 + j (wrapped) of the row pair is v[j] = a·(256-fy) + b·fy in
+// 16-bit lanes A, B, G, R (at most 255·256), and a pixel's texel is
+// (v[j]·(256-fx) + v[j+1]·fx + 2^15) >> 16 in 32-bit lanes: the sum of
+// the same four products of texel and weights as blend's, in another
+// order. k columns (at most colsN) cover the pixels of live.
+func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []byte, cols []int32, live uint64, c0, k int) {
+	const (
+		m32  = 0x0000FFFF0000FFFF
+		lo8  = 0x000000FF000000FF
+		half = 32768 | 32768<<32
+		one  = 0x0001000100010001
+		odd  = 0x00FF00FF00FF00FF
+	)
+	var v [colsN]uint64
+	{
+		pair := t.colPair
+		mx := len(pair) - 1
+		da, db, fy := tr.a, tr.b, tr.fy
+		for j := range v[:k] {
+			o := int(uint32(pair[(c0+j)&mx]))
+			a := spread16(ld32(da, o))
+			b := spread16(ld32(db, o))
+			v[j] = a<<8 + (b-a)*fy
+		}
+	}
+	for live != 0 {
+		i := bits.TrailingZeros64(live)
+		live &= live - 1
+		xi := xw[i]
+		j := int(xi>>8) - c0
+		va, vc := v[j&(colsN-1)], v[(j+1)&(colsN-1)]
+		fx := uint64(uint8(xi))
+		ta, tc := va&m32, vc&m32
+		ag := (ta<<8 + (tc-ta)*fx + half) >> 16 & lo8 // A | G<<32
+		tb, td := va>>16&m32, vc>>16&m32
+		br := (tb<<8 + (td-tb)*fx + half) >> 16 & lo8 // B | R<<32
+		c := cw[i]
+		pag, pbr := ag*uint64(uint32(c)), br*(c>>32)
+		pm := pag&0xFFFF | pbr&0xFFFF<<16 | pag>>48<<32 | pbr&(0xFFFF<<48)
+		s := (pm + one + pm>>8&odd) >> 8 & odd
+		o := 4 * int(cols[i])
+		b := cb[o : o+4 : o+4]
+		dv := spread16(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+		a := s & 0xFF
+		vv := dv<<8 - dv + (s-dv)*a
+		vv = (vv + one + vv>>8&odd) >> 8 & odd
+		vv = (vv | vv>>8) & m32
+		w := uint32(vv | vv>>16)
+		b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+	}
 }
 
 // blend fetches, modulates, blends and writes the pixels of live (bit i
@@ -276,62 +381,4 @@ func (tr *texRow) blend(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []by
 func ld32(b []byte, o int) uint32 {
 	w := b[o : o+4 : o+4]
 	return uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
-}
-
-// texPixelExact shades pixel i of a fused textured chunk's tile row (the
-// lanes l and texel column xs at pixel 0, edge values e at pixel 0, the
-// chunk's stepped texel row y) into the colour buffer at b: the colour
-// exactly (exactColor) when the lanes are near a step, the texel
-// coordinates exactly (texel) when s is, or t (tBad), then texBlendSpan's
-// fetch, MODULATE and blend.
-func texPixelExact(ps *pixelState, pr *prim, sb *spanBuf, l *lanes, xs *stepQ, y int32, tBad bool, e, dx *[3]int64, i int, b []byte) {
-	li := *l
-	li.w01 += uint64(i) * l.s01
-	li.w23 += uint64(i) * l.s23
-	var c [4]uint8
-	if li.bad() {
-		c = exactColor(pr, e, dx, i)
-	} else {
-		w01, w23 := li.w01-li.tt, li.w23-li.tt
-		c = [4]uint8{uint8(w23 >> 52), uint8(w01 >> 52), uint8(w23 >> 20), uint8(w01 >> 20)}
-	}
-	x := xs.x0 + int64(i)*xs.dx
-	xy := [2]int32{int32(x >> 32), y}
-	if tBad || uint32(x)-xs.margin > 0-2*xs.margin {
-		texel(ps, pr, sb, e, dx, i)
-		xy = sb.txy[0][i]
-	}
-	ps.tex[0].blendPixel(xy, c, b)
-}
-
-// blendPixel is texBlendSpan for one pixel: the bilinear fetch at the
-// integer texel coordinates xy, MODULATE by the colour c (bytes R, G, B,
-// A), SRC_ALPHA blended into the RGBA8 pixel at b.
-func (t *texUnit) blendPixel(xy [2]int32, c [4]uint8, b []byte) {
-	mx, my := int32(t.width-1), int32(t.height-1)
-	d := t.data
-	x, y := xy[0], xy[1]
-	ra, rb := t.rowOff[y>>8&my], t.rowOff[(y>>8+1)&my]
-	ca, cc := t.colOff[x>>8&mx], t.colOff[(x>>8+1)&mx]
-	t00 := spread16(binary.LittleEndian.Uint32(d[4*(ra+ca):]))
-	t10 := spread16(binary.LittleEndian.Uint32(d[4*(ra+cc):]))
-	t01 := spread16(binary.LittleEndian.Uint32(d[4*(rb+ca):]))
-	t11 := spread16(binary.LittleEndian.Uint32(d[4*(rb+cc):]))
-	fx, fy := uint64(uint8(x)), uint64(uint8(y))
-	ix, iy := 256-fx, 256-fy
-	top := t00*ix + t10*fx
-	bot := t01*ix + t11*fx
-	const m32 = 0x0000FFFF0000FFFF
-	const half = 32768 | 32768<<32
-	ag := ((top&m32)*iy + (bot&m32)*fy + half) >> 16
-	br := ((top>>16&m32)*iy + (bot>>16&m32)*fy + half) >> 16
-	const lane = 0xFF
-	p := ag&lane*uint64(c[3]) | (br&lane*uint64(c[2]))<<16 | (ag>>32&lane*uint64(c[1]))<<32 | (br>>32&lane*uint64(c[0]))<<48
-	s := (p + 0x0001000100010001 + p>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
-	dv := spread16(binary.LittleEndian.Uint32(b))
-	a := s & lane
-	v := s*a + dv*(255-a)
-	v = (v + 0x0001000100010001 + v>>8&0x00FF00FF00FF00FF) >> 8 & 0x00FF00FF00FF00FF
-	v = (v | v>>8) & 0x0000FFFF0000FFFF
-	binary.LittleEndian.PutUint32(b, uint32(v|v>>16))
 }
