@@ -137,7 +137,7 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 			pass = ps.depthRunFlat(zq, m, x0+k, row)
 		}
 		if pass != 0 {
-			texPiece(ps, pr, sb, &l, &xs, y, tBad, &ek, dx, cb, pl.pxOff[x0+k:x0+k+m], pass)
+			texPiece(ps, pr, &l, &xs, y, tBad, &ek, dx, cb, pl.pxOff[x0+k:x0+k+m], pass)
 		}
 		l.w01 += uint64(m) * l.s01
 		l.w23 += uint64(m) * l.s23
@@ -171,13 +171,13 @@ func (t *texUnit) row(y int32) texRow {
 // texStep steps the lanes and the column, tests their margins and keeps
 // each pixel's colour and column in arrays on the stack; a pixel near a
 // colour step gets exactColor's colour, one near a column step (every
-// pixel when tBad) texel's exact coordinates. Then the pixels of each
+// pixel when tBad) texel's exact coordinates (texel0). Then the pixels of each
 // texel row (the chunk's, and when tBad the exact ones) are blended in
 // one loop: blendCols when the columns they read are few enough to
 // blend vertically once each (a magnified or slightly minified texture,
 // as fill-tex-blend's 1.28 texels a pixel), blend otherwise. Two loops,
 // not one, keep the live values few (amd64 has 14 free registers).
-func texPiece(ps *pixelState, pr *prim, sb *spanBuf, l *lanes, xs *stepQ, y int32, tBad bool, e, dx *[3]int64, cb []byte, cols []int32, pass uint64) {
+func texPiece(ps *pixelState, pr *prim, l *lanes, xs *stepQ, y int32, tBad bool, e, dx *[3]int64, cb []byte, cols []int32, pass uint64) {
 	var (
 		cw [spanN]uint64 // the colour: A | G<<16 | (B | R<<16)<<32
 		xw [spanN]int32  // the texel column coordinate
@@ -204,8 +204,7 @@ func texPiece(ps *pixelState, pr *prim, sb *spanBuf, l *lanes, xs *stepQ, y int3
 	var other uint64 // pixels whose exact row is not y
 	for m := fix; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
-		texel(ps, pr, sb, e, dx, i)
-		xy := sb.txy[0][i]
+		xy := texel0(ps, pr, e, dx, i)
 		xw[i], yw[i] = xy[0], xy[1]
 		c0, c1 = min(c0, xy[0]>>8), max(c1, xy[0]>>8)
 		if tBad && xy[1] != y {
@@ -236,6 +235,24 @@ func texPiece(ps *pixelState, pr *prim, sb *spanBuf, l *lanes, xs *stepQ, y int3
 		}
 		other &^= live
 	}
+}
+
+// texel0 is texel for unit 0 of a texBlend draw (coordinate set 0,
+// bilinear) alone: its integer texel coordinates at pixel i, the same
+// float64 arithmetic in the same order.
+func texel0(ps *pixelState, pr *prim, e, dx *[3]int64, i int) [2]int32 {
+	v := &pr.v
+	ii := int64(i)
+	area := pr.area
+	w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
+	norm := 1 / (p0 + p1 + p2)
+	p0, p1, p2 = p0*norm, p1*norm, p2*norm
+	tc := [2]float64{float64(p0*float64(v[0].tc[0][0])) + float64(p1*float64(v[1].tc[0][0])) + float64(p2*float64(v[2].tc[0][0])),
+		float64(p0*float64(v[0].tc[0][1])) + float64(p1*float64(v[1].tc[0][1])) + float64(p2*float64(v[2].tc[0][1]))}
+	t := &ps.tex[0]
+	w, h := float64(t.width), float64(t.height)
+	return [2]int32{int32(floorFast(tc[0]*w*256 - 128)), int32(floorFast(tc[1]*h*256 - 128))}
 }
 
 // colsN bounds the columns blendCols blends vertically for one tile row
