@@ -314,10 +314,12 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 			v[j] = a<<8 + (b-a)*fy
 		}
 	}
-	for live != 0 {
-		i := bits.TrailingZeros64(live)
-		live &= live - 1
-		xi := xw[i]
+	xs, cs := xw[:len(cols)], cw[:len(cols)]
+	for i, off := range cols {
+		if live>>i&1 == 0 {
+			continue
+		}
+		xi := xs[i]
 		j := int(xi>>8) - c0
 		va, vc := v[j&(colsN-1)], v[(j+1)&(colsN-1)]
 		fx := uint64(uint8(xi))
@@ -325,11 +327,11 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 		ag := (ta<<8 + (tc-ta)*fx + half) >> 16 & lo8 // A | G<<32
 		tb, td := va>>16&m32, vc>>16&m32
 		br := (tb<<8 + (td-tb)*fx + half) >> 16 & lo8 // B | R<<32
-		c := cw[i]
+		c := cs[i]
 		pag, pbr := ag*uint64(uint32(c)), br*(c>>32)
 		pm := pag&0xFFFF | pbr&0xFFFF<<16 | pag>>48<<32 | pbr&(0xFFFF<<48)
 		s := (pm + one + pm>>8&odd) >> 8 & odd
-		o := 4 * int(cols[i])
+		o := 4 * int(off)
 		b := cb[o : o+4 : o+4]
 		dv := spread16(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 		a := s & 0xFF
