@@ -265,10 +265,7 @@ const colsN = 128
 // 2^32 - 2·margin is then one of at least margin in the column itself,
 // whose integer part it has.
 func texStep(l *lanes, xs *stepQ, cw *[spanN]uint64, xw *[spanN]int32, n int) (badC, badS uint64) {
-	const (
-		hi  = 1<<20 | 1<<52 // the lanes' bit 20
-		lo8 = 0x000000FF000000FF
-	)
+	const hi = 1<<20 | 1<<52 // the lanes' bit 20
 	u01, u23, s01, s23, c := l.w01-l.tt, l.w23-l.tt, l.s01, l.s23, l.c
 	x, dx := xs.x0-int64(xs.margin), xs.dx
 	ms2 := 0 - 2*xs.margin
@@ -280,8 +277,8 @@ func texStep(l *lanes, xs *stepQ, cw *[spanN]uint64, xw *[spanN]int32, n int) (b
 		if uint32(x) > ms2 {
 			badS |= 1 << i
 		}
-		ag, br := u01>>20&lo8, u23>>20&lo8
-		cs[i] = uint64(uint32(ag|ag>>16)) | uint64(uint32(br|br>>16))<<32
+		ag, br := u01>>20, u23>>20 // A, G and B, R at bits 0 and 32
+		cs[i] = uint64(uint32(ag)&0xFF|uint32(ag>>16)&0xFF0000) | uint64(uint32(br)&0xFF|uint32(br>>16)&0xFF0000)<<32
 		xss[i] = int32(x >> 32)
 		u01, u23, x = u01+s01, u23+s23, x+dx
 	}
