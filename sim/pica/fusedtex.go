@@ -88,11 +88,11 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 	if !colorInRange(&x, &d, n) {
 		return false
 	}
-	// The lanes hold channels A and G in one word, B and R in the other.
-	x, d = [4]int64{x[3], x[1], x[2], x[0]}, [4]int64{d[3], d[1], d[2], d[0]}
+	// The lanes hold channels A and B in one word, G and R in the other.
+	x, d = [4]int64{x[3], x[2], x[1], x[0]}, [4]int64{d[3], d[2], d[1], d[0]}
 	f := pr.flat
 	var l lanes
-	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f&6|f&1<<3, n) {
+	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f>>1&2|f<<1&4|f<<3&8, n) {
 		return false
 	}
 	// The texel coordinates: chunk's stepped s and t of unit 0 (set 0).
@@ -179,7 +179,7 @@ func (t *texUnit) row(y int32) texRow {
 // not one, keep the live values few (amd64 has 14 free registers).
 func texPiece(ps *pixelState, pr *prim, l *lanes, xs *stepQ, y int32, tBad bool, e, dx *[3]int64, cb []byte, cols []int32, pass uint64) {
 	var (
-		cw [spanN]uint64 // the colour: A | G<<16 | (B | R<<16)<<32
+		cw [spanN]uint64 // the colour: A | B<<16 | (G | R<<16)<<32
 		xw [spanN]int32  // the texel column coordinate
 		yw [spanN]int32  // the exact texel row coordinate (tBad)
 	)
@@ -189,7 +189,7 @@ func texPiece(ps *pixelState, pr *prim, l *lanes, xs *stepQ, y int32, tBad bool,
 	for m := badC & pass; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
 		c := exactColor(pr, e, dx, i)
-		cw[i] = uint64(c[3]) | uint64(c[1])<<16 | uint64(c[2])<<32 | uint64(c[0])<<48
+		cw[i] = uint64(c[3]) | uint64(c[2])<<16 | uint64(c[1])<<32 | uint64(c[0])<<48
 	}
 	// The columns of the stepped coordinates (monotonic in i), bad
 	// pixels' too, and of the exact ones.
@@ -277,8 +277,8 @@ func texStep(l *lanes, xs *stepQ, cw *[spanN]uint64, xw *[spanN]int32, n int) (b
 		if uint32(x) > ms2 {
 			badS |= 1 << i
 		}
-		ag, br := u01>>20, u23>>20 // A, G and B, R at bits 0 and 32
-		cs[i] = uint64(uint32(ag)&0xFF|uint32(ag>>16)&0xFF0000) | uint64(uint32(br)&0xFF|uint32(br>>16)&0xFF0000)<<32
+		ab, gr := u01>>20, u23>>20 // A, B and G, R at bits 0 and 32
+		cs[i] = uint64(uint32(ab)&0xFF|uint32(ab>>16)&0xFF0000) | uint64(uint32(gr)&0xFF|uint32(gr>>16)&0xFF0000)<<32
 		xss[i] = int32(x >> 32)
 		u01, u23, x = u01+s01, u23+s23, x+dx
 	}
@@ -287,7 +287,7 @@ func texStep(l *lanes, xs *stepQ, cw *[spanN]uint64, xw *[spanN]int32, n int) (b
 
 // blendCols is blend with the texels blended vertically once a column:
 // column c0 + j (wrapped) of the row pair is v[j] = a·(256-fy) + b·fy in
-// 16-bit lanes A, B, G, R (at most 255·256), and a pixel's texel is
+// 16-bit lanes A, G, B, R (lanesAGBR; at most 255·256), and a pixel's texel is
 // (v[j]·(256-fx) + v[j+1]·fx + 2^15) >> 16 in 32-bit lanes: the sum of
 // the same four products of texel and weights as blend's, in another
 // order. k columns (at most colsN) cover the pixels of live.
@@ -306,8 +306,8 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 		da, db, fy := tr.a, tr.b, tr.fy
 		for j := range v[:k] {
 			o := int(uint32(pair[(c0+j)&mx]))
-			a := spread16(ld32(da, o))
-			b := spread16(ld32(db, o))
+			a := lanesAGBR(ld32(da, o))
+			b := lanesAGBR(ld32(db, o))
 			v[j] = a<<8 + (b-a)*fy
 		}
 	}
@@ -321,12 +321,12 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 		va, vc := v[j&(colsN-1)], v[(j+1)&(colsN-1)]
 		fx := uint64(uint8(xi))
 		ta, tc := va&m32, vc&m32
-		ag := (ta<<8 + (tc-ta)*fx + half) >> 16 & lo8 // A | G<<32
+		ab := (ta<<8 + (tc-ta)*fx + half) >> 16 & lo8 // A | B<<32
 		tb, td := va>>16&m32, vc>>16&m32
-		br := (tb<<8 + (td-tb)*fx + half) >> 16 & lo8 // B | R<<32
+		gr := (tb<<8 + (td-tb)*fx + half) >> 16 & lo8 // G | R<<32
 		c := cs[i]
-		pag, pbr := ag*uint64(uint32(c)), br*(c>>32)
-		pm := pag&0xFFFF | pbr&0xFFFF<<16 | pag>>48<<32 | pbr&(0xFFFF<<48)
+		pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
+		pm := pab&0xFFFF | pab>>48<<16 | pgr&0xFFFF<<32 | pgr&(0xFFFF<<48)
 		s := (pm + one + pm>>8&odd) >> 8 & odd
 		o := 4 * int(off)
 		b := cb[o : o+4 : o+4]
@@ -361,24 +361,24 @@ func (tr *texRow) blend(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []by
 		xi := xw[i]
 		p := pair[xi>>8&mx]
 		ca, cc := int(uint32(p)), int(p>>32)
-		t00 := spread16(ld32(da, ca))
-		t10 := spread16(ld32(da, cc))
-		t01 := spread16(ld32(db, ca))
-		t11 := spread16(ld32(db, cc))
+		t00 := lanesAGBR(ld32(da, ca))
+		t10 := lanesAGBR(ld32(da, cc))
+		t01 := lanesAGBR(ld32(db, ca))
+		t11 := lanesAGBR(ld32(db, cc))
 		fx := uint64(uint8(xi))
-		// t00*(256-fx) + t10*fx in 16-bit lanes A, B, G, R.
+		// t00*(256-fx) + t10*fx in 16-bit lanes A, G, B, R.
 		top := t00<<8 + (t10-t00)*fx
 		bot := t01<<8 + (t11-t01)*fx
 		ta, ba := top&m32, bot&m32
-		ag := (ta<<8 + (ba-ta)*fy + half) >> 16 & lo8 // A | G<<32
+		ab := (ta<<8 + (ba-ta)*fy + half) >> 16 & lo8 // A | B<<32
 		tb, bb := top>>16&m32, bot>>16&m32
-		br := (tb<<8 + (bb-tb)*fy + half) >> 16 & lo8 // B | R<<32
-		// MODULATE: (A + G<<32)*(cA + cG<<16) has A*cA in its lane 0
-		// and G*cG in lane 3, every one of its four products below 2^16
-		// in its own lane.
+		gr := (tb<<8 + (bb-tb)*fy + half) >> 16 & lo8 // G | R<<32
+		// MODULATE: (A + B<<32)*(cA + cB<<16) has A*cA in its lane 0
+		// and B*cB in lane 3, every one of its four products below 2^16
+		// in its own lane; the same for G and R.
 		c := cw[i]
-		pag, pbr := ag*uint64(uint32(c)), br*(c>>32)
-		pm := pag&0xFFFF | pbr&0xFFFF<<16 | pag>>48<<32 | pbr&(0xFFFF<<48)
+		pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
+		pm := pab&0xFFFF | pab>>48<<16 | pgr&0xFFFF<<32 | pgr&(0xFFFF<<48)
 		s := (pm + one + pm>>8&odd) >> 8 & odd
 		o := 4 * int(cols[i])
 		b := cb[o : o+4 : o+4]
@@ -390,6 +390,13 @@ func (tr *texRow) blend(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []by
 		w := uint32(vv | vv>>16)
 		b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
 	}
+}
+
+// lanesAGBR spreads the texel word v (bytes A, B, G, R) into 16-bit lanes
+// A, G, B, R: its even and odd bytes in the low and high halves, with
+// 32-bit masks.
+func lanesAGBR(v uint32) uint64 {
+	return uint64(v&0x00FF00FF) | uint64(v>>8&0x00FF00FF)<<32
 }
 
 // ld32 is the little-endian word at b[o:o+4], sliced with its length and

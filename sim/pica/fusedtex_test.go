@@ -94,7 +94,7 @@ func TestTexBenchSceneMatchesReference(t *testing.T) {
 // screen-aligned rectangles with a texture coordinate t that is constant
 // along a row (sometimes constant on a texel row's middle), s affine in
 // x and y over 0.2 to 6 texels a pixel either way, colours per vertex
-// and depths flat or sloped: the fused textured chunk's shapes, with
+// (some channels flat) and depths flat or sloped: the fused textured chunk's shapes, with
 // blendCols and blend both taken. Memory as randomScene's.
 func texChunkScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint32][]byte) {
 	mem = map[uint32][]byte{}
@@ -152,6 +152,13 @@ func texChunkScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uin
 			var col [4][4]float32
 			for k := range col {
 				col[k] = [4]float32{r.Float32(), r.Float32(), r.Float32(), r.Float32()}
+			}
+			for c := 0; c < 4; c++ {
+				if r.IntN(3) == 0 { // a flat channel (the lanes' flat bits)
+					for k := 1; k < 4; k++ {
+						col[k][c] = col[0][c]
+					}
+				}
 			}
 			corners := [4][2]float32{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
 			for _, k := range []int{0, 1, 2, 0, 2, 3} {
