@@ -326,16 +326,15 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 		gr := (tb<<8 + (td-tb)*fx + half) >> 16 & lo8 // G | R<<32
 		c := cs[i]
 		pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
-		pm := pab&0xFFFF | pab>>48<<16 | pgr&0xFFFF<<32 | pgr&(0xFFFF<<48)
+		pm := pab&0xFFFF | pgr&0xFFFF<<16 | pab>>48<<32 | pgr&(0xFFFF<<48) // A, G, B, R
 		s := (pm + one + pm>>8&odd) >> 8 & odd
 		o := 4 * int(off)
 		b := cb[o : o+4 : o+4]
-		dv := spread16(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+		dv := lanesAGBR(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 		a := s & 0xFF
 		vv := dv<<8 - dv + (s-dv)*a
 		vv = (vv + one + vv>>8&odd) >> 8 & odd
-		vv = (vv | vv>>8) & m32
-		w := uint32(vv | vv>>16)
+		w := uint32(vv) | uint32(vv>>32)<<8 // bytes A, B, G, R
 		b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
 	}
 }
@@ -378,16 +377,15 @@ func (tr *texRow) blend(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []by
 		// in its own lane; the same for G and R.
 		c := cw[i]
 		pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
-		pm := pab&0xFFFF | pab>>48<<16 | pgr&0xFFFF<<32 | pgr&(0xFFFF<<48)
+		pm := pab&0xFFFF | pgr&0xFFFF<<16 | pab>>48<<32 | pgr&(0xFFFF<<48) // A, G, B, R
 		s := (pm + one + pm>>8&odd) >> 8 & odd
 		o := 4 * int(cols[i])
 		b := cb[o : o+4 : o+4]
-		dv := spread16(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+		dv := lanesAGBR(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 		a := s & 0xFF
 		vv := dv<<8 - dv + (s-dv)*a
 		vv = (vv + one + vv>>8&odd) >> 8 & odd
-		vv = (vv | vv>>8) & m32
-		w := uint32(vv | vv>>16)
+		w := uint32(vv) | uint32(vv>>32)<<8 // bytes A, B, G, R
 		b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
 	}
 }
