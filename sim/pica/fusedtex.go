@@ -11,38 +11,44 @@ import (
 // affine triangle whose texel row is constant along the screen row (t's
 // gradient along x is 0: a texture aligned with the screen, as in every
 // quad of fill-tex-blend), shades a stepped chunk of up to fusedN pixels
-// in one loop a tile row of 64 at a time: the depth test and write
-// (gouraudChunk's depthRunZ or depthRunFlat), then for every pixel that
-// passes the colour lanes and the texel column stepped in registers,
-// the four texels fetched and blended, modulated, blended with the
-// pixel and written. The staged path does the same in four loops through
-// the span buffer (stepper.chunk's colorLanes and texel coordinate loop,
-// the depth stage, texBlendSpan).
+// a tile row of up to 64 at a time: the depth test and write
+// (gouraudChunk's depthRunZ or depthRunFlat), then texPiece's loops over
+// the pixels that pass: the colour lanes and the texel column stepped,
+// the texels fetched and blended, modulated, blended with the pixel and
+// written. The staged path does the same in four loops through the span
+// buffer (stepper.chunk's colorLanes and texel coordinate loop, the depth
+// stage, texBlendSpan).
 //
 // Why the bytes are the staged path's:
-//   - The colour is colorLanes's: the same lanes (lanes.setup, the
-//     channels in the order A, G, B, R as gouraudChunk holds them) from
-//     the same exact value at the chunk's first pixel, and the same
-//     margin test; a pixel that fails it gets exactColor, interpolate's
-//     colour arithmetic, as chunk's exact fallback gives it.
+//   - The colour is colorLanes's: the same lanes (lanes.setup, here the
+//     channels in the order A, B, G, R) from the same exact value at the
+//     chunk's first pixel, and the same margin test; a pixel that fails
+//     it gets exactColor, interpolate's colour arithmetic, as chunk's
+//     exact fallback gives it.
 //   - The texel column is chunk's stepped s (the same stepQ setup from
 //     the same weights) and the texel row its stepped t, which with a
 //     step of 0 is one value for the chunk; a pixel within a margin of
-//     either gets texel's exact coordinates, as in chunk. A chunk whose
-//     t lies within the margin sends every pixel to the exact fallback.
+//     either gets texel's exact coordinates (texel0), as in chunk. A
+//     chunk whose t lies within the margin takes every pixel's exact
+//     coordinates.
 //   - The depth forms are gouraudChunk's (TestDepthRange, TestDepthTiles,
 //     TestCmpMask).
 //   - The fetch, MODULATE and blend are texBlendSpan's integer
 //     arithmetic, rearranged where the sum is the same: t00*(256-fx) +
-//     t10*fx is t00*256 + (t10-t00)*fx, computed modulo 2^64 with
-//     lanes that borrow from each other on the way, and equal to the
+//     t10*fx is t00*256 + (t10-t00)*fx, computed modulo 2^64 with lanes
+//     that borrow from each other on the way, and equal to the
 //     lane-packed result because each final lane lies in [0, 2^16) (in
-//     [0, 2^32) for the vertical blend's 32-bit lanes); the blend's
-//     s*a + d*(255-a) is d*255 + (s-d)*a the same way.
-//   - The pixels a chunk writes are distinct, so the exact fallback's
-//     pixels may be blended after the others.
+//     [0, 2^32) for the second blend's 32-bit lanes); blendCols blends
+//     the four texels vertically first, the same four products in
+//     another order; the blend's s*a + d*(255-a) is d*255 + (s-d)*a the
+//     same way. MODULATE multiplies two channels at once: (X + Y<<32) *
+//     (cX + cY<<16) is X*cX + X*cY<<16 + Y*cX<<32 + Y*cY<<48, each
+//     product below 2^16 in its own 16-bit lane.
+//   - The pixels a chunk writes are distinct, so the order in which
+//     they are blended does not matter.
 //
-// TestSpanPathMatchesReference draws such states (texShape).
+// TestTexChunkMatchesReference, TestTexBenchSceneMatchesReference and
+// TestSpanPathMatchesReference (texShape) draw such states.
 
 // texFusedPlan decides whether stepped chunks of a texBlend draw take
 // the fused textured chunk, and builds the texture's column pair table.
