@@ -443,39 +443,49 @@ func gourDirect(v, d, m int64, n int) (u, e, w int64, ok bool) {
 	return u - a, e, w, ok
 }
 
-// gourDirect3 is gourRun3's loop on the direct byte stepping: the words
-// of base with the bytes of u0, u1 and u2 (gourDirect's) at s0, s1 and
-// s2, stepped by e0, e1 and e2, and the pixels near a threshold (a
-// fraction at w or above) listed in near; it returns how many.
+// gourDirect3 is gourRun3's loop on the direct byte stepping: it writes
+// the words of base with the bytes of u0, u1 and u2 (gourDirect's) at s0,
+// s1 and s2, stepped by e0, e1 and e2, up to the first pixel near a
+// threshold (a fraction at w or above, w being gourDirect's, or less: a
+// smaller w only sends more pixels to the reference) and returns its
+// index, or len(words) when there is none. A near pixel is rare (the
+// thresholds leave about 0.2% of a byte's fractions near), so its caller
+// takes the reference's word for it and calls again from the next pixel:
+// with no list of near pixels to keep, the loop's state stays in
+// registers, and a pixel costs three compares (predicted branches) where
+// the list's branch-free append cost a dozen instructions and spills.
+//
+// A pixel the loop writes is not near, so its u lies in [0, 256) give or
+// take a fraction (gourDirect checks the run's ends) and u>>32 is its
+// byte with no mask.
 //
 //go:noinline
-func gourDirect3(words []uint32, near *[gourChunk]uint16, u0, u1, u2, e0, e1, e2, w int64, base uint32, s0, s1, s2 uint) int {
-	nn := 0
+func gourDirect3(words []uint32, u0, u1, u2, e0, e1, e2 int64, w uint32, base uint32, s0, s1, s2 uint) int {
 	if s0 == 0 && s1 == 8 && s2 == 16 {
 		// The common layout (B, G, R under a constant alpha), with fixed
 		// shifts.
 		for i := range words {
-			t := (int64(uint32(u0)) - w) & (int64(uint32(u1)) - w) & (int64(uint32(u2)) - w)
-			near[nn&(gourChunk-1)] = uint16(i)
-			nn += 1 + int(t>>63)
-			words[i] = base | uint32(uint8(u0>>32)) | uint32(uint8(u1>>32))<<8 | uint32(uint8(u2>>32))<<16
+			if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+				return i
+			}
+			words[i] = base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
 			u0 += e0
 			u1 += e1
 			u2 += e2
 		}
-		return nn
+		return len(words)
 	}
 	s0, s1, s2 = s0&31, s1&31, s2&31
 	for i := range words {
-		t := (int64(uint32(u0)) - w) & (int64(uint32(u1)) - w) & (int64(uint32(u2)) - w)
-		near[nn&(gourChunk-1)] = uint16(i)
-		nn += 1 + int(t>>63)
-		words[i] = base | uint32(uint8(u0>>32))<<s0 | uint32(uint8(u1>>32))<<s1 | uint32(uint8(u2>>32))<<s2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return i
+		}
+		words[i] = base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
 		u0 += e0
 		u1 += e1
 		u2 += e2
 	}
-	return nn
+	return len(words)
 }
 
 // gourRun ors channel ch's bytes, shifted by sh, into the words of the n
@@ -550,7 +560,17 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		if gourDirectHook != nil {
 			gourDirectHook()
 		}
-		nn = gourDirect3(words, near, u0, u1, u2, e0, e1, e2, w, base, s0, s1, s2)
+		// The pixel i's values are exactly u + i·e, the loop's sums. A w
+		// of 2^32 or more (no fraction near) is taken as 2^32 - 1, which
+		// only sends more pixels to the reference.
+		wu := uint32(min(w, 1<<32-1))
+		for i := 0; i < n; i++ {
+			i += gourDirect3(words[i:], u0+int64(i)*e0, u1+int64(i)*e1, u2+int64(i)*e2, e0, e1, e2, wu, base, s0, s1, s2)
+			if i < n {
+				words[i] = s.gourRefWord(p, chans, ar, x0+i, y, sh, base)
+			}
+		}
+		return true
 	} else if max(m0, m1, m2) <= gourBucketMargin {
 		// Most values lie in a bucket no threshold comes near: their
 		// bytes are the bucket's.
@@ -585,14 +605,20 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		}
 	}
 	for _, i := range near[:nn] {
-		wt := s.gourWeights(p, ar, x0+int(i), y)
-		wd := base
-		for c := 0; c < 3; c++ {
-			wd |= uint32(outByte(fp24(gourDot(&chans[c], &wt)))) << sh[c]
-		}
-		words[i] = wd
+		words[i] = s.gourRefWord(p, chans, ar, x0+int(i), y, sh, base)
 	}
 	return true
+}
+
+// gourRefWord is the reference's word at pixel (x, y) for gourRun3's
+// three channels over base.
+func (s *drawState) gourRefWord(p *prim, chans *[4]gourChan, ar float64, x, y int, sh *[4]uint, base uint32) uint32 {
+	wt := s.gourWeights(p, ar, x, y)
+	wd := base
+	for c := 0; c < 3; c++ {
+		wd |= uint32(outByte(fp24(gourDot(&chans[c], &wt)))) << (sh[c] & 31)
+	}
+	return wd
 }
 
 // gourWrite writes the run's words at (x0, y) for the pixels that pass

@@ -129,13 +129,18 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 				o.errD = (mag/math.Abs(ar) + math.Abs(o.d)) * 0x1p-50
 			}
 		}
+		// The common layout (B, G, R under a constant alpha: gourDirect3's
+		// fixed shifts) and a shuffled one.
 		shifts := [4]uint{8, 24, 0, 16}
-		if !s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<16, gw, n) {
+		if it%2 == 0 {
+			shifts = [4]uint{0, 8, 16, 24}
+		}
+		if !s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<shifts[3], gw, n) {
 			continue
 		}
 		runs++
 		for i := 0; i < n; i++ {
-			require.Equal(t, uint32(0xA5), gw.word[i]>>16&255, "the constant byte")
+			require.Equal(t, uint32(0xA5), gw.word[i]>>shifts[3]&255, "the constant byte")
 			for c := 0; c < 3; c++ {
 				want := outByte(fp24(s.gourRef(p, &chans[c], ar, x0+i, y)))
 				pixels++
