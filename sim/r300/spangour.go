@@ -41,11 +41,26 @@ type gourPlan struct {
 // docs/r300.md).
 const gourChunk = 1024
 
-// gourWork is a worker's scratch for the row path: per byte position
-// the output word's bytes of a run, then the packed words.
+// gourWork is a worker's scratch for the row path: the output words of
+// a run, as words (for the loops that build them a channel at a time)
+// and in pairs, pixel 2k in the low half of pair k and 2k+1 in the high
+// (what gourWrite takes: two pixels a load and a store).
 type gourWork struct {
 	word [gourChunk]uint32
+	pair [gourChunk / 2]uint64
 	near [gourChunk]uint16 // the pixels near a threshold
+}
+
+// gourPack writes words into pairs.
+func gourPack(pairs []uint64, words []uint32) {
+	pairs = pairs[:(len(words)+1)/2]
+	for k := range pairs {
+		v := uint64(words[2*k])
+		if 2*k+1 < len(words) {
+			v |= uint64(words[2*k+1]) << 32
+		}
+		pairs[k] = v
+	}
 }
 
 // gourSym is the symbolic value of a temp or output channel while
@@ -294,17 +309,18 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 			y := qy + r
 			for x0 := run[0]; x0 <= run[1]; x0 += gourChunk {
 				n := min(gourChunk, run[1]-x0+1)
-				words := gw.word[:n]
 				if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
+					words := gw.word[:n]
 					for i := range words {
 						words[i] = base
 					}
 					for c := 0; c < nc; c++ {
 						s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
 					}
+					gourPack(gw.pair[:], words)
 				}
 				w.pixels += n
-				w.zpass += s.gourWrite(buf, words, x0, y, zv, op, test, write)
+				w.zpass += s.gourWrite(buf, gw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
 			}
 		}
 		// The quads the walk visits: those a run touches.
@@ -444,48 +460,66 @@ func gourDirect(v, d, m int64, n int) (u, e, w int64, ok bool) {
 }
 
 // gourDirect3 is gourRun3's loop on the direct byte stepping: it writes
-// the words of base with the bytes of u0, u1 and u2 (gourDirect's) at s0,
-// s1 and s2, stepped by e0, e1 and e2, up to the first pixel near a
-// threshold (a fraction at w or above, w being gourDirect's, or less: a
-// smaller w only sends more pixels to the reference) and returns its
-// index, or len(words) when there is none. A near pixel is rare (the
-// thresholds leave about 0.2% of a byte's fractions near), so its caller
-// takes the reference's word for it and calls again from the next pixel:
-// with no list of near pixels to keep, the loop's state stays in
-// registers, and a pixel costs three compares (predicted branches) where
-// the list's branch-free append cost a dozen instructions and spills.
+// pairs (two pixels each) of the words of base with the bytes of u0, u1
+// and u2 (gourDirect's) at s0, s1 and s2, stepped by e0, e1 and e2, up to
+// the first pair with a pixel near a threshold (a fraction at w or above,
+// w being gourDirect's, or less: a smaller w only sends more pixels to
+// the reference), and returns that pair's index, or len(pairs) when there
+// is none. A near pixel is rare (the thresholds leave about 0.2% of a
+// byte's fractions near), so its caller builds that pair itself and calls
+// again from the next: with no list of near pixels to keep, the loop's
+// state stays in registers, and a pixel costs three compares (predicted
+// branches) where the list's branch-free append cost a dozen instructions
+// and spills.
 //
 // A pixel the loop writes is not near, so its u lies in [0, 256) give or
 // take a fraction (gourDirect checks the run's ends) and u>>32 is its
-// byte with no mask.
+// byte with no mask. The last pair's high half may lie past the run (an
+// odd run): its word is never written to the colour buffer.
 //
 //go:noinline
-func gourDirect3(words []uint32, u0, u1, u2, e0, e1, e2 int64, w uint32, base uint32, s0, s1, s2 uint) int {
+func gourDirect3(pairs []uint64, u0, u1, u2, e0, e1, e2 int64, w uint32, base uint32, s0, s1, s2 uint) int {
 	if s0 == 0 && s1 == 8 && s2 == 16 {
 		// The common layout (B, G, R under a constant alpha), with fixed
 		// shifts.
-		for i := range words {
+		for k := range pairs {
 			if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
-				return i
+				return k
 			}
-			words[i] = base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+			lo := base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+			u0 += e0
+			u1 += e1
+			u2 += e2
+			if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+				return k
+			}
+			hi := base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+			pairs[k] = uint64(lo) | uint64(hi)<<32
 			u0 += e0
 			u1 += e1
 			u2 += e2
 		}
-		return len(words)
+		return len(pairs)
 	}
 	s0, s1, s2 = s0&31, s1&31, s2&31
-	for i := range words {
+	for k := range pairs {
 		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
-			return i
+			return k
 		}
-		words[i] = base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
+		lo := base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		hi := base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
+		pairs[k] = uint64(lo) | uint64(hi)<<32
 		u0 += e0
 		u1 += e1
 		u2 += e2
 	}
-	return len(words)
+	return len(pairs)
 }
 
 // gourRun ors channel ch's bytes, shifted by sh, into the words of the n
@@ -530,8 +564,8 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 }
 
 // gourRun3 is gourRun for three stepped channels at once, writing whole
-// words over base; it reports false, writing nothing, when a channel is
-// out of the stepping's range.
+// words over base into gw.pair (not gw.word); it reports false, writing
+// nothing, when a channel is out of the stepping's range.
 func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int) bool {
 	// The run's edge functions once for the three channels.
 	at := s.gourAt(p, ar, x0, y, n)
@@ -564,11 +598,26 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		// of 2^32 or more (no fraction near) is taken as 2^32 - 1, which
 		// only sends more pixels to the reference.
 		wu := uint32(min(w, 1<<32-1))
-		for i := 0; i < n; i++ {
-			i += gourDirect3(words[i:], u0+int64(i)*e0, u1+int64(i)*e1, u2+int64(i)*e2, e0, e1, e2, wu, base, s0, s1, s2)
-			if i < n {
-				words[i] = s.gourRefWord(p, chans, ar, x0+i, y, sh, base)
+		np := (n + 1) / 2
+		for k := 0; k < np; k++ {
+			i := int64(2 * k)
+			k += gourDirect3(gw.pair[k:np], u0+i*e0, u1+i*e1, u2+i*e2, e0, e1, e2, wu, base, s0, s1, s2)
+			if k == np {
+				break
 			}
+			// Pair k has a near pixel: each of its pixels in the run
+			// takes its stepped word or, near, the reference's.
+			var wd [2]uint32
+			for h := 0; h < 2 && 2*k+h < n; h++ {
+				i := int64(2*k + h)
+				a0, a1, a2 := u0+i*e0, u1+i*e1, u2+i*e2
+				if uint32(a0) >= wu || uint32(a1) >= wu || uint32(a2) >= wu {
+					wd[h] = s.gourRefWord(p, chans, ar, x0+int(i), y, sh, base)
+				} else {
+					wd[h] = base | uint32(a0>>32)<<s0 | uint32(a1>>32)<<s1 | uint32(a2>>32)<<s2
+				}
+			}
+			gw.pair[k] = uint64(wd[0]) | uint64(wd[1])<<32
 		}
 		return true
 	} else if max(m0, m1, m2) <= gourBucketMargin {
@@ -607,6 +656,7 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 	for _, i := range near[:nn] {
 		words[i] = s.gourRefWord(p, chans, ar, x0+int(i), y, sh, base)
 	}
+	gourPack(gw.pair[:], words)
 	return true
 }
 
@@ -621,107 +671,153 @@ func (s *drawState) gourRefWord(p *prim, chans *[4]gourChan, ar float64, x, y in
 	return wd
 }
 
-// gourWrite writes the run's words at (x0, y) for the pixels that pass
-// the depth test against the constant zv (with Z active), and returns
-// how many pass.
-func (s *drawState) gourWrite(buf *cbBuffer, words []uint32, x0, y int, zv uint32, op uint8, test, write bool) uint32 {
+// gourWrite writes the n pixels of pairs (gourWork's) at (x0, y) for
+// the pixels that pass the depth test against the constant zv (with Z
+// active), and returns how many pass.
+func (s *drawState) gourWrite(buf *cbBuffer, pairs []uint64, n, x0, y int, zv uint32, op uint8, test, write bool) uint32 {
 	off := (y*buf.pitch + x0) * 4
-	dst := buf.mem[off : off+4*len(words)]
+	dst := buf.mem[off : off+4*n]
 	z := &s.zb
-	if !z.active {
-		for i, v := range words {
-			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
+	word := func(i int) uint32 { return uint32(pairs[i>>1] >> (32 * uint(i&1))) }
+	if !z.active || !test || op == cmpAlways {
+		// Every pixel passes (a clear's state, or no depth buffer).
+		gourPut(dst, pairs)
+		if z.active && write && z.z24 {
+			zo := (y*z.pitch + x0) * 4
+			zm := z.mem[zo : zo+4*n]
+			for i := 0; i < n; i++ {
+				zb := zm[4*i : 4*i+4 : 4*i+4]
+				binary.LittleEndian.PutUint32(zb, zv<<8|binary.LittleEndian.Uint32(zb)&0xFF)
+			}
+		} else if z.active && write {
+			zo := (y*z.pitch + x0) * 2
+			gourFillZ16(z.mem[zo:zo+2*n], uint16(zv>>8))
 		}
-		return uint32(len(words))
+		return uint32(n)
 	}
-	n := uint32(0)
+	cnt := uint32(0)
 	if z.z24 {
 		zo := (y*z.pitch + x0) * 4
-		zm := z.mem[zo : zo+4*len(words)]
-		if test && write && op == cmpLE {
-			// GL's LEQUAL with writes, the common state, without cmp's
-			// switch.
-			for i, v := range words {
-				zb := zm[4*i : 4*i+4 : 4*i+4]
-				old := binary.LittleEndian.Uint32(zb)
+		zm := z.mem[zo : zo+4*n]
+		for i := 0; i < n; i++ {
+			zb := zm[4*i : 4*i+4 : 4*i+4]
+			old := binary.LittleEndian.Uint32(zb)
+			if op == cmpLE {
 				if zv > old>>8 {
 					continue
 				}
-				binary.LittleEndian.PutUint32(zb, zv<<8|old&0xFF)
-				binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-				n++
-			}
-			return n
-		}
-		for i, v := range words {
-			zb := zm[4*i : 4*i+4 : 4*i+4]
-			old := binary.LittleEndian.Uint32(zb)
-			if test && !cmp(op, zv, old>>8) {
+			} else if !cmp(op, zv, old>>8) {
 				continue
 			}
 			if write {
 				binary.LittleEndian.PutUint32(zb, zv<<8|old&0xFF)
 			}
-			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-			n++
+			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], word(i))
+			cnt++
 		}
-		return n
+		return cnt
 	}
 	zo := (y*z.pitch + x0) * 2
-	zm := z.mem[zo : zo+2*len(words)]
-	if test && write && op == cmpLE {
-		return gourWriteZ16LE(dst, zm, words, zv)
+	zm := z.mem[zo : zo+2*n]
+	if write && op == cmpLE {
+		return gourWriteZ16LE(dst, zm, pairs, zv)
 	}
-	for i, v := range words {
+	for i := 0; i < n; i++ {
 		zb := zm[2*i : 2*i+2 : 2*i+2]
-		if test && !cmp(op, zv, uint32(binary.LittleEndian.Uint16(zb))<<8) {
+		if !cmp(op, zv, uint32(binary.LittleEndian.Uint16(zb))<<8) {
 			continue
 		}
 		if write {
 			binary.LittleEndian.PutUint16(zb, uint16(zv>>8))
 		}
-		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-		n++
+		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], word(i))
+		cnt++
 	}
-	return n
+	return cnt
+}
+
+// gourPut writes the pixels of pairs to dst (4 bytes a pixel, so the
+// last pair's high half when dst holds an odd number).
+func gourPut(dst []byte, pairs []uint64) {
+	np := len(dst) / 8
+	for k, v := range pairs[:np] {
+		binary.LittleEndian.PutUint64(dst[8*k:8*k+8:8*k+8], v)
+	}
+	if len(dst)&4 != 0 {
+		binary.LittleEndian.PutUint32(dst[8*np:8*np+4:8*np+4], uint32(pairs[np]))
+	}
+}
+
+// gourFillZ16 fills a 16-bit depth run with z, four values a 64-bit word.
+func gourFillZ16(zm []byte, z uint16) {
+	q := uint64(z) * 0x0001000100010001
+	i := 0
+	for ; i+8 <= len(zm); i += 8 {
+		binary.LittleEndian.PutUint64(zm[i:i+8:i+8], q)
+	}
+	for ; i+2 <= len(zm); i += 2 {
+		binary.LittleEndian.PutUint16(zm[i:i+2:i+2], z)
+	}
 }
 
 // gourWriteZ16LE is gourWrite's LEQUAL-with-writes loop on a 16-bit depth
-// buffer: zv <= old<<8 is old >= ceil(zv/256), and four depth values
-// that all pass (the common case: a nearer surface) are written as one
-// 64-bit word with their four colours.
-func gourWriteZ16LE(dst, zm []byte, words []uint32, zv uint32) uint32 {
+// buffer: zv <= old<<8 is old >= zt = ceil(zv/256). Four depth values are
+// tested as the 16-bit lanes of one 64-bit word x: with H the lanes' top
+// bits and y the lanes of zt's low 15 bits, d = (x|H) - y borrows from no
+// lane (each lane of x|H is at least 2^15, more than zt's low 15 bits),
+// and d's top bit in a lane is set when x's low 15 bits are at least
+// zt's; so x >= zt in a lane is x's top bit or d's when zt's top bit is
+// clear (x's top bit set makes x larger) and both when it is set. A group
+// of four that all pass (the common case: a nearer surface) takes one
+// 64-bit depth store and its colours as two pairs; one that does not is
+// tested pixel by pixel. (TestGourWriteZ16LE against cmp.)
+func gourWriteZ16LE(dst, zm []byte, pairs []uint64, zv uint32) uint32 {
+	n := len(zm) / 2
 	zt := (zv + 255) >> 8
-	nz := uint64(zv >> 8 & 0xFFFF)
-	zq := nz * 0x0001000100010001
-	n := uint32(0)
-	i := 0
-	for ; i+4 <= len(words); i += 4 {
-		zb := zm[2*i : 2*i+8 : 2*i+8]
-		q := binary.LittleEndian.Uint64(zb)
-		if uint32(q&0xFFFF) >= zt && uint32(q>>16&0xFFFF) >= zt && uint32(q>>32&0xFFFF) >= zt && uint32(q>>48) >= zt {
+	nz := uint16(zv >> 8)
+	zq := uint64(nz) * 0x0001000100010001
+	const lanes, hbits = 0x0001000100010001, 0x8000800080008000
+	y := uint64(zt&0x7FFF) * lanes
+	// kh is H when zt's top bit is clear (a lane passes on x's top bit or
+	// d's) and 0 when set (on both): a lane passes when (x|kh) & (d|kh)
+	// & (x|d) has its top bit.
+	kh := uint64(hbits)
+	if zt&0x8000 != 0 {
+		kh = 0
+	}
+	cnt := uint32(0)
+	ng := 0
+	if zt <= 0xFFFF {
+		ng = n / 4
+	}
+	zg, pg, dg := zm[:8*ng], pairs[:2*ng], dst[:16*ng]
+	for g := 0; g < ng; g++ {
+		zb := zg[8*g : 8*g+8 : 8*g+8]
+		x := binary.LittleEndian.Uint64(zb)
+		d := (x | hbits) - y
+		if (x|kh)&(d|kh)&(x|d)&hbits == hbits {
 			binary.LittleEndian.PutUint64(zb, zq)
-			c := dst[4*i : 4*i+16 : 4*i+16]
-			w := words[i : i+4 : i+4]
-			binary.LittleEndian.PutUint64(c, uint64(w[0])|uint64(w[1])<<32)
-			binary.LittleEndian.PutUint64(c[8:], uint64(w[2])|uint64(w[3])<<32)
-			n += 4
+			c := dg[16*g : 16*g+16 : 16*g+16]
+			p := pg[2*g : 2*g+2 : 2*g+2]
+			binary.LittleEndian.PutUint64(c, p[0])
+			binary.LittleEndian.PutUint64(c[8:], p[1])
+			cnt += 4
 			continue
 		}
-		for k := i; k < i+4; k++ {
+		for k := 4 * g; k < 4*g+4; k++ {
 			if uint32(binary.LittleEndian.Uint16(zm[2*k:])) >= zt {
-				binary.LittleEndian.PutUint16(zm[2*k:], uint16(nz))
-				binary.LittleEndian.PutUint32(dst[4*k:], words[k])
-				n++
+				binary.LittleEndian.PutUint16(zm[2*k:], nz)
+				binary.LittleEndian.PutUint32(dst[4*k:], uint32(pairs[k>>1]>>(32*uint(k&1))))
+				cnt++
 			}
 		}
 	}
-	for ; i < len(words); i++ {
+	for i := 4 * ng; i < n; i++ {
 		if uint32(binary.LittleEndian.Uint16(zm[2*i:])) >= zt {
-			binary.LittleEndian.PutUint16(zm[2*i:], uint16(nz))
-			binary.LittleEndian.PutUint32(dst[4*i:], words[i])
-			n++
+			binary.LittleEndian.PutUint16(zm[2*i:], nz)
+			binary.LittleEndian.PutUint32(dst[4*i:], uint32(pairs[i>>1]>>(32*uint(i&1))))
+			cnt++
 		}
 	}
-	return n
+	return cnt
 }
