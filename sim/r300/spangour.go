@@ -309,7 +309,13 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 			y := qy + r
 			for x0 := run[0]; x0 <= run[1]; x0 += gourChunk {
 				n := min(gourChunk, run[1]-x0+1)
-				if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
+				if nc == 0 {
+					// A constant word (a clear's, or a flat draw's).
+					pairs := gw.pair[:(n+1)/2]
+					for k := range pairs {
+						pairs[k] = uint64(base) | uint64(base)<<32
+					}
+				} else if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
 					words := gw.word[:n]
 					for i := range words {
 						words[i] = base
