@@ -315,15 +315,33 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 					for k := range pairs {
 						pairs[k] = uint64(base) | uint64(base)<<32
 					}
-				} else if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
-					words := gw.word[:n]
-					for i := range words {
-						words[i] = base
+				} else if nc == 3 {
+					// When every pixel of the run passes the depth test
+					// (fill-gouraud's nearer quads), the direct stepping
+					// writes the colour buffer itself and the depth is
+					// filled after: the same bytes as gourWrite's, with no
+					// second pass over the colours.
+					if out, zm, all := s.gourAllPass(buf, x0, y, n, zv, op, test, write); all {
+						ok, wrote := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, out)
+						if wrote {
+							if zm != nil {
+								gourFillZ16(zm, uint16(zv>>8))
+							}
+							if gourOutHook != nil {
+								gourOutHook()
+							}
+							w.pixels += n
+							w.zpass += uint32(n)
+							continue
+						}
+						if !ok {
+							s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
+						}
+					} else if ok, _ := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, nil); !ok {
+						s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 					}
-					for c := 0; c < nc; c++ {
-						s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
-					}
-					gourPack(gw.pair[:], words)
+				} else {
+					s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 				}
 				w.pixels += n
 				w.zpass += s.gourWrite(buf, gw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
@@ -334,6 +352,78 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 	}
 	if gourHook != nil {
 		gourHook()
+	}
+	return true
+}
+
+// gourRunEach shades the run a channel at a time (gourRun) into
+// gw.pair.
+func (s *drawState) gourRunEach(p *prim, chans *[4]gourChan, ar float64, x0, y int, shifts *[4]uint, base uint32, gw *gourWork, n, nc int) {
+	words := gw.word[:n]
+	for i := range words {
+		words[i] = base
+	}
+	for c := 0; c < nc; c++ {
+		s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
+	}
+	gourPack(gw.pair[:], words)
+}
+
+// gourAllPass reports whether every pixel of the n at (x0, y) passes the
+// depth test against zv, with no depth buffer or a 16-bit one under
+// LEQUAL with writes (gourWriteZ16LE's state; other states report
+// false), and returns the run's colour bytes and its depth bytes (nil
+// with no depth buffer).
+func (s *drawState) gourAllPass(buf *cbBuffer, x0, y, n int, zv uint32, op uint8, test, write bool) (dst, zm []byte, all bool) {
+	off := (y*buf.pitch + x0) * 4
+	dst = buf.mem[off : off+4*n]
+	z := &s.zb
+	if !z.active {
+		return dst, nil, true
+	}
+	if z.z24 || !test || !write || op != cmpLE {
+		return nil, nil, false
+	}
+	zo := (y*z.pitch + x0) * 2
+	zm = z.mem[zo : zo+2*n]
+	return dst, zm, gourZ16Pass(zm, zv)
+}
+
+// gourZ16Pass reports whether every 16-bit depth value of zm passes
+// LEQUAL against zv (old >= zt = ceil(zv/256)), four at a time as
+// gourWriteZ16LE's SWAR lanes.
+func gourZ16Pass(zm []byte, zv uint32) bool {
+	zt := (zv + 255) >> 8
+	if zt > 0xFFFF {
+		return len(zm) < 2
+	}
+	const lanes, hbits = 0x0001000100010001, 0x8000800080008000
+	y := uint64(zt&0x7FFF) * lanes
+	// Eight values an iteration, one test for both words: a lane passes
+	// on x's top bit and d's when zt's top bit is set, on either when
+	// clear (gourWriteZ16LE's argument).
+	i := 0
+	if zt&0x8000 != 0 {
+		for ; i+16 <= len(zm); i += 16 {
+			b := zm[i : i+16 : i+16]
+			x, x2 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+			if x&((x|hbits)-y)&x2&((x2|hbits)-y)&hbits != hbits {
+				return false
+			}
+		}
+	} else {
+		for ; i+16 <= len(zm); i += 16 {
+			b := zm[i : i+16 : i+16]
+			x, x2 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+			if (x|((x|hbits)-y))&(x2|((x2|hbits)-y))&hbits != hbits {
+				return false
+			}
+		}
+	}
+	for ; i+2 <= len(zm); i += 2 {
+		if uint32(binary.LittleEndian.Uint16(zm[i:i+2:i+2])) < zt {
+			return false
+		}
 	}
 	return true
 }
@@ -425,6 +515,11 @@ func gourByte(tab *[257]int64, v, m int64) (j, f int64) {
 // gourDirectHook, when set (by tests), is called for every run the
 // direct byte stepping (gourDirect) shades.
 var gourDirectHook func()
+
+// gourOutHook, when set (by tests), is called for every run gouraudRows
+// writes straight into the colour buffer (every pixel passing the depth
+// test).
+var gourOutHook func()
 
 // gourOffsets returns the least and the greatest of 255·t_k + 2^31 -
 // k·2^32 over the thresholds t_k (k = 1..255): where the thresholds lie,
@@ -528,6 +623,36 @@ func gourDirect3(pairs []uint64, u0, u1, u2, e0, e1, e2 int64, w uint32, base ui
 	return len(pairs)
 }
 
+// gourDirect3Out is gourDirect3's common-layout loop (B, G, R under a
+// constant alpha) writing its pairs into out, the colour buffer's bytes
+// (8 a pair), in place of the scratch: the run's colours then take no
+// second pass (gouraudRows takes it when every pixel of the run passes the
+// depth test). It returns the index of the first pair with a pixel near a
+// threshold, or len(out)/8.
+//
+//go:noinline
+func gourDirect3Out(out []byte, u0, u1, u2, e0, e1, e2 int64, w uint32, base uint32) int {
+	np := len(out) / 8
+	for k := 0; k < np; k++ {
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		lo := base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		hi := base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		binary.LittleEndian.PutUint64(out[8*k:8*k+8:8*k+8], uint64(lo)|uint64(hi)<<32)
+		u0 += e0
+		u1 += e1
+		u2 += e2
+	}
+	return np
+}
+
 // gourRun ors channel ch's bytes, shifted by sh, into the words of the n
 // pixels from (x0, y).
 func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uint, gw *gourWork, n int) {
@@ -570,16 +695,19 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 }
 
 // gourRun3 is gourRun for three stepped channels at once, writing whole
-// words over base into gw.pair (not gw.word); it reports false, writing
-// nothing, when a channel is out of the stepping's range.
-func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int) bool {
+// words over base into gw.pair (not gw.word), or, given out (the run's
+// bytes in the colour buffer, every pixel of which passes the depth
+// test), on the direct stepping with the common layout, into out itself
+// (wroteOut). It reports false, writing nothing, when a channel is out of
+// the stepping's range.
+func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int, out []byte) (ok, wroteOut bool) {
 	// The run's edge functions once for the three channels.
 	at := s.gourAt(p, ar, x0, y, n)
 	v0, d0, m0, ok0 := gourStart(&chans[0], &at, n)
 	v1, d1, m1, ok1 := gourStart(&chans[1], &at, n)
 	v2, d2, m2, ok2 := gourStart(&chans[2], &at, n)
 	if !ok0 || !ok1 || !ok2 {
-		return false
+		return false, false
 	}
 	words := gw.word[:n]
 	tab := gourThresholds()
@@ -604,6 +732,31 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		// of 2^32 or more (no fraction near) is taken as 2^32 - 1, which
 		// only sends more pixels to the reference.
 		wu := uint32(min(w, 1<<32-1))
+		// word is pixel i's stepped word or, near a threshold, the
+		// reference's.
+		word := func(i int) uint32 {
+			a0, a1, a2 := u0+int64(i)*e0, u1+int64(i)*e1, u2+int64(i)*e2
+			if uint32(a0) >= wu || uint32(a1) >= wu || uint32(a2) >= wu {
+				return s.gourRefWord(p, chans, ar, x0+i, y, sh, base)
+			}
+			return base | uint32(a0>>32)<<s0 | uint32(a1>>32)<<s1 | uint32(a2>>32)<<s2
+		}
+		if out != nil && s0 == 0 && s1 == 8 && s2 == 16 {
+			// Straight into the colour buffer: the pairs of the run's
+			// even length, then an odd last pixel.
+			np := n / 2
+			for k := 0; k < np; k++ {
+				i := int64(2 * k)
+				k += gourDirect3Out(out[8*k:8*np], u0+i*e0, u1+i*e1, u2+i*e2, e0, e1, e2, wu, base)
+				if k < np {
+					binary.LittleEndian.PutUint64(out[8*k:8*k+8], uint64(word(2*k))|uint64(word(2*k+1))<<32)
+				}
+			}
+			if n&1 != 0 {
+				binary.LittleEndian.PutUint32(out[4*(n-1):4*n], word(n-1))
+			}
+			return true, true
+		}
 		np := (n + 1) / 2
 		for k := 0; k < np; k++ {
 			i := int64(2 * k)
@@ -612,20 +765,15 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 				break
 			}
 			// Pair k has a near pixel: each of its pixels in the run
-			// takes its stepped word or, near, the reference's.
-			var wd [2]uint32
-			for h := 0; h < 2 && 2*k+h < n; h++ {
-				i := int64(2*k + h)
-				a0, a1, a2 := u0+i*e0, u1+i*e1, u2+i*e2
-				if uint32(a0) >= wu || uint32(a1) >= wu || uint32(a2) >= wu {
-					wd[h] = s.gourRefWord(p, chans, ar, x0+int(i), y, sh, base)
-				} else {
-					wd[h] = base | uint32(a0>>32)<<s0 | uint32(a1>>32)<<s1 | uint32(a2>>32)<<s2
-				}
+			// takes its stepped word or, near, the reference's (the high
+			// half of a last pair past the run is never written out).
+			v := uint64(word(2 * k))
+			if 2*k+1 < n {
+				v |= uint64(word(2*k+1)) << 32
 			}
-			gw.pair[k] = uint64(wd[0]) | uint64(wd[1])<<32
+			gw.pair[k] = v
 		}
-		return true
+		return true, false
 	} else if max(m0, m1, m2) <= gourBucketMargin {
 		// Most values lie in a bucket no threshold comes near: their
 		// bytes are the bucket's.
@@ -663,7 +811,7 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		words[i] = s.gourRefWord(p, chans, ar, x0+int(i), y, sh, base)
 	}
 	gourPack(gw.pair[:], words)
-	return true
+	return true, false
 }
 
 // gourRefWord is the reference's word at pixel (x, y) for gourRun3's
@@ -758,6 +906,11 @@ func gourPut(dst []byte, pairs []uint64) {
 func gourFillZ16(zm []byte, z uint16) {
 	q := uint64(z) * 0x0001000100010001
 	i := 0
+	for ; i+16 <= len(zm); i += 16 {
+		b := zm[i : i+16 : i+16]
+		binary.LittleEndian.PutUint64(b, q)
+		binary.LittleEndian.PutUint64(b[8:], q)
+	}
 	for ; i+8 <= len(zm); i += 8 {
 		binary.LittleEndian.PutUint64(zm[i:i+8:i+8], q)
 	}

@@ -26,7 +26,7 @@ func gourTri(v [3][2]int64) *prim {
 // vertex values chosen so that some pixel's reference value lies at a
 // threshold of outByte∘fp24, and counts the bytes that differ from the
 // reference's (outByte(fp24(spanLoad's value))) per pixel.
-func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
+func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct, outRuns int) {
 	t.Helper()
 	old := gourMarginScale
 	gourMarginScale = scale
@@ -52,6 +52,9 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 		ch := &gourChan{}
 		for k := range ch.v {
 			ch.v[k] = r.Float64()*1.6 - 0.3
+			if it%4 == 0 {
+				ch.v[k] = 0.05 + 0.9*r.Float64() // more direct stepping
+			}
 		}
 		if r.IntN(4) != 0 {
 			// Put the value of a pixel of the run on a threshold: solve
@@ -115,6 +118,11 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 			if c != pos {
 				for k := range chans[c].v {
 					chans[c].v[k] = r.Float64()*1.6 - 0.3
+					if it%2 == 0 {
+						// Inside [0, 1], so that more runs take the
+						// direct stepping.
+						chans[c].v[k] = 0.05 + 0.9*r.Float64()
+					}
 				}
 				o := &chans[c]
 				o.vmax, o.d, o.errD = 0, 0, 0
@@ -130,17 +138,30 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 			}
 		}
 		// The common layout (B, G, R under a constant alpha: gourDirect3's
-		// fixed shifts) and a shuffled one.
+		// fixed shifts) and a shuffled one, into the scratch pairs or
+		// (every other common-layout run) straight into a colour buffer
+		// (gourDirect3Out).
 		shifts := [4]uint{8, 24, 0, 16}
 		if it%2 == 0 {
 			shifts = [4]uint{0, 8, 16, 24}
 		}
-		if !s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<shifts[3], gw, n) {
+		var out []byte
+		if it%4 == 0 {
+			out = make([]byte, 4*n)
+		}
+		ok, wrote := s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<shifts[3], gw, n, out)
+		if !ok {
 			continue
 		}
 		runs++
+		if wrote {
+			outRuns++
+		}
 		for i := 0; i < n; i++ {
 			word := uint32(gw.pair[i/2] >> (32 * (i % 2)))
+			if wrote {
+				word = binary.LittleEndian.Uint32(out[4*i:])
+			}
 			require.Equal(t, uint32(0xA5), word>>shifts[3]&255, "the constant byte")
 			for c := 0; c < 3; c++ {
 				want := outByte(fp24(s.gourRef(p, &chans[c], ar, x0+i, y)))
@@ -151,21 +172,23 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 			}
 		}
 	}
-	return pixels, differ, runs, direct
+	return pixels, differ, runs, direct, outRuns
 }
 
 // TestGourRowMatchesReference: the Gouraud row path's stepped bytes are
 // the reference's at every pixel, values on the thresholds included; with
 // a zero margin some differ, so the test can fail.
 func TestGourRowMatchesReference(t *testing.T) {
-	pixels, differ, runs, direct := gourCase(t, 1)
+	pixels, differ, runs, direct, outRuns := gourCase(t, 1)
 	require.Greater(t, pixels, 100000)
 	require.Zero(t, differ, "pixels differing from the reference")
 	// Both the direct byte stepping (values in [0, 1]) and the
 	// thresholds' lookup (values beyond) must be exercised.
 	require.Greater(t, direct, runs/10, "runs on the direct byte stepping")
 	require.Less(t, direct, runs-runs/10, "runs off the direct byte stepping")
-	_, differ0, _, _ := gourCase(t, 0)
+	require.Greater(t, outRuns, 100, "runs written straight into the colour buffer")
+	t.Logf("%d runs, %d on the direct stepping, %d of them straight into the colour buffer", runs, direct, outRuns)
+	_, differ0, _, _, _ := gourCase(t, 0)
 	require.Positive(t, differ0, "with a zero margin the stepped bytes must differ somewhere")
 }
 
@@ -261,12 +284,13 @@ func TestGourBuckets(t *testing.T) {
 	require.Equal(t, int64(4097), gourBucket(1<<33))
 }
 
-// TestGourWriteZ16LE checks the 16-bit LEQUAL-with-writes loop against
-// cmp per pixel, with depth values on both sides of zv and of the lanes'
+// TestGourWriteZ16LE checks the 16-bit LEQUAL-with-writes loop, and
+// gourZ16Pass's verdict on the whole run, against cmp per pixel, with depth values on both sides of zv and of the lanes'
 // top bit, runs whose groups of four all pass (long stretches of them),
 // all fail or mix, and run lengths not a multiple of four.
 func TestGourWriteZ16LE(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 12))
+	allPass := 0
 	for it := 0; it < 4000; it++ {
 		n := 1 + r.IntN(80)
 		zv := uint32(r.IntN(1 << 24))
@@ -308,11 +332,16 @@ func TestGourWriteZ16LE(t *testing.T) {
 				wantN++
 			}
 		}
+		require.Equal(t, wantN == uint32(n), gourZ16Pass(zm, zv), "iteration %d: gourZ16Pass", it)
+		if wantN == uint32(n) {
+			allPass++
+		}
 		got := gourWriteZ16LE(dst, zm, testPairs(src), zv)
 		require.Equal(t, wantN, got, "iteration %d: passing pixels", it)
 		require.Equal(t, wantZ, zm, "iteration %d: depth", it)
 		require.Equal(t, wantDst, dst, "iteration %d: colour", it)
 	}
+	require.Greater(t, allPass, 200, "runs whose every pixel passes")
 }
 
 // TestGourWriteMatchesCmp checks gourWrite against cmp per pixel for
