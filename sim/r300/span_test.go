@@ -34,6 +34,10 @@ type sceneGen struct {
 	s    r3.Stream
 	// mov is set while the program only moves values (movALU).
 	mov bool
+	// near is set for a draw whose attributes lie in (0, 1) at the
+	// nearest constant depth: the Gouraud row path's runs then step
+	// directly and pass LEQUAL whole (its write into the colour buffer).
+	near bool
 }
 
 func (g *sceneGen) bit(pct int) uint32 {
@@ -366,6 +370,9 @@ func (g *sceneGen) texUnit(u uint32) {
 
 // vertexValue is a random attribute value, sometimes outside [0, 1].
 func (g *sceneGen) vertexValue() float32 {
+	if g.near {
+		return 0.05 + 0.9*g.r.Float32()
+	}
 	if g.bit(20) == 1 {
 		return float32(g.pick(0, 1))
 	}
@@ -382,10 +389,19 @@ func (g *sceneGen) draw(large bool) {
 	if large {
 		prim, n = r3.PrimTriangles, 3*(1+r.IntN(4))
 	}
-	qUniform := g.bit(50) == 1 || (g.mov && g.bit(50) == 1)
+	g.near = g.mov && g.bit(40) == 1
+	defer func() { g.near = false }()
+	qUniform := g.bit(50) == 1 || (g.mov && g.bit(50) == 1) || g.near
 	// Sometimes every vertex has the same Z: a constant depth, as the
 	// Gouraud row path tests it.
-	zConst := g.bit(30) == 1 || (g.mov && g.bit(50) == 1)
+	zConst := g.bit(30) == 1 || (g.mov && g.bit(50) == 1) || g.near
+	zc := float32(0.25)
+	if g.near {
+		zc = 0
+		// No depth buffer, or Z16 under LEQUAL with writes.
+		g.s.Reg(r3.ZB_CNTL, g.pick(0, 6), 2) // LEQUAL
+		g.s.Reg(r3.ZB_FORMAT, 0)
+	}
 	q := float32(1)
 	if g.bit(30) == 1 {
 		q = float32(g.pick(1, 2, 4)) / 2
@@ -414,7 +430,7 @@ func (g *sceneGen) draw(large bool) {
 			z = r.Float32()*1.4 - 0.2
 		}
 		if zConst {
-			z = 0.25
+			z = zc
 		}
 		if !qUniform {
 			q = 0.25 + r.Float32()*3
@@ -505,10 +521,11 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		n = 60
 	}
 	drawn, faulted := 0, 0
-	gour, direct := 0, 0
+	gour, direct, out := 0, 0, 0
 	gourHook = func() { gour++ }
 	gourDirectHook = func() { direct++ }
-	defer func() { gourHook, gourDirectHook = nil, nil }()
+	gourOutHook = func() { out++ }
+	defer func() { gourHook, gourDirectHook, gourOutHook = nil, nil, nil }()
 	for seed := 0; seed < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		g := &sceneGen{r: r, w: 40, h: 32}
@@ -532,7 +549,8 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	require.Greater(t, drawn, n/3, "most random scenes must draw pixels")
 	require.Greater(t, gour, n/20, "the Gouraud row path must shade some primitives")
 	require.Positive(t, direct, "the row path's direct byte stepping must shade some runs")
-	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly", drawn, n, faulted, gour, direct)
+	require.Positive(t, out, "the row path must write some runs straight into the colour buffer")
+	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer", drawn, n, faulted, gour, direct, out)
 }
 
 // TestWorkersByteForByte renders random scenes of large primitives (so

@@ -41,11 +41,26 @@ type gourPlan struct {
 // docs/r300.md).
 const gourChunk = 1024
 
-// gourWork is a worker's scratch for the row path: per byte position
-// the output word's bytes of a run, then the packed words.
+// gourWork is a worker's scratch for the row path: the output words of
+// a run, as words (for the loops that build them a channel at a time)
+// and in pairs, pixel 2k in the low half of pair k and 2k+1 in the high
+// (what gourWrite takes: two pixels a load and a store).
 type gourWork struct {
 	word [gourChunk]uint32
+	pair [gourChunk / 2]uint64
 	near [gourChunk]uint16 // the pixels near a threshold
+}
+
+// gourPack writes words into pairs.
+func gourPack(pairs []uint64, words []uint32) {
+	pairs = pairs[:(len(words)+1)/2]
+	for k := range pairs {
+		v := uint64(words[2*k])
+		if 2*k+1 < len(words) {
+			v |= uint64(words[2*k+1]) << 32
+		}
+		pairs[k] = v
+	}
 }
 
 // gourSym is the symbolic value of a temp or output channel while
@@ -294,17 +309,42 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 			y := qy + r
 			for x0 := run[0]; x0 <= run[1]; x0 += gourChunk {
 				n := min(gourChunk, run[1]-x0+1)
-				words := gw.word[:n]
-				if nc != 3 || !s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n) {
-					for i := range words {
-						words[i] = base
+				if nc == 0 {
+					// A constant word (a clear's, or a flat draw's).
+					pairs := gw.pair[:(n+1)/2]
+					for k := range pairs {
+						pairs[k] = uint64(base) | uint64(base)<<32
 					}
-					for c := 0; c < nc; c++ {
-						s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
+				} else if nc == 3 {
+					// When every pixel of the run passes the depth test
+					// (fill-gouraud's nearer quads), the direct stepping
+					// writes the colour buffer itself and the depth is
+					// filled after: the same bytes as gourWrite's, with no
+					// second pass over the colours.
+					if out, zm, all := s.gourAllPass(buf, x0, y, n, zv, op, test, write); all {
+						ok, wrote := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, out)
+						if wrote {
+							if zm != nil {
+								gourFillZ16(zm, uint16(zv>>8))
+							}
+							if gourOutHook != nil {
+								gourOutHook()
+							}
+							w.pixels += n
+							w.zpass += uint32(n)
+							continue
+						}
+						if !ok {
+							s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
+						}
+					} else if ok, _ := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, nil); !ok {
+						s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 					}
+				} else {
+					s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 				}
 				w.pixels += n
-				w.zpass += s.gourWrite(buf, words, x0, y, zv, op, test, write)
+				w.zpass += s.gourWrite(buf, gw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
 			}
 		}
 		// The quads the walk visits: those a run touches.
@@ -312,6 +352,78 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 	}
 	if gourHook != nil {
 		gourHook()
+	}
+	return true
+}
+
+// gourRunEach shades the run a channel at a time (gourRun) into
+// gw.pair.
+func (s *drawState) gourRunEach(p *prim, chans *[4]gourChan, ar float64, x0, y int, shifts *[4]uint, base uint32, gw *gourWork, n, nc int) {
+	words := gw.word[:n]
+	for i := range words {
+		words[i] = base
+	}
+	for c := 0; c < nc; c++ {
+		s.gourRun(p, &chans[c], ar, x0, y, shifts[c], gw, n)
+	}
+	gourPack(gw.pair[:], words)
+}
+
+// gourAllPass reports whether every pixel of the n at (x0, y) passes the
+// depth test against zv, with no depth buffer or a 16-bit one under
+// LEQUAL with writes (gourWriteZ16LE's state; other states report
+// false), and returns the run's colour bytes and its depth bytes (nil
+// with no depth buffer).
+func (s *drawState) gourAllPass(buf *cbBuffer, x0, y, n int, zv uint32, op uint8, test, write bool) (dst, zm []byte, all bool) {
+	off := (y*buf.pitch + x0) * 4
+	dst = buf.mem[off : off+4*n]
+	z := &s.zb
+	if !z.active {
+		return dst, nil, true
+	}
+	if z.z24 || !test || !write || op != cmpLE {
+		return nil, nil, false
+	}
+	zo := (y*z.pitch + x0) * 2
+	zm = z.mem[zo : zo+2*n]
+	return dst, zm, gourZ16Pass(zm, zv)
+}
+
+// gourZ16Pass reports whether every 16-bit depth value of zm passes
+// LEQUAL against zv (old >= zt = ceil(zv/256)), four at a time as
+// gourWriteZ16LE's SWAR lanes.
+func gourZ16Pass(zm []byte, zv uint32) bool {
+	zt := (zv + 255) >> 8
+	if zt > 0xFFFF {
+		return len(zm) < 2
+	}
+	const lanes, hbits = 0x0001000100010001, 0x8000800080008000
+	y := uint64(zt&0x7FFF) * lanes
+	// Eight values an iteration, one test for both words: a lane passes
+	// on x's top bit and d's when zt's top bit is set, on either when
+	// clear (gourWriteZ16LE's argument).
+	i := 0
+	if zt&0x8000 != 0 {
+		for ; i+16 <= len(zm); i += 16 {
+			b := zm[i : i+16 : i+16]
+			x, x2 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+			if x&((x|hbits)-y)&x2&((x2|hbits)-y)&hbits != hbits {
+				return false
+			}
+		}
+	} else {
+		for ; i+16 <= len(zm); i += 16 {
+			b := zm[i : i+16 : i+16]
+			x, x2 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+			if (x|((x|hbits)-y))&(x2|((x2|hbits)-y))&hbits != hbits {
+				return false
+			}
+		}
+	}
+	for ; i+2 <= len(zm); i += 2 {
+		if uint32(binary.LittleEndian.Uint16(zm[i:i+2:i+2])) < zt {
+			return false
+		}
 	}
 	return true
 }
@@ -404,6 +516,11 @@ func gourByte(tab *[257]int64, v, m int64) (j, f int64) {
 // direct byte stepping (gourDirect) shades.
 var gourDirectHook func()
 
+// gourOutHook, when set (by tests), is called for every run gouraudRows
+// writes straight into the colour buffer (every pixel passing the depth
+// test).
+var gourOutHook func()
+
 // gourOffsets returns the least and the greatest of 255·t_k + 2^31 -
 // k·2^32 over the thresholds t_k (k = 1..255): where the thresholds lie,
 // in units of 2^-32 of a byte, from the half-byte points (k - 1/2)/255
@@ -443,39 +560,138 @@ func gourDirect(v, d, m int64, n int) (u, e, w int64, ok bool) {
 	return u - a, e, w, ok
 }
 
-// gourDirect3 is gourRun3's loop on the direct byte stepping: the words
-// of base with the bytes of u0, u1 and u2 (gourDirect's) at s0, s1 and
-// s2, stepped by e0, e1 and e2, and the pixels near a threshold (a
-// fraction at w or above) listed in near; it returns how many.
+// gourDirect3 is gourRun3's loop on the direct byte stepping: it writes
+// pairs (two pixels each) of the words of base with the bytes of u0, u1
+// and u2 (gourDirect's) at s0, s1 and s2, stepped by e0, e1 and e2, up to
+// the first pair with a pixel near a threshold (a fraction at w or above,
+// w being gourDirect's, or less: a smaller w only sends more pixels to
+// the reference), and returns that pair's index, or len(pairs) when there
+// is none. A near pixel is rare (the thresholds leave about 0.2% of a
+// byte's fractions near), so its caller builds that pair itself and calls
+// again from the next: with no list of near pixels to keep, the loop's
+// state stays in registers, and a pixel costs three compares (predicted
+// branches) where the list's branch-free append cost a dozen instructions
+// and spills.
+//
+// A pixel the loop writes is not near, so its u lies in [0, 256) give or
+// take a fraction (gourDirect checks the run's ends) and u>>32 is its
+// byte with no mask. The last pair's high half may lie past the run (an
+// odd run): its word is never written to the colour buffer.
 //
 //go:noinline
-func gourDirect3(words []uint32, near *[gourChunk]uint16, u0, u1, u2, e0, e1, e2, w int64, base uint32, s0, s1, s2 uint) int {
-	nn := 0
+func gourDirect3(pairs []uint64, u0, u1, u2, e0, e1, e2 int64, w uint32, base uint32, s0, s1, s2 uint) int {
 	if s0 == 0 && s1 == 8 && s2 == 16 {
 		// The common layout (B, G, R under a constant alpha), with fixed
 		// shifts.
-		for i := range words {
-			t := (int64(uint32(u0)) - w) & (int64(uint32(u1)) - w) & (int64(uint32(u2)) - w)
-			near[nn&(gourChunk-1)] = uint16(i)
-			nn += 1 + int(t>>63)
-			words[i] = base | uint32(uint8(u0>>32)) | uint32(uint8(u1>>32))<<8 | uint32(uint8(u2>>32))<<16
+		for k := range pairs {
+			if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+				return k
+			}
+			lo := base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+			u0 += e0
+			u1 += e1
+			u2 += e2
+			if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+				return k
+			}
+			hi := base | uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+			pairs[k] = uint64(lo) | uint64(hi)<<32
 			u0 += e0
 			u1 += e1
 			u2 += e2
 		}
-		return nn
+		return len(pairs)
 	}
 	s0, s1, s2 = s0&31, s1&31, s2&31
-	for i := range words {
-		t := (int64(uint32(u0)) - w) & (int64(uint32(u1)) - w) & (int64(uint32(u2)) - w)
-		near[nn&(gourChunk-1)] = uint16(i)
-		nn += 1 + int(t>>63)
-		words[i] = base | uint32(uint8(u0>>32))<<s0 | uint32(uint8(u1>>32))<<s1 | uint32(uint8(u2>>32))<<s2
+	for k := range pairs {
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		lo := base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		hi := base | uint32(u0>>32)<<s0 | uint32(u1>>32)<<s1 | uint32(u2>>32)<<s2
+		pairs[k] = uint64(lo) | uint64(hi)<<32
 		u0 += e0
 		u1 += e1
 		u2 += e2
 	}
-	return nn
+	return len(pairs)
+}
+
+// gourDirect3Out is gourDirect3's common-layout loop (B, G, R under a
+// constant alpha) writing its pairs into out, the colour buffer's bytes
+// (8 a pair), in place of the scratch: the run's colours then take no
+// second pass (gouraudRows takes it when every pixel of the run passes the
+// depth test). It returns the index of the first pair with a pixel near a
+// threshold, or len(out)/8.
+//
+// The word's fourth byte (the constant alpha) rides in u2 above its byte:
+// the caller adds it at 2^40, so u2>>32 is that byte times 256 plus u2's
+// own byte (in [0, 255] for a pixel not near), and shifted by 16 it puts
+// both in place; the fraction, all the compares look at, is unchanged.
+// One register fewer keeps the loop's state out of the stack. It steps
+// four pixels an iteration (one bounds check for their 16 bytes) and a
+// last odd pair after.
+//
+//go:noinline
+func gourDirect3Out(out []byte, u0, u1, u2, e0, e1, e2 int64, w uint32) int {
+	np := len(out) / 8
+	k := 0
+	// Two pairs an iteration, one bounds check for both.
+	for ; k+2 <= np; k += 2 {
+		b := out[8*k : 8*k+16 : 8*k+16]
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		lo := uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		hi := uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		binary.LittleEndian.PutUint64(b, uint64(lo)|uint64(hi)<<32)
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k + 1
+		}
+		lo = uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k + 1
+		}
+		hi = uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		binary.LittleEndian.PutUint64(b[8:], uint64(lo)|uint64(hi)<<32)
+		u0 += e0
+		u1 += e1
+		u2 += e2
+	}
+	if k < np {
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		lo := uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		u0 += e0
+		u1 += e1
+		u2 += e2
+		if uint32(u0) >= w || uint32(u1) >= w || uint32(u2) >= w {
+			return k
+		}
+		hi := uint32(u0>>32) | uint32(u1>>32)<<8 | uint32(u2>>32)<<16
+		binary.LittleEndian.PutUint64(out[8*k:8*k+8:8*k+8], uint64(lo)|uint64(hi)<<32)
+		k++
+	}
+	return k
 }
 
 // gourRun ors channel ch's bytes, shifted by sh, into the words of the n
@@ -520,16 +736,19 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 }
 
 // gourRun3 is gourRun for three stepped channels at once, writing whole
-// words over base; it reports false, writing nothing, when a channel is
-// out of the stepping's range.
-func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int) bool {
+// words over base into gw.pair (not gw.word), or, given out (the run's
+// bytes in the colour buffer, every pixel of which passes the depth
+// test), on the direct stepping with the common layout, into out itself
+// (wroteOut). It reports false, writing nothing, when a channel is out of
+// the stepping's range.
+func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int, sh *[4]uint, base uint32, gw *gourWork, n int, out []byte) (ok, wroteOut bool) {
 	// The run's edge functions once for the three channels.
 	at := s.gourAt(p, ar, x0, y, n)
 	v0, d0, m0, ok0 := gourStart(&chans[0], &at, n)
 	v1, d1, m1, ok1 := gourStart(&chans[1], &at, n)
 	v2, d2, m2, ok2 := gourStart(&chans[2], &at, n)
 	if !ok0 || !ok1 || !ok2 {
-		return false
+		return false, false
 	}
 	words := gw.word[:n]
 	tab := gourThresholds()
@@ -550,7 +769,52 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		if gourDirectHook != nil {
 			gourDirectHook()
 		}
-		nn = gourDirect3(words, near, u0, u1, u2, e0, e1, e2, w, base, s0, s1, s2)
+		// The pixel i's values are exactly u + i·e, the loop's sums. A w
+		// of 2^32 or more (no fraction near) is taken as 2^32 - 1, which
+		// only sends more pixels to the reference.
+		wu := uint32(min(w, 1<<32-1))
+		// word is pixel i's stepped word or, near a threshold, the
+		// reference's.
+		word := func(i int) uint32 {
+			a0, a1, a2 := u0+int64(i)*e0, u1+int64(i)*e1, u2+int64(i)*e2
+			if uint32(a0) >= wu || uint32(a1) >= wu || uint32(a2) >= wu {
+				return s.gourRefWord(p, chans, ar, x0+i, y, sh, base)
+			}
+			return base | uint32(a0>>32)<<s0 | uint32(a1>>32)<<s1 | uint32(a2>>32)<<s2
+		}
+		if out != nil && s0 == 0 && s1 == 8 && s2 == 16 && base&0xFFFFFF == 0 {
+			// Straight into the colour buffer: the pairs of the run's
+			// even length, then an odd last pixel.
+			np := n / 2
+			for k := 0; k < np; k++ {
+				i := int64(2 * k)
+				k += gourDirect3Out(out[8*k:8*np], u0+i*e0, u1+i*e1, u2+i*e2+int64(base>>24)<<40, e0, e1, e2, wu)
+				if k < np {
+					binary.LittleEndian.PutUint64(out[8*k:8*k+8], uint64(word(2*k))|uint64(word(2*k+1))<<32)
+				}
+			}
+			if n&1 != 0 {
+				binary.LittleEndian.PutUint32(out[4*(n-1):4*n], word(n-1))
+			}
+			return true, true
+		}
+		np := (n + 1) / 2
+		for k := 0; k < np; k++ {
+			i := int64(2 * k)
+			k += gourDirect3(gw.pair[k:np], u0+i*e0, u1+i*e1, u2+i*e2, e0, e1, e2, wu, base, s0, s1, s2)
+			if k == np {
+				break
+			}
+			// Pair k has a near pixel: each of its pixels in the run
+			// takes its stepped word or, near, the reference's (the high
+			// half of a last pair past the run is never written out).
+			v := uint64(word(2 * k))
+			if 2*k+1 < n {
+				v |= uint64(word(2*k+1)) << 32
+			}
+			gw.pair[k] = v
+		}
+		return true, false
 	} else if max(m0, m1, m2) <= gourBucketMargin {
 		// Most values lie in a bucket no threshold comes near: their
 		// bytes are the bucket's.
@@ -585,117 +849,175 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 		}
 	}
 	for _, i := range near[:nn] {
-		wt := s.gourWeights(p, ar, x0+int(i), y)
-		wd := base
-		for c := 0; c < 3; c++ {
-			wd |= uint32(outByte(fp24(gourDot(&chans[c], &wt)))) << sh[c]
-		}
-		words[i] = wd
+		words[i] = s.gourRefWord(p, chans, ar, x0+int(i), y, sh, base)
 	}
-	return true
+	gourPack(gw.pair[:], words)
+	return true, false
 }
 
-// gourWrite writes the run's words at (x0, y) for the pixels that pass
-// the depth test against the constant zv (with Z active), and returns
-// how many pass.
-func (s *drawState) gourWrite(buf *cbBuffer, words []uint32, x0, y int, zv uint32, op uint8, test, write bool) uint32 {
-	off := (y*buf.pitch + x0) * 4
-	dst := buf.mem[off : off+4*len(words)]
-	z := &s.zb
-	if !z.active {
-		for i, v := range words {
-			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-		}
-		return uint32(len(words))
+// gourRefWord is the reference's word at pixel (x, y) for gourRun3's
+// three channels over base.
+func (s *drawState) gourRefWord(p *prim, chans *[4]gourChan, ar float64, x, y int, sh *[4]uint, base uint32) uint32 {
+	wt := s.gourWeights(p, ar, x, y)
+	wd := base
+	for c := 0; c < 3; c++ {
+		wd |= uint32(outByte(fp24(gourDot(&chans[c], &wt)))) << (sh[c] & 31)
 	}
-	n := uint32(0)
+	return wd
+}
+
+// gourWrite writes the n pixels of pairs (gourWork's) at (x0, y) for
+// the pixels that pass the depth test against the constant zv (with Z
+// active), and returns how many pass.
+func (s *drawState) gourWrite(buf *cbBuffer, pairs []uint64, n, x0, y int, zv uint32, op uint8, test, write bool) uint32 {
+	off := (y*buf.pitch + x0) * 4
+	dst := buf.mem[off : off+4*n]
+	z := &s.zb
+	word := func(i int) uint32 { return uint32(pairs[i>>1] >> (32 * uint(i&1))) }
+	if !z.active || !test || op == cmpAlways {
+		// Every pixel passes (a clear's state, or no depth buffer).
+		gourPut(dst, pairs)
+		if z.active && write && z.z24 {
+			zo := (y*z.pitch + x0) * 4
+			zm := z.mem[zo : zo+4*n]
+			for i := 0; i < n; i++ {
+				zb := zm[4*i : 4*i+4 : 4*i+4]
+				binary.LittleEndian.PutUint32(zb, zv<<8|binary.LittleEndian.Uint32(zb)&0xFF)
+			}
+		} else if z.active && write {
+			zo := (y*z.pitch + x0) * 2
+			gourFillZ16(z.mem[zo:zo+2*n], uint16(zv>>8))
+		}
+		return uint32(n)
+	}
+	cnt := uint32(0)
 	if z.z24 {
 		zo := (y*z.pitch + x0) * 4
-		zm := z.mem[zo : zo+4*len(words)]
-		if test && write && op == cmpLE {
-			// GL's LEQUAL with writes, the common state, without cmp's
-			// switch.
-			for i, v := range words {
-				zb := zm[4*i : 4*i+4 : 4*i+4]
-				old := binary.LittleEndian.Uint32(zb)
+		zm := z.mem[zo : zo+4*n]
+		for i := 0; i < n; i++ {
+			zb := zm[4*i : 4*i+4 : 4*i+4]
+			old := binary.LittleEndian.Uint32(zb)
+			if op == cmpLE {
 				if zv > old>>8 {
 					continue
 				}
-				binary.LittleEndian.PutUint32(zb, zv<<8|old&0xFF)
-				binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-				n++
-			}
-			return n
-		}
-		for i, v := range words {
-			zb := zm[4*i : 4*i+4 : 4*i+4]
-			old := binary.LittleEndian.Uint32(zb)
-			if test && !cmp(op, zv, old>>8) {
+			} else if !cmp(op, zv, old>>8) {
 				continue
 			}
 			if write {
 				binary.LittleEndian.PutUint32(zb, zv<<8|old&0xFF)
 			}
-			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-			n++
+			binary.LittleEndian.PutUint32(dst[4*i:4*i+4], word(i))
+			cnt++
 		}
-		return n
+		return cnt
 	}
 	zo := (y*z.pitch + x0) * 2
-	zm := z.mem[zo : zo+2*len(words)]
-	if test && write && op == cmpLE {
-		return gourWriteZ16LE(dst, zm, words, zv)
+	zm := z.mem[zo : zo+2*n]
+	if write && op == cmpLE {
+		return gourWriteZ16LE(dst, zm, pairs, zv)
 	}
-	for i, v := range words {
+	for i := 0; i < n; i++ {
 		zb := zm[2*i : 2*i+2 : 2*i+2]
-		if test && !cmp(op, zv, uint32(binary.LittleEndian.Uint16(zb))<<8) {
+		if !cmp(op, zv, uint32(binary.LittleEndian.Uint16(zb))<<8) {
 			continue
 		}
 		if write {
 			binary.LittleEndian.PutUint16(zb, uint16(zv>>8))
 		}
-		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], v)
-		n++
+		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], word(i))
+		cnt++
 	}
-	return n
+	return cnt
+}
+
+// gourPut writes the pixels of pairs to dst (4 bytes a pixel, so the
+// last pair's high half when dst holds an odd number).
+func gourPut(dst []byte, pairs []uint64) {
+	np := len(dst) / 8
+	for k, v := range pairs[:np] {
+		binary.LittleEndian.PutUint64(dst[8*k:8*k+8:8*k+8], v)
+	}
+	if len(dst)&4 != 0 {
+		binary.LittleEndian.PutUint32(dst[8*np:8*np+4:8*np+4], uint32(pairs[np]))
+	}
+}
+
+// gourFillZ16 fills a 16-bit depth run with z, four values a 64-bit word.
+func gourFillZ16(zm []byte, z uint16) {
+	q := uint64(z) * 0x0001000100010001
+	i := 0
+	for ; i+16 <= len(zm); i += 16 {
+		b := zm[i : i+16 : i+16]
+		binary.LittleEndian.PutUint64(b, q)
+		binary.LittleEndian.PutUint64(b[8:], q)
+	}
+	for ; i+8 <= len(zm); i += 8 {
+		binary.LittleEndian.PutUint64(zm[i:i+8:i+8], q)
+	}
+	for ; i+2 <= len(zm); i += 2 {
+		binary.LittleEndian.PutUint16(zm[i:i+2:i+2], z)
+	}
 }
 
 // gourWriteZ16LE is gourWrite's LEQUAL-with-writes loop on a 16-bit depth
-// buffer: zv <= old<<8 is old >= ceil(zv/256), and four depth values
-// that all pass (the common case: a nearer surface) are written as one
-// 64-bit word with their four colours.
-func gourWriteZ16LE(dst, zm []byte, words []uint32, zv uint32) uint32 {
+// buffer: zv <= old<<8 is old >= zt = ceil(zv/256). Four depth values are
+// tested as the 16-bit lanes of one 64-bit word x: with H the lanes' top
+// bits and y the lanes of zt's low 15 bits, d = (x|H) - y borrows from no
+// lane (each lane of x|H is at least 2^15, more than zt's low 15 bits),
+// and d's top bit in a lane is set when x's low 15 bits are at least
+// zt's; so x >= zt in a lane is x's top bit or d's when zt's top bit is
+// clear (x's top bit set makes x larger) and both when it is set. A group
+// of four that all pass (the common case: a nearer surface) takes one
+// 64-bit depth store and its colours as two pairs; one that does not is
+// tested pixel by pixel. (TestGourWriteZ16LE against cmp.)
+func gourWriteZ16LE(dst, zm []byte, pairs []uint64, zv uint32) uint32 {
+	n := len(zm) / 2
 	zt := (zv + 255) >> 8
-	nz := uint64(zv >> 8 & 0xFFFF)
-	zq := nz * 0x0001000100010001
-	n := uint32(0)
-	i := 0
-	for ; i+4 <= len(words); i += 4 {
-		zb := zm[2*i : 2*i+8 : 2*i+8]
-		q := binary.LittleEndian.Uint64(zb)
-		if uint32(q&0xFFFF) >= zt && uint32(q>>16&0xFFFF) >= zt && uint32(q>>32&0xFFFF) >= zt && uint32(q>>48) >= zt {
+	nz := uint16(zv >> 8)
+	zq := uint64(nz) * 0x0001000100010001
+	const lanes, hbits = 0x0001000100010001, 0x8000800080008000
+	y := uint64(zt&0x7FFF) * lanes
+	// kh is H when zt's top bit is clear (a lane passes on x's top bit or
+	// d's) and 0 when set (on both): a lane passes when (x|kh) & (d|kh)
+	// & (x|d) has its top bit.
+	kh := uint64(hbits)
+	if zt&0x8000 != 0 {
+		kh = 0
+	}
+	cnt := uint32(0)
+	ng := 0
+	if zt <= 0xFFFF {
+		ng = n / 4
+	}
+	zg, pg, dg := zm[:8*ng], pairs[:2*ng], dst[:16*ng]
+	for g := 0; g < ng; g++ {
+		zb := zg[8*g : 8*g+8 : 8*g+8]
+		x := binary.LittleEndian.Uint64(zb)
+		d := (x | hbits) - y
+		if (x|kh)&(d|kh)&(x|d)&hbits == hbits {
 			binary.LittleEndian.PutUint64(zb, zq)
-			c := dst[4*i : 4*i+16 : 4*i+16]
-			w := words[i : i+4 : i+4]
-			binary.LittleEndian.PutUint64(c, uint64(w[0])|uint64(w[1])<<32)
-			binary.LittleEndian.PutUint64(c[8:], uint64(w[2])|uint64(w[3])<<32)
-			n += 4
+			c := dg[16*g : 16*g+16 : 16*g+16]
+			p := pg[2*g : 2*g+2 : 2*g+2]
+			binary.LittleEndian.PutUint64(c, p[0])
+			binary.LittleEndian.PutUint64(c[8:], p[1])
+			cnt += 4
 			continue
 		}
-		for k := i; k < i+4; k++ {
+		for k := 4 * g; k < 4*g+4; k++ {
 			if uint32(binary.LittleEndian.Uint16(zm[2*k:])) >= zt {
-				binary.LittleEndian.PutUint16(zm[2*k:], uint16(nz))
-				binary.LittleEndian.PutUint32(dst[4*k:], words[k])
-				n++
+				binary.LittleEndian.PutUint16(zm[2*k:], nz)
+				binary.LittleEndian.PutUint32(dst[4*k:], uint32(pairs[k>>1]>>(32*uint(k&1))))
+				cnt++
 			}
 		}
 	}
-	for ; i < len(words); i++ {
+	for i := 4 * ng; i < n; i++ {
 		if uint32(binary.LittleEndian.Uint16(zm[2*i:])) >= zt {
-			binary.LittleEndian.PutUint16(zm[2*i:], uint16(nz))
-			binary.LittleEndian.PutUint32(dst[4*i:], words[i])
-			n++
+			binary.LittleEndian.PutUint16(zm[2*i:], nz)
+			binary.LittleEndian.PutUint32(dst[4*i:], uint32(pairs[i>>1]>>(32*uint(i&1))))
+			cnt++
 		}
 	}
-	return n
+	return cnt
 }

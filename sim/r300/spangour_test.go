@@ -26,7 +26,7 @@ func gourTri(v [3][2]int64) *prim {
 // vertex values chosen so that some pixel's reference value lies at a
 // threshold of outByte∘fp24, and counts the bytes that differ from the
 // reference's (outByte(fp24(spanLoad's value))) per pixel.
-func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
+func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct, outRuns int) {
 	t.Helper()
 	old := gourMarginScale
 	gourMarginScale = scale
@@ -52,6 +52,9 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 		ch := &gourChan{}
 		for k := range ch.v {
 			ch.v[k] = r.Float64()*1.6 - 0.3
+			if it%4 == 0 {
+				ch.v[k] = 0.05 + 0.9*r.Float64() // more direct stepping
+			}
 		}
 		if r.IntN(4) != 0 {
 			// Put the value of a pixel of the run on a threshold: solve
@@ -115,6 +118,11 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 			if c != pos {
 				for k := range chans[c].v {
 					chans[c].v[k] = r.Float64()*1.6 - 0.3
+					if it%2 == 0 {
+						// Inside [0, 1], so that more runs take the
+						// direct stepping.
+						chans[c].v[k] = 0.05 + 0.9*r.Float64()
+					}
 				}
 				o := &chans[c]
 				o.vmax, o.d, o.errD = 0, 0, 0
@@ -129,37 +137,58 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct int) {
 				o.errD = (mag/math.Abs(ar) + math.Abs(o.d)) * 0x1p-50
 			}
 		}
+		// The common layout (B, G, R under a constant alpha: gourDirect3's
+		// fixed shifts) and a shuffled one, into the scratch pairs or
+		// (every other common-layout run) straight into a colour buffer
+		// (gourDirect3Out).
 		shifts := [4]uint{8, 24, 0, 16}
-		if !s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<16, gw, n) {
+		if it%2 == 0 {
+			shifts = [4]uint{0, 8, 16, 24}
+		}
+		var out []byte
+		if it%4 == 0 {
+			out = make([]byte, 4*n)
+		}
+		ok, wrote := s.gourRun3(p, &chans, ar, x0, y, &shifts, 0xA5<<shifts[3], gw, n, out)
+		if !ok {
 			continue
 		}
 		runs++
+		if wrote {
+			outRuns++
+		}
 		for i := 0; i < n; i++ {
-			require.Equal(t, uint32(0xA5), gw.word[i]>>16&255, "the constant byte")
+			word := uint32(gw.pair[i/2] >> (32 * (i % 2)))
+			if wrote {
+				word = binary.LittleEndian.Uint32(out[4*i:])
+			}
+			require.Equal(t, uint32(0xA5), word>>shifts[3]&255, "the constant byte")
 			for c := 0; c < 3; c++ {
 				want := outByte(fp24(s.gourRef(p, &chans[c], ar, x0+i, y)))
 				pixels++
-				if byte(gw.word[i]>>shifts[c]) != want {
+				if byte(word>>shifts[c]) != want {
 					differ++
 				}
 			}
 		}
 	}
-	return pixels, differ, runs, direct
+	return pixels, differ, runs, direct, outRuns
 }
 
 // TestGourRowMatchesReference: the Gouraud row path's stepped bytes are
 // the reference's at every pixel, values on the thresholds included; with
 // a zero margin some differ, so the test can fail.
 func TestGourRowMatchesReference(t *testing.T) {
-	pixels, differ, runs, direct := gourCase(t, 1)
+	pixels, differ, runs, direct, outRuns := gourCase(t, 1)
 	require.Greater(t, pixels, 100000)
 	require.Zero(t, differ, "pixels differing from the reference")
 	// Both the direct byte stepping (values in [0, 1]) and the
 	// thresholds' lookup (values beyond) must be exercised.
 	require.Greater(t, direct, runs/10, "runs on the direct byte stepping")
 	require.Less(t, direct, runs-runs/10, "runs off the direct byte stepping")
-	_, differ0, _, _ := gourCase(t, 0)
+	require.Greater(t, outRuns, 100, "runs written straight into the colour buffer")
+	t.Logf("%d runs, %d on the direct stepping, %d of them straight into the colour buffer", runs, direct, outRuns)
+	_, differ0, _, _, _ := gourCase(t, 0)
 	require.Positive(t, differ0, "with a zero margin the stepped bytes must differ somewhere")
 }
 
@@ -255,39 +284,42 @@ func TestGourBuckets(t *testing.T) {
 	require.Equal(t, int64(4097), gourBucket(1<<33))
 }
 
-// TestGourWriteZ16LE checks the 16-bit LEQUAL-with-writes loop against
-// cmp per pixel, with depth values on both sides of zv, runs whose
-// groups of four all pass, all fail or mix, and run lengths not a
-// multiple of four.
+// TestGourWriteZ16LE checks the 16-bit LEQUAL-with-writes loop, and
+// gourZ16Pass's verdict on the whole run, against cmp per pixel, with depth values on both sides of zv and of the lanes'
+// top bit, runs whose groups of four all pass (long stretches of them),
+// all fail or mix, and run lengths not a multiple of four.
 func TestGourWriteZ16LE(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 12))
-	for it := 0; it < 2000; it++ {
-		n := 1 + r.IntN(40)
+	allPass := 0
+	for it := 0; it < 4000; it++ {
+		n := 1 + r.IntN(80)
 		zv := uint32(r.IntN(1 << 24))
-		switch it % 4 {
+		switch it % 6 {
 		case 0:
 			zv &^= 255 // on a multiple of 256: old == zv>>8 passes
 		case 1:
 			zv = 0xFFFFFF
+		case 2:
+			zv = uint32(0x7FFF00 + r.IntN(0x200)) // either side of the lanes' top bit
+		case 3:
+			zv = uint32(r.IntN(0x200))
 		}
+		zt := (zv + 255) >> 8
 		zm := make([]byte, 2*n)
 		for i := 0; i < n; i++ {
 			old := uint16(r.IntN(1 << 16))
-			switch r.IntN(4) {
-			case 0:
-				old = uint16(zv >> 8)
-			case 1:
-				old = uint16(zv>>8) + 1
-			case 2:
-				if it%3 == 0 {
-					old = 0xFFFF
-				}
+			switch {
+			case it%3 == 0 && r.IntN(20) != 0:
+				// Mostly passing: long stretches of groups that all pass.
+				old = uint16(min(0xFFFF, int(zt)+r.IntN(3)*r.IntN(1<<16)))
+			case r.IntN(3) == 0:
+				old = []uint16{uint16(zv >> 8), uint16(zv>>8) + 1, uint16(zt), uint16(zt) - 1, 0x7FFF, 0x8000, 0xFFFF, 0}[r.IntN(8)]
 			}
 			binary.LittleEndian.PutUint16(zm[2*i:], old)
 		}
-		words := make([]uint32, n)
-		for i := range words {
-			words[i] = r.Uint32()
+		src := make([]byte, 4*n)
+		for i := range src {
+			src[i] = byte(r.Uint32())
 		}
 		dst := make([]byte, 4*n)
 		wantZ, wantDst := append([]byte(nil), zm...), make([]byte, 4*n)
@@ -296,13 +328,129 @@ func TestGourWriteZ16LE(t *testing.T) {
 			old := uint32(binary.LittleEndian.Uint16(wantZ[2*i:]))
 			if cmp(cmpLE, zv, old<<8) {
 				binary.LittleEndian.PutUint16(wantZ[2*i:], uint16(zv>>8))
-				binary.LittleEndian.PutUint32(wantDst[4*i:], words[i])
+				copy(wantDst[4*i:4*i+4], src[4*i:])
 				wantN++
 			}
 		}
-		got := gourWriteZ16LE(dst, zm, words, zv)
+		require.Equal(t, wantN == uint32(n), gourZ16Pass(zm, zv), "iteration %d: gourZ16Pass", it)
+		if wantN == uint32(n) {
+			allPass++
+		}
+		got := gourWriteZ16LE(dst, zm, testPairs(src), zv)
 		require.Equal(t, wantN, got, "iteration %d: passing pixels", it)
 		require.Equal(t, wantZ, zm, "iteration %d: depth", it)
 		require.Equal(t, wantDst, dst, "iteration %d: colour", it)
+	}
+	require.Greater(t, allPass, 200, "runs whose every pixel passes")
+}
+
+// TestGourWriteMatchesCmp checks gourWrite against cmp per pixel for
+// every depth function, Z16 and Z24, with and without the test and the
+// writes, and with Z inactive.
+func TestGourWriteMatchesCmp(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 21))
+	type state struct {
+		active, z24, test, write bool
+	}
+	var states []state
+	for _, z24 := range []bool{false, true} {
+		for _, test := range []bool{false, true} {
+			for _, write := range []bool{false, true} {
+				states = append(states, state{true, z24, test, write})
+			}
+		}
+	}
+	states = append(states, state{})
+	for _, st := range states {
+		for op := uint8(cmpNever); op <= cmpAlways; op++ {
+			for it := 0; it < 60; it++ {
+				const pitch = 100
+				n := 1 + r.IntN(90)
+				x0, y := r.IntN(pitch-n+1), r.IntN(3)
+				zv := uint32(r.IntN(1 << 24))
+				bpz := 2
+				if st.z24 {
+					bpz = 4
+				} else {
+					zv &^= 0xFF
+				}
+				s := &drawState{}
+				z := &s.zb
+				z.active, z.z24, z.zTest, z.zWrite, z.pitch = st.active, st.z24, st.test, st.write, pitch
+				z.mem = make([]byte, 3*pitch*bpz)
+				for i := 0; i < len(z.mem); i += bpz {
+					old := uint32(r.IntN(1 << 24))
+					if r.IntN(3) == 0 {
+						old = zv + uint32(r.IntN(3)) - 1
+					}
+					if st.z24 {
+						binary.LittleEndian.PutUint32(z.mem[i:], old<<8|uint32(r.IntN(256)))
+					} else {
+						binary.LittleEndian.PutUint16(z.mem[i:], uint16(old>>8))
+					}
+				}
+				buf := &cbBuffer{mem: make([]byte, 3*pitch*4), pitch: pitch}
+				for i := range buf.mem {
+					buf.mem[i] = byte(r.Uint32())
+				}
+				src := make([]byte, 4*n)
+				for i := range src {
+					src[i] = byte(r.Uint32())
+				}
+				wantZ, wantC := append([]byte(nil), z.mem...), append([]byte(nil), buf.mem...)
+				wantN := uint32(0)
+				for i := 0; i < n; i++ {
+					p := y*pitch + x0 + i
+					if st.active {
+						zb := wantZ[bpz*p:]
+						var old uint32
+						if st.z24 {
+							old = binary.LittleEndian.Uint32(zb) >> 8
+						} else {
+							old = uint32(binary.LittleEndian.Uint16(zb)) << 8
+						}
+						if st.test && !cmp(op, zv, old) {
+							continue
+						}
+						// gouraudRows writes only with the test on.
+						write := st.test && st.write
+						if write && st.z24 {
+							binary.LittleEndian.PutUint32(zb, zv<<8|binary.LittleEndian.Uint32(zb)&0xFF)
+						} else if write {
+							binary.LittleEndian.PutUint16(zb, uint16(zv>>8))
+						}
+					}
+					copy(wantC[4*p:4*p+4], src[4*i:])
+					wantN++
+				}
+				got := s.gourWrite(buf, testPairs(src), n, x0, y, zv, op, st.test, st.test && st.write)
+				require.Equal(t, wantN, got, "%+v op %d iteration %d: passing pixels", st, op, it)
+				require.Equal(t, wantZ, z.mem, "%+v op %d iteration %d: depth", st, op, it)
+				require.Equal(t, wantC, buf.mem, "%+v op %d iteration %d: colour", st, op, it)
+			}
+		}
+	}
+}
+
+// testPairs returns src's pixels (4 bytes each) as gourWork's pairs, an
+// odd count's last pair with a high half of garbage.
+func testPairs(src []byte) []uint64 {
+	b := append(append([]byte(nil), src...), 0xDE, 0xAD, 0xBE, 0xEF)
+	pairs := make([]uint64, (len(src)/4+1)/2)
+	for k := range pairs {
+		pairs[k] = binary.LittleEndian.Uint64(b[8*k:])
+	}
+	return pairs
+}
+
+// BenchmarkGourWriteZ16LE is fill-gouraud's depth and colour loop: a
+// 640-pixel run of a nearer constant depth over a farther one.
+func BenchmarkGourWriteZ16LE(b *testing.B) {
+	const n = 640
+	zm, dst := make([]byte, 2*n), make([]byte, 4*n)
+	pairs := make([]uint64, n/2)
+	for b.Loop() {
+		gourFillZ16(zm, 0xC000)
+		gourWriteZ16LE(dst, zm, pairs, 0x900000)
 	}
 }
