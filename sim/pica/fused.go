@@ -92,8 +92,12 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		return false
 	}
 	zPer := pl.zKind != zNone && !pr.flatZ
+	// A triangle of one depth on a quantisation step: every pixel's
+	// exact depth, its weights from tables (wtab.go).
+	var zt zTab
+	tab := zPer && pr.v[0].z == pr.v[1].z && pr.v[1].z == pr.v[2].z && zt.setup(&sb.wt, pr, e, dx, n)
 	var q stepQ
-	if zPer && !st.zQ(pr, z, &q) {
+	if zPer && !tab && !st.zQ(pr, z, &q) {
 		return false
 	}
 	var zq uint32
@@ -111,6 +115,9 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		}
 		pass := all
 		switch {
+		case tab:
+			zt.fill(st, pr, sb.zq[:m])
+			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
 		case zPer:
 			st.zStep(ps, pr, sb, &q, &ek, dx, m)
 			q.x0 += int64(m) * q.dx

@@ -43,6 +43,7 @@ type spanBuf struct {
 	txy   [3][spanN][2]int32   // a fastRepeat unit's integer texel coordinates
 	tex   [3][spanN][4]uint8
 	out   [spanN][4]uint8
+	wt    weightTabs // the worker's weight tables (wtab.go)
 }
 
 // spanPlan is the per-draw choice of stages, decided from the pixel state.
@@ -744,15 +745,13 @@ func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx 
 			ii := int64(i)
 			w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
 			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-			// quantizeDepth of max(0, min(1, z)): z is finite (affine), so
-			// the comparisons give the same value (a -0 quantises to 0).
-			if z > 1 {
-				z = 1
-			}
-			if !(z > 0) {
-				z = 0
-			}
-			sb.zq[i] = uint32(z * st.zs)
+			// quantizeDepth(max(0, min(1, z))) as integer clamps (no
+			// branch on z's side of 1, which varies from pixel to pixel
+			// at a step): z*zs is at least zs when z > 1 and at most 0
+			// when z <= 0 (rounding is monotone), and truncates as
+			// uint32 does in between; z is within the margin of the
+			// stepped value, so |z*zs| < 2^31 fits the conversion.
+			sb.zq[i] = uint32(min(top, max(0, int64(z*st.zs))))
 		} else {
 			sb.zq[i] = uint32(min(top, max(0, x>>32)))
 		}

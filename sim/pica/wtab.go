@@ -1,0 +1,142 @@
+package pica
+
+import "math/bits"
+
+// Exact depths from weight tables. A triangle whose three vertex depths
+// are equal but not flat (flatDepth: the depth sits on a quantisation
+// step, as the driver's clears and quads at the far plane do at 1.0)
+// needs the reference's exact depth at every pixel: z = w0·z0 + w1·z1 +
+// w2·z2 with the weights w_k = float64(e_k)/area, three divisions a
+// pixel (zStep's exact branch), since the rounding of each weight decides
+// which side of the step z lands on.
+//
+// Along a row, e_k = e + i·d with integers e, d and area A. With h =
+// gcd(A, d, e), e_k/A = j/N for the integers j = e/h + i·d/h and N = A/h,
+// and j stays in [0, N] (a covered pixel's edge values are at least 0 and
+// sum to A). IEEE division is correctly rounded, so float64(e_k)/area,
+// the quotient of the exact float64 values e_k and A (both below 2^53),
+// is the float64 nearest the rational e_k/A = j/N, which is
+// float64(j)/float64(N): table entry j of N. When N is small (a
+// screen-aligned triangle: N is a few times its width in pixels) the
+// weight is a table load instead of a division. An edge with d = 0 has
+// one weight the whole row, divided once. TestSpanPathMatchesReference's
+// depth-1.0 groups and half screen-aligned quads take this path;
+// TestWeightTables checks tables against the division.
+
+// wtabMaxN bounds a table's denominator N (a table holds N+1 float64s).
+const wtabMaxN = 4096
+
+// wtabCap is how many tables a worker keeps.
+const wtabCap = 8
+
+// weightTabs is a worker's cache of weight tables and of the last
+// triangle's gcd(A, |d_k|).
+type weightTabs struct {
+	n    [wtabCap]int64
+	t    [wtabCap][]float64
+	next int
+	// The last triangle's area, edge steps and their gcds.
+	area int64
+	dx   [3]int64
+	g    [3]int64
+	// The one weight of each edge constant along the chunk's row (the
+	// chunk's zTab points into it).
+	one [3][1]float64
+}
+
+// table returns the table of denominator n (1 <= n <= wtabMaxN): entry j
+// is float64(j)/float64(n).
+func (c *weightTabs) table(n int64) []float64 {
+	for k, m := range c.n {
+		if m == n {
+			return c.t[k]
+		}
+	}
+	k := c.next
+	c.next = (k + 1) % wtabCap
+	t := c.t[k][:0]
+	for j := int64(0); j <= n; j++ {
+		t = append(t, float64(j)/float64(n))
+	}
+	c.n[k], c.t[k] = n, t
+	return t
+}
+
+// gcd64 is the greatest common divisor of a and b (binary: no
+// divisions); gcd64(0, b) is b.
+func gcd64(a, b uint64) uint64 {
+	if a == 0 || b == 0 {
+		return a | b
+	}
+	k := bits.TrailingZeros64(a | b)
+	a >>= bits.TrailingZeros64(a)
+	for b != 0 {
+		b >>= bits.TrailingZeros64(b)
+		if a > b {
+			a, b = b, a
+		}
+		b -= a
+	}
+	return a << k
+}
+
+// zTab is a chunk's exact weights: edge k's weight at the chunk's next
+// pixel is t[k][j[k]], and j[k] steps by d[k] a pixel (0 for an edge
+// constant along the row, whose one weight is t[k][0]).
+type zTab struct {
+	t    [3][]float64
+	j, d [3]int64
+}
+
+// setup prepares the weights of the n pixels from edge values e (at the
+// first) and steps dx; it reports false when an edge's denominator is
+// too large for a table (the caller divides).
+func (zt *zTab) setup(c *weightTabs, pr *prim, e, dx *[3]int64, n int) bool {
+	a := pr.tri.Area
+	if a <= 0 || a > 1<<53 || float64(a) != pr.area {
+		return false
+	}
+	if c.area != a || c.dx != *dx {
+		c.area, c.dx = a, *dx
+		for k, d := range dx {
+			c.g[k] = int64(gcd64(uint64(a), uint64(max(d, -d))))
+		}
+	}
+	for k, d := range dx {
+		ek := e[k]
+		last := ek + int64(n-1)*d
+		if ek < 0 || ek > a || last < 0 || last > a {
+			return false
+		}
+		if d == 0 {
+			c.one[k][0] = float64(ek) / pr.area
+			zt.t[k], zt.j[k], zt.d[k] = c.one[k][:], 0, 0
+			continue
+		}
+		h := int64(gcd64(uint64(c.g[k]), uint64(ek)))
+		nk := a / h
+		if nk > wtabMaxN {
+			return false
+		}
+		zt.t[k], zt.j[k], zt.d[k] = c.table(nk), ek/h, d/h
+	}
+	return true
+}
+
+// fill writes the quantised exact depth of the next len(zq) pixels
+// (zStep's exact branch, weights from the tables) and steps past them.
+func (zt *zTab) fill(st *stepper, pr *prim, zq []uint32) {
+	v := &pr.v
+	z0, z1, z2 := v[0].z, v[1].z, v[2].z
+	zs, top := st.zs, int64(st.zs)
+	t0, t1, t2 := zt.t[0], zt.t[1], zt.t[2]
+	j0, j1, j2 := zt.j[0], zt.j[1], zt.j[2]
+	d0, d1, d2 := zt.d[0], zt.d[1], zt.d[2]
+	for i := range zq {
+		w0, w1, w2 := t0[j0], t1[j1], t2[j2]
+		j0, j1, j2 = j0+d0, j1+d1, j2+d2
+		z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
+		zq[i] = uint32(min(top, max(0, int64(z*zs))))
+	}
+	zt.j = [3]int64{j0, j1, j2}
+}
