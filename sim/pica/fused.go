@@ -95,7 +95,9 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 	// A triangle of one depth on a quantisation step: every pixel's
 	// exact depth, its weights from tables (wtab.go).
 	var zt zTab
-	tab := zPer && pr.v[0].z == pr.v[1].z && pr.v[1].z == pr.v[2].z && zt.setup(&sb.wt, pr, e, dx, n)
+	tabTried := zPer && pr.v[0].z == pr.v[1].z && pr.v[1].z == pr.v[2].z
+	tab := tabTried && zt.setup(&sb.wt, pr, e, dx, n)
+	tabOK := tab // zt holds the chunk's weights
 	var q stepQ
 	if zPer && !tab && !st.zQ(pr, z, &q) {
 		return false
@@ -116,7 +118,7 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		pass := all
 		switch {
 		case tab:
-			zt.fill(st, pr, sb.zq[:m])
+			zt.fill(st, pr, sb.zq[:m], k)
 			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
 		case zPer:
 			st.zStep(ps, pr, sb, &q, &ek, dx, m)
@@ -136,7 +138,16 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		for bad != 0 {
 			i := bits.TrailingZeros64(bad)
 			bad &= bad - 1
-			c := exactColor(pr, &ek, dx, i)
+			if !tabTried {
+				tabTried, tabOK = true, zt.setup(&sb.wt, pr, e, dx, n)
+			}
+			var c [4]uint8
+			if tabOK {
+				w0, w1, w2 := zt.weights(k + i)
+				c = colorAt(pr, w0, w1, w2)
+			} else {
+				c = exactColor(pr, &ek, dx, i)
+			}
 			binary.LittleEndian.PutUint32(cb[4*cols[i]:], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[:])))
 		}
 	}
@@ -307,10 +318,14 @@ func (l *lanes) one(cb []byte, o int32, put bool) uint64 {
 // exactColor is the primary colour of the chunk's pixel i (edge values e
 // at pixel 0, steps dx): interpolate's arithmetic for the colour alone.
 func exactColor(pr *prim, e, dx *[3]int64, i int) [4]uint8 {
-	v := &pr.v
 	ii := int64(i)
 	area := pr.area
-	w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+	return colorAt(pr, float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area)
+}
+
+// colorAt is exactColor from the pixel's weights w0, w1, w2 (e/area).
+func colorAt(pr *prim, w0, w1, w2 float64) [4]uint8 {
+	v := &pr.v
 	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
 	q := p0 + p1 + p2
 	norm := 1 / q

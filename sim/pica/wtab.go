@@ -19,7 +19,8 @@ import "math/bits"
 // float64(j)/float64(N): table entry j of N. When N is small (a
 // screen-aligned triangle: N is a few times its width in pixels) the
 // weight is a table load instead of a division. An edge with d = 0 has
-// one weight the whole row, divided once. TestSpanPathMatchesReference's
+// one weight the whole row, divided once. The same weights serve the
+// exact colour of a pixel near a colour rounding step (colorAt). TestSpanPathMatchesReference's
 // depth-1.0 groups and half screen-aligned quads take this path;
 // TestWeightTables checks tables against the division.
 
@@ -113,7 +114,7 @@ func (zt *zTab) setup(c *weightTabs, pr *prim, e, dx *[3]int64, n int) bool {
 			zt.t[k], zt.j[k], zt.d[k] = c.one[k][:], 0, 0
 			continue
 		}
-		h := int64(gcd64(uint64(c.g[k]), uint64(ek)))
+		h := int64(gcd64(uint64(c.g[k]), uint64(ek)%uint64(c.g[k])))
 		nk := a / h
 		if nk > wtabMaxN {
 			return false
@@ -123,20 +124,26 @@ func (zt *zTab) setup(c *weightTabs, pr *prim, e, dx *[3]int64, n int) bool {
 	return true
 }
 
-// fill writes the quantised exact depth of the next len(zq) pixels
-// (zStep's exact branch, weights from the tables) and steps past them.
-func (zt *zTab) fill(st *stepper, pr *prim, zq []uint32) {
+// fill writes the quantised exact depth of the len(zq) pixels from the
+// chunk's pixel off (zStep's exact branch, weights from the tables).
+func (zt *zTab) fill(st *stepper, pr *prim, zq []uint32, off int) {
 	v := &pr.v
 	z0, z1, z2 := v[0].z, v[1].z, v[2].z
 	zs, top := st.zs, int64(st.zs)
 	t0, t1, t2 := zt.t[0], zt.t[1], zt.t[2]
-	j0, j1, j2 := zt.j[0], zt.j[1], zt.j[2]
 	d0, d1, d2 := zt.d[0], zt.d[1], zt.d[2]
+	o := int64(off)
+	j0, j1, j2 := zt.j[0]+o*d0, zt.j[1]+o*d1, zt.j[2]+o*d2
 	for i := range zq {
 		w0, w1, w2 := t0[j0], t1[j1], t2[j2]
 		j0, j1, j2 = j0+d0, j1+d1, j2+d2
 		z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
 		zq[i] = uint32(min(top, max(0, int64(z*zs))))
 	}
-	zt.j = [3]int64{j0, j1, j2}
+}
+
+// weights returns the three weights of the chunk's pixel i.
+func (zt *zTab) weights(i int) (w0, w1, w2 float64) {
+	k := int64(i)
+	return zt.t[0][zt.j[0]+k*zt.d[0]], zt.t[1][zt.j[1]+k*zt.d[1]], zt.t[2][zt.j[2]+k*zt.d[2]]
 }
