@@ -505,8 +505,11 @@ func (zr *depthRun) tiles32(cols []int32) uint64 {
 }
 
 // depthRunZ is depthRunFlat with pixel i at quantised depth zq[i]: each
-// pixel tested on its own (cmpMask), a whole tile row through constant
-// offsets (tileOff).
+// pixel tested on its own (cmpMask), a whole tile row of 8 pixels
+// through constant offsets (z16, z32). A pixel that fails the test, or
+// every pixel when the state does not write depth, has its stored value
+// written back unchanged: the pixels are the worker's own, so that
+// changes nothing.
 func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	pl := &ps.span
 	dcm := ps.dcm
@@ -514,7 +517,10 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	if dcm&1 != 0 {
 		mask = cmpMask[dcm>>4&7]
 	}
-	write := dcm>>12&1 != 0 && ps.depthWrite
+	var wm uint32 // the bits a passing pixel's write changes
+	if dcm>>12&1 != 0 && ps.depthWrite {
+		wm = 0xFFFFFF
+	}
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cols := pl.pxOff[x0 : x0+n]
 	zs := zq[:len(cols)]
@@ -523,29 +529,19 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 		zb := ps.depthBuf[2*base:]
 		for i := 0; i < len(cols); {
 			if (x0+i)&7 != 0 || i+8 > len(cols) {
-				b := zb[2*int(cols[i]):]
-				z := zs[i]
-				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
-					pass |= 1 << i
-					if write {
-						binary.LittleEndian.PutUint16(b, uint16(z))
-					}
-				}
+				o := 2 * int(cols[i])
+				pass |= z16((*[2]byte)(zb[o:o+2]), zs[i], mask, wm) << i
 				i++
 				continue
 			}
 			o := 2 * int(cols[i])
-			t := zb[o : o+44 : o+44]
-			for k, off := range tileOff {
-				b := t[2*off : 2*off+2]
-				z := zs[i+k]
-				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
-					pass |= 1 << (i + k)
-					if write {
-						binary.LittleEndian.PutUint16(b, uint16(z))
-					}
-				}
-			}
+			t := (*[44]byte)(zb[o : o+44])
+			z := (*[8]uint32)(zs[i : i+8])
+			p := z16((*[2]byte)(t[0:2]), z[0], mask, wm) | z16((*[2]byte)(t[2:4]), z[1], mask, wm)<<1 |
+				z16((*[2]byte)(t[8:10]), z[2], mask, wm)<<2 | z16((*[2]byte)(t[10:12]), z[3], mask, wm)<<3 |
+				z16((*[2]byte)(t[32:34]), z[4], mask, wm)<<4 | z16((*[2]byte)(t[34:36]), z[5], mask, wm)<<5 |
+				z16((*[2]byte)(t[40:42]), z[6], mask, wm)<<6 | z16((*[2]byte)(t[42:44]), z[7], mask, wm)<<7
+			pass |= p << i
 			i += 8
 		}
 		return pass
@@ -553,34 +549,40 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	zb := ps.depthBuf[4*base:]
 	for i := 0; i < len(cols); {
 		if (x0+i)&7 != 0 || i+8 > len(cols) {
-			b := zb[4*int(cols[i]):]
-			z := zs[i]
-			old := binary.LittleEndian.Uint32(b)
-			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
-				pass |= 1 << i
-				if write {
-					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
-				}
-			}
+			o := 4 * int(cols[i])
+			pass |= z32((*[4]byte)(zb[o:o+4]), zs[i], mask, wm) << i
 			i++
 			continue
 		}
 		o := 4 * int(cols[i])
-		t := zb[o : o+88 : o+88]
-		for k, off := range tileOff {
-			b := t[4*off : 4*off+4]
-			z := zs[i+k]
-			old := binary.LittleEndian.Uint32(b)
-			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
-				pass |= 1 << (i + k)
-				if write {
-					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
-				}
-			}
-		}
+		t := (*[88]byte)(zb[o : o+88])
+		z := (*[8]uint32)(zs[i : i+8])
+		p := z32((*[4]byte)(t[0:4]), z[0], mask, wm) | z32((*[4]byte)(t[4:8]), z[1], mask, wm)<<1 |
+			z32((*[4]byte)(t[16:20]), z[2], mask, wm)<<2 | z32((*[4]byte)(t[20:24]), z[3], mask, wm)<<3 |
+			z32((*[4]byte)(t[64:68]), z[4], mask, wm)<<4 | z32((*[4]byte)(t[68:72]), z[5], mask, wm)<<5 |
+			z32((*[4]byte)(t[80:84]), z[6], mask, wm)<<6 | z32((*[4]byte)(t[84:88]), z[7], mask, wm)<<7
+		pass |= p << i
 		i += 8
 	}
 	return pass
+}
+
+// z16 tests the 16-bit depth at b against z (compare mask m) and writes
+// z there when it passes and wm is set; it returns 1 when it passes.
+func z16(b *[2]byte, z, m, wm uint32) uint64 {
+	old := uint32(binary.LittleEndian.Uint16(b[:]))
+	p := m >> cmpIndex(z, old) & 1
+	binary.LittleEndian.PutUint16(b[:], uint16(old^(old^z)&(wm&-p)))
+	return uint64(p)
+}
+
+// z32 is z16 for a 24-bit depth in the low bytes of the 32-bit word at b
+// (the stencil byte kept).
+func z32(b *[4]byte, z, m, wm uint32) uint64 {
+	w := binary.LittleEndian.Uint32(b[:])
+	p := m >> cmpIndex(z, w&0xFFFFFF) & 1
+	binary.LittleEndian.PutUint32(b[:], w^(w&0xFFFFFF^z)&(wm&-p))
+	return uint64(p)
 }
 
 // tileOff holds the pixel offsets of a tile row's 8 pixels from its first

@@ -632,7 +632,13 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		}
 	}
 	if zPer {
-		st.zStep(ps, pr, sb, &qs[4], e, dx, n)
+		var zt zTab
+		if v[0].z == v[1].z && v[1].z == v[2].z && zt.setup(&sb.wt, pr, e, dx, n) {
+			// One depth on a quantisation step (wtab.go).
+			zt.fill(st, pr, sb.zq[:n], 0)
+		} else {
+			st.zStep(ps, pr, sb, &qs[4], e, dx, n)
+		}
 	}
 	// A pixel near a texel coordinate step needs the exact texture
 	// coordinates only (texel computes them as interpolate does).

@@ -129,16 +129,35 @@ func (zt *zTab) setup(c *weightTabs, pr *prim, e, dx *[3]int64, n int) bool {
 func (zt *zTab) fill(st *stepper, pr *prim, zq []uint32, off int) {
 	v := &pr.v
 	z0, z1, z2 := v[0].z, v[1].z, v[2].z
-	zs, top := st.zs, int64(st.zs)
 	t0, t1, t2 := zt.t[0], zt.t[1], zt.t[2]
 	d0, d1, d2 := zt.d[0], zt.d[1], zt.d[2]
 	o := int64(off)
 	j0, j1, j2 := zt.j[0]+o*d0, zt.j[1]+o*d1, zt.j[2]+o*d2
+	top := uint32(st.zs)
+	if z0 == 1 && z1 == 1 && z2 == 1 {
+		// Depth 1.0 (the clears, the far plane): w·1 is w, and the
+		// weights are within 2^-53 of summing to 1 (each within half
+		// an ulp of its share), so z lies within 2^-51 of 1: at least
+		// 1 it quantises to top, below 1 to top-1 (z·zs then lies
+		// within (top-1, top): the float below zs is more than half an
+		// ulp of zs below it, zs not being a power of two).
+		for i := range zq {
+			w0, w1, w2 := t0[j0], t1[j1], t2[j2]
+			j0, j1, j2 = j0+d0, j1+d1, j2+d2
+			var below uint32
+			if w0+w1+w2 < 1 {
+				below = 1
+			}
+			zq[i] = top - below
+		}
+		return
+	}
+	zs := st.zs
 	for i := range zq {
 		w0, w1, w2 := t0[j0], t1[j1], t2[j2]
 		j0, j1, j2 = j0+d0, j1+d1, j2+d2
 		z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-		zq[i] = uint32(min(top, max(0, int64(z*zs))))
+		zq[i] = uint32(min(int64(top), max(0, int64(z*zs))))
 	}
 }
 
