@@ -444,33 +444,61 @@ func (zr *depthRun) pixels(cols []int32, kind int) uint64 {
 // tiles16 tests the 16-bit depths of the whole tile rows at cols (whose
 // first starts a tile row), writes the depth of a tile row whose 8 pass
 // (all at once), runs a tile row that does not pixel by pixel, and
-// returns the pixels that pass. A value v passes when (v - lo) & top +
-// top - span does not reach bit 16.
+// returns the pixels that pass.
+//
+// A tile row's 8 depths are four 32-bit words of two; two words make a
+// 64-bit word of four 16-bit lanes, tested at once (SWAR): the lanes'
+// v - lo mod 2^16 without borrows between lanes (Hacker's Delight's
+// subtraction: each lane's top bit set before the subtraction, its true
+// value put back by xor), then whether d + k, k = 2^16 - 1 - span, leaves
+// the lane: the low 15 bits' sum carries into bit 15, and the lane
+// overflows when two of d's bit 15, k's bit 15 and that carry are set
+// (with k's known: d's or the carry when it is set, both when not). A
+// value passes exactly when it does not overflow, (v - lo) & top <= span
+// (lo taken mod 2^16: depthRange's z+1 may be 2^16).
 func (zr *depthRun) tiles16(cols []int32) uint64 {
-	var pass uint64
-	lo, k, zz := zr.lo, zr.top-zr.span, zr.z|zr.z<<16
+	const (
+		h  = 0x8000800080008000 // the lanes' top bits
+		lo = 0x7FFF7FFF7FFF7FFF
+	)
+	l := uint64(zr.lo&0xFFFF) * 0x0001000100010001
+	lLow, lHigh := l&lo, ^l&h
+	k := uint64(zr.top-zr.span) * 0x0001000100010001
+	kLow, kTop := k&lo, k&h != 0
+	zz := zr.z | zr.z<<16
+	rows := len(cols) / 8
 	o := 2 * int(cols[0])
-	for j := 0; j < len(cols)/8; j++ {
-		t := zr.zb[o : o+44 : o+44]
-		o += 128
-		a, b := binary.LittleEndian.Uint32(t[0:4]), binary.LittleEndian.Uint32(t[8:12])
-		c, d := binary.LittleEndian.Uint32(t[32:36]), binary.LittleEndian.Uint32(t[40:44])
-		const m = 0xFFFF
-		f := ((a-lo)&m + k) | ((a>>16-lo)&m + k) | ((b-lo)&m + k) | ((b>>16-lo)&m + k) |
-			((c-lo)&m + k) | ((c>>16-lo)&m + k) | ((d-lo)&m + k) | ((d>>16-lo)&m + k)
-		if f > m {
-			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j)
-			continue
+	b := zr.zb[o : o+128*(rows-1)+44]
+	var pass uint64
+	for j := 0; ; j++ {
+		t := (*[44]byte)(b)
+		x := uint64(binary.LittleEndian.Uint32(t[0:4])) | uint64(binary.LittleEndian.Uint32(t[8:12]))<<32
+		y := uint64(binary.LittleEndian.Uint32(t[32:36])) | uint64(binary.LittleEndian.Uint32(t[40:44]))<<32
+		dx := ((x | h) - lLow) ^ (x&h ^ lHigh)
+		dy := ((y | h) - lLow) ^ (y&h ^ lHigh)
+		sx, sy := dx&lo+kLow, dy&lo+kLow
+		var f uint64
+		if kTop {
+			f = dx | sx | dy | sy
+		} else {
+			f = dx&sx | dy&sy
 		}
-		pass |= 0xFF << (8 * j)
-		if zr.write {
-			binary.LittleEndian.PutUint32(t[0:4], zz)
-			binary.LittleEndian.PutUint32(t[8:12], zz)
-			binary.LittleEndian.PutUint32(t[32:36], zz)
-			binary.LittleEndian.PutUint32(t[40:44], zz)
+		if f&h != 0 {
+			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j & 63)
+		} else {
+			pass |= 0xFF << (8 * j & 63) // j < 8
+			if zr.write {
+				binary.LittleEndian.PutUint32(t[0:4], zz)
+				binary.LittleEndian.PutUint32(t[8:12], zz)
+				binary.LittleEndian.PutUint32(t[32:36], zz)
+				binary.LittleEndian.PutUint32(t[40:44], zz)
+			}
 		}
+		if len(b) < 128+44 {
+			return pass
+		}
+		b = b[128:]
 	}
-	return pass
 }
 
 // tiles32 is tiles16 for 24-bit depths in 32-bit words (stencil in the
