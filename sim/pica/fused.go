@@ -278,9 +278,8 @@ func tileBad(u01, u23, s01, s23, c uint64) uint64 {
 	const hi = 1<<20 | 1<<52
 	var bad uint64
 	for k := 0; k < 8; k++ {
-		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
-			bad |= 1 << k
-		}
+		g := (((u01 + c) ^ u01) | ((u23 + c) ^ u23)) & hi
+		bad |= (g>>20 | g>>52) & 1 << k
 		u01, u23 = u01+s01, u23+s23
 	}
 	return bad

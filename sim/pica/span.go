@@ -292,10 +292,14 @@ func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect)
 	if cap(wk.spans) == 0 {
 		wk.spans = make([]raster.Span, 0, 64)
 	}
+	// The stepper's gradients depend on the triangle alone (a span's DX
+	// is the triangle's edge steps): computed for its first stepped row.
+	var st stepper
+	have := false
 	for {
 		spans := pr.tri.Spans(clip, wk.spans[:0])
 		for i := range spans {
-			shadeRow(ps, wk, pr, &spans[i])
+			shadeRow(ps, wk, pr, &spans[i], &st, &have)
 		}
 		if len(spans) < cap(spans) {
 			return
@@ -313,11 +317,11 @@ var allLive = func() (a [spanN]bool) {
 }()
 
 // shadeRow shades one row span of the primitive through the span
-// pipeline.
-func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
+// pipeline; st holds the triangle's gradients when have is set (set here
+// when it computes them).
+func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span, st *stepper, have *bool) {
 	sb := &wk.sb
 	e := s.E
-	var st stepper
 	pl := &ps.span
 	// constant: every quantity the stages read is the same at every
 	// pixel (a flat colour, no depth or a flat one, no texture
@@ -328,8 +332,9 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 		zq = ps.quantizeDepth(pr.depth)
 	}
 	stepping := !constant && pr.affine && pl.stepOK && s.X1-s.X0 >= minStepSpan
-	if stepping {
+	if stepping && !*have {
 		st.gradients(ps, pr, &s.DX)
+		*have = true
 	}
 	// The fused path needs every pixel live: a row the scissor's
 	// excluded box crosses takes the stages.
