@@ -43,6 +43,16 @@ type weightTabs struct {
 	// The one weight of each edge constant along the chunk's row (the
 	// chunk's zTab points into it).
 	one [3][1]float64
+	// Each edge's last denominator: for gcd g, step d and e mod g r, the
+	// gcd h of g and r, N = A/h, d/h and the table (the rows of a
+	// triangle repeat a few residues).
+	memo [3]edgeMemo
+}
+
+// edgeMemo is one edge's last denominator (weightTabs.memo).
+type edgeMemo struct {
+	a, g, d, r, h, dj int64
+	t                 []float64
 }
 
 // table returns the table of denominator n (1 <= n <= wtabMaxN): entry j
@@ -55,9 +65,11 @@ func (c *weightTabs) table(n int64) []float64 {
 	}
 	k := c.next
 	c.next = (k + 1) % wtabCap
-	t := c.t[k][:0]
-	for j := int64(0); j <= n; j++ {
-		t = append(t, float64(j)/float64(n))
+	// A new table, not the evicted one's storage: a chunk's other edges
+	// and the memos may still hold that one.
+	t := make([]float64, n+1)
+	for j := range t {
+		t[j] = float64(j) / float64(n)
 	}
 	c.n[k], c.t[k] = n, t
 	return t
@@ -114,12 +126,18 @@ func (zt *zTab) setup(c *weightTabs, pr *prim, e, dx *[3]int64, n int) bool {
 			zt.t[k], zt.j[k], zt.d[k] = c.one[k][:], 0, 0
 			continue
 		}
-		h := int64(gcd64(uint64(c.g[k]), uint64(ek)%uint64(c.g[k])))
-		nk := a / h
-		if nk > wtabMaxN {
-			return false
+		g := c.g[k]
+		r := int64(uint64(ek) % uint64(g))
+		mm := &c.memo[k]
+		if mm.a != a || mm.g != g || mm.d != d || mm.r != r {
+			h := int64(gcd64(uint64(g), uint64(r)))
+			nk := a / h
+			if nk > wtabMaxN {
+				return false
+			}
+			*mm = edgeMemo{a: a, g: g, d: d, r: r, h: h, dj: d / h, t: c.table(nk)}
 		}
-		zt.t[k], zt.j[k], zt.d[k] = c.table(nk), ek/h, d/h
+		zt.t[k], zt.j[k], zt.d[k] = mm.t, ek/mm.h, mm.dj
 	}
 	return true
 }
