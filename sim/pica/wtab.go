@@ -159,6 +159,17 @@ func (zt *zTab) fill(st *stepper, pr *prim, zq []uint32, off int) {
 		// 1 it quantises to top, below 1 to top-1 (z·zs then lies
 		// within (top-1, top): the float below zs is more than half an
 		// ulp of zs below it, zs not being a power of two).
+		switch {
+		case d2 == 0: // (w0 + w1) + c
+			one1(zq, t0, t1, j0, j1, d0, d1, t2[j2], top, false)
+			return
+		case d0 == 0: // (c + w1) + w2
+			one1(zq, t1, t2, j1, j2, d1, d2, t0[j0], top, true)
+			return
+		case d1 == 0: // (w0 + c) + w2, c + w0 being w0 + c
+			one1(zq, t0, t2, j0, j2, d0, d2, t1[j1], top, true)
+			return
+		}
 		for i := range zq {
 			w0, w1, w2 := t0[j0], t1[j1], t2[j2]
 			j0, j1, j2 = j0+d0, j1+d1, j2+d2
@@ -176,6 +187,32 @@ func (zt *zTab) fill(st *stepper, pr *prim, zq []uint32, off int) {
 		j0, j1, j2 = j0+d0, j1+d1, j2+d2
 		z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
 		zq[i] = uint32(min(int64(top), max(0, int64(z*zs))))
+	}
+}
+
+// one1 is fill at depth 1.0 for a triangle with an edge constant along
+// the row (weight c; a screen-aligned edge): the other two weights come
+// from tables ta and tb (indexes ja, jb, steps da, db), and the sum is
+// (c + a) + b when first, else (a + b) + c, the reference's order.
+func one1(zq []uint32, ta, tb []float64, ja, jb, da, db int64, c float64, top uint32, first bool) {
+	if first {
+		for i := range zq {
+			var below uint32
+			if c+ta[ja]+tb[jb] < 1 {
+				below = 1
+			}
+			ja, jb = ja+da, jb+db
+			zq[i] = top - below
+		}
+		return
+	}
+	for i := range zq {
+		var below uint32
+		if ta[ja]+tb[jb]+c < 1 {
+			below = 1
+		}
+		ja, jb = ja+da, jb+db
+		zq[i] = top - below
 	}
 }
 
