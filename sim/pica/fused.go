@@ -598,7 +598,7 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 // z there when it passes and wm is set; it returns 1 when it passes.
 func z16(b *[2]byte, z, m, wm uint32) uint64 {
 	old := uint32(binary.LittleEndian.Uint16(b[:]))
-	p := m >> cmpIndex(z, old) & 1
+	p := m >> (cmpIndex(z, old) & 31) & 1
 	binary.LittleEndian.PutUint16(b[:], uint16(old^(old^z)&(wm&-p)))
 	return uint64(p)
 }
@@ -607,7 +607,7 @@ func z16(b *[2]byte, z, m, wm uint32) uint64 {
 // (the stencil byte kept).
 func z32(b *[4]byte, z, m, wm uint32) uint64 {
 	w := binary.LittleEndian.Uint32(b[:])
-	p := m >> cmpIndex(z, w&0xFFFFFF) & 1
+	p := m >> (cmpIndex(z, w&0xFFFFFF) & 31) & 1
 	binary.LittleEndian.PutUint32(b[:], w^(w&0xFFFFFF^z)&(wm&-p))
 	return uint64(p)
 }
