@@ -135,12 +135,14 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		cols := pl.pxOff[x0+k : x0+k+m]
 		bad := l.store(cb, cols, pass, pass == all, x0+k)
 		bad &= pass
+		if !tabTried && bits.OnesCount64(bad) >= 4 {
+			// The tables' set-up (two integer divisions an edge) pays
+			// for itself at about four pixels' three divisions.
+			tabTried, tabOK = true, zt.setup(&sb.wt, pr, e, dx, n)
+		}
 		for bad != 0 {
 			i := bits.TrailingZeros64(bad)
 			bad &= bad - 1
-			if !tabTried {
-				tabTried, tabOK = true, zt.setup(&sb.wt, pr, e, dx, n)
-			}
 			var c [4]uint8
 			if tabOK {
 				w0, w1, w2 := zt.weights(k + i)
