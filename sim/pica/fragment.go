@@ -43,6 +43,9 @@ type texUnit struct {
 	end uint32
 	// colOff and rowOff tile a fastRepeat unit's texel addresses.
 	colOff, rowOff []int32
+	// colPair[x] holds the byte offsets of columns x and x+1 (wrapped) in
+	// its low and high words (the fused textured chunk's).
+	colPair []uint64
 	// proj: unit 0 has type 3, projection: s and t are divided by the
 	// interpolated texcoord0.w per pixel. The seed names the type only;
 	// the division is [OUT] Citra's software rasteriser (Projection2D:

@@ -648,6 +648,7 @@ func (ps *pixelState) texBlendPlan() {
 	pl := &ps.span
 	pl.texBlend = pl.modulate && pl.srcAlpha && pl.texInt[0] && ps.tex[0].mag != 0 && pl.texSet[0] == 0 &&
 		!pl.texUsed[1] && !pl.texUsed[2] && ps.alphaTest&1 == 0 && ps.fogMode != 5 && pl.early && !pl.noColor
+	ps.texFusedPlan()
 }
 
 // texBlendSpan fetches, modulates, blends and writes the chunk's live

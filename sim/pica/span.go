@@ -69,6 +69,7 @@ type spanPlan struct {
 	zKind     int     // and its depth form
 	konstOnly bool    // the combiners output pl.konst alone
 	texBlend  bool    // the fused texture path (fused.go)
+	texFused  bool    // stepped chunks take the fused textured chunk (fusedtex.go)
 	// pxOff[x] is pixel x's offset in pixels from its row's first pixel
 	// in a tiled buffer (the 8x8 tile and the Morton bits of x).
 	pxOff []int32
@@ -338,7 +339,7 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span, st *stepper,
 	}
 	// The fused path needs every pixel live: a row the scissor's
 	// excluded box crosses takes the stages.
-	fused := stepping && pl.gouraud && !fusedOff
+	fused := stepping && (pl.gouraud || pl.texFused) && !fusedOff
 	if fused && ps.scissor == 1 {
 		wrow := ps.height - 1 - s.Y
 		fused = wrow < ps.sy1 || wrow > ps.sy2 || s.X1 <= ps.sx1 || s.X0 > ps.sx2
@@ -347,7 +348,7 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span, st *stepper,
 		if fused {
 			// Chunks after the first start a tile row (lanes.store).
 			n = min(fusedN-x0&7, s.X1-x0)
-			if st.gouraudChunk(ps, pr, sb, &e, &s.DX, n, x0, s.Y) {
+			if st.fusedChunk(ps, pr, sb, &e, &s.DX, n, x0, s.Y) {
 				wk.pixels += int64(n)
 				e = [3]int64{e[0] + int64(n)*s.DX[0], e[1] + int64(n)*s.DX[1], e[2] + int64(n)*s.DX[2]}
 				continue

@@ -331,6 +331,21 @@ func randomTriangle(r *rand.Rand, fz float32, flatZ bool) []sceneVertex {
 		// column is the same in every row: zStep's weight cache hits) and
 		// a horizontal one (constant along a row).
 		out[1][0][0], out[2][0][1] = out[0][0][0], out[0][0][1]
+		switch r.IntN(4) {
+		case 0, 1: // one t along a row (the fused textured chunk)
+			for k := 2; k < 5; k++ {
+				out[2][k][1] = out[0][k][1]
+			}
+		case 2:
+			// One t in the triangle, at the middle of a texel row of a
+			// texture up to 64 high: the bilinear row coordinate
+			// t*h*256 - 128 is an integer, the fused textured chunk's
+			// exact fallback for t.
+			tc := (float32(r.IntN(64)) + 0.5) / 64
+			for i := range out {
+				out[i][2][1] = tc
+			}
+		}
 	}
 	return out
 }
@@ -501,6 +516,8 @@ func randomPixelState(r *rand.Rand, l *layout, w *p.Writer) {
 	w.Write(p.LOGIC_OP, uint32(r.IntN(16)))
 	if bit(40) == 1 {
 		fusedShape(r, w, dcm)
+	} else if bit(40) == 1 {
+		texShape(r, l, w, dcm)
 	}
 }
 
@@ -694,7 +711,7 @@ func TestFastRounding(t *testing.T) {
 // of alpha 0.8, texture coordinates 0..2 on a 256x256 RGBA8 texture
 // (bilinear, repeat), MODULATE, SRC_ALPHA blending and LEQUAL depth. tex
 // false draws the fill-gouraud variant.
-func benchScene(b *testing.B, tex bool) (*Device, []byte) {
+func benchScene(b testing.TB, tex bool) (*Device, []byte) {
 	const w, h = 400, 240
 	d := New()
 	b.Cleanup(func() { d.Close() })
