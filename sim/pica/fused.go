@@ -614,10 +614,6 @@ func z32(b *[4]byte, z, m, wm uint32) uint64 {
 	return uint64(p)
 }
 
-// tileOff holds the pixel offsets of a tile row's 8 pixels from its first
-// (mortonX).
-var tileOff = [8]int{0, 1, 4, 5, 16, 17, 20, 21}
-
 // cmpMask[f] has bit cmpIndex(a, b) set when compare code f (cmpFunc)
 // passes.
 var cmpMask = [8]uint32{0: 0, 1: 7, 2: 2, 3: 5, 4: 1, 5: 3, 6: 4, 7: 6}
