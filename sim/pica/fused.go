@@ -566,6 +566,11 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 			o := 2 * int(cols[i])
 			t := (*[44]byte)(zb[o : o+44])
 			z := (*[8]uint32)(zs[i : i+8])
+			if all16(t, z, mask, wm) {
+				pass |= 0xFF << (i & 63)
+				i += 8
+				continue
+			}
 			p := z16((*[2]byte)(t[0:2]), z[0], mask, wm) | z16((*[2]byte)(t[2:4]), z[1], mask, wm)<<1 |
 				z16((*[2]byte)(t[8:10]), z[2], mask, wm)<<2 | z16((*[2]byte)(t[10:12]), z[3], mask, wm)<<3 |
 				z16((*[2]byte)(t[32:34]), z[4], mask, wm)<<4 | z16((*[2]byte)(t[34:36]), z[5], mask, wm)<<5 |
@@ -594,6 +599,43 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 		i += 8
 	}
 	return pass
+}
+
+// all16 tests and writes a tile row of 16-bit depths at once when every
+// one of its 8 pixels passes a test of ALWAYS, LEQUAL or GEQUAL (compare
+// masks 7, 3 and 6) against the depths z, and reports whether it did;
+// otherwise it changes nothing (the caller runs the pixels one by one).
+// The row's depths are two 64-bit words of four 16-bit lanes in x order,
+// as are the new ones; a lane's x >= y is the top bit of (x & ^y) |
+// (^(x ^ y) & ((x | h) - (y & ^h))) (Hacker's Delight's comparison: the
+// top bits set before the subtraction keep borrows in their lanes).
+func all16(t *[44]byte, z *[8]uint32, mask, wm uint32) bool {
+	const h = 0x8000800080008000
+	if mask != 7 && mask != 3 && mask != 6 {
+		return false
+	}
+	a := uint64(binary.LittleEndian.Uint32(t[0:4])) | uint64(binary.LittleEndian.Uint32(t[8:12]))<<32
+	b := uint64(binary.LittleEndian.Uint32(t[32:36])) | uint64(binary.LittleEndian.Uint32(t[40:44]))<<32
+	za := uint64(z[0]) | uint64(z[1])<<16 | uint64(z[2])<<32 | uint64(z[3])<<48
+	zb := uint64(z[4]) | uint64(z[5])<<16 | uint64(z[6])<<32 | uint64(z[7])<<48
+	ge := func(x, y uint64) uint64 { return (x&^y | ^(x^y)&((x|h)-(y&^h))) & h }
+	switch mask {
+	case 3: // z <= d
+		if ge(a, za)&ge(b, zb) != h {
+			return false
+		}
+	case 6: // z >= d
+		if ge(za, a)&ge(zb, b) != h {
+			return false
+		}
+	}
+	if wm != 0 {
+		binary.LittleEndian.PutUint32(t[0:4], uint32(za))
+		binary.LittleEndian.PutUint32(t[8:12], uint32(za>>32))
+		binary.LittleEndian.PutUint32(t[32:36], uint32(zb))
+		binary.LittleEndian.PutUint32(t[40:44], uint32(zb>>32))
+	}
+	return true
 }
 
 // z16 tests the 16-bit depth at b against z (compare mask m) and writes

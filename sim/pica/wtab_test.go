@@ -1,6 +1,7 @@
 package pica
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
@@ -54,4 +55,55 @@ func TestWeightTables(t *testing.T) {
 		}
 		require.Equal(t, x, gcd64(a, b), "gcd(%d, %d)", a, b)
 	}
+}
+
+// TestAll16 checks depthRunZ's whole-tile-row test and write (all16)
+// against the pixel-at-a-time one (z16) for ALWAYS, LEQUAL and GEQUAL, on
+// depths at, next to and far from the stored ones, with and without the
+// write: when all16 takes the row it must write what z16 writes and every
+// pixel must pass; when it does not, nothing may have changed.
+func TestAll16(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	offs := [8]int{0, 2, 8, 10, 32, 34, 40, 42}
+	took := 0
+	for k := 0; k < 20000; k++ {
+		mask := []uint32{7, 3, 6, 2}[r.IntN(4)]
+		wm := []uint32{0, 0xFFFFFF}[r.IntN(2)]
+		var buf [44]byte
+		for i := range buf {
+			buf[i] = byte(r.Uint32())
+		}
+		var z [8]uint32
+		for i, o := range offs {
+			d := uint32(binary.LittleEndian.Uint16(buf[o:]))
+			switch r.IntN(4) {
+			case 0:
+				z[i] = d
+			case 1:
+				z[i] = min(0xFFFF, d+1)
+			case 2:
+				z[i] = max(1, d) - 1
+			default:
+				z[i] = r.Uint32() & 0xFFFF
+			}
+			if r.IntN(3) == 0 {
+				z[i] = []uint32{0, 0xFFFF, 0x7FFF, 0x8000}[r.IntN(4)]
+			}
+		}
+		want := buf
+		var wantPass uint64
+		for i, o := range offs {
+			wantPass |= z16((*[2]byte)(want[o:o+2]), z[i], mask, wm) << i
+		}
+		got := buf
+		if all16(&got, &z, mask, wm) {
+			took++
+			require.Equal(t, uint64(0xFF), wantPass, "mask %d z %v", mask, z)
+			require.Equal(t, want, got, "mask %d z %v", mask, z)
+		} else {
+			require.Equal(t, buf, got, "mask %d z %v", mask, z)
+			require.True(t, mask == 2 || wantPass != 0xFF, "mask %d z %v: all pass but not taken", mask, z)
+		}
+	}
+	require.Greater(t, took, 1000)
 }
