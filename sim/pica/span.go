@@ -508,7 +508,12 @@ type stepQ struct {
 // scaled: colours (x255, +0.5 for rounding to nearest), depth (x
 // 2^bits-1) and the texel coordinates of fastRepeat units.
 type stepper struct {
-	gCol  [4]float64
+	gCol [4]float64
+	// colM is each colour channel's margin for stepQ.setup (its scale
+	// 255 times the largest vertex value, offset 0.5: the triangle's own),
+	// colOK whether its gradient and margin fit the fixed point.
+	colM  [4]uint32
+	colOK [4]bool
 	gZ    float64
 	gTex  [3][2]float64
 	scale [3][2]float64 // texel coordinate scale (w*256 or w)
@@ -535,6 +540,8 @@ func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
 	dot := func(a, b, c float64) float64 { return dl[0]*a + dl[1]*b + dl[2]*c }
 	for k := 0; k < 4; k++ {
 		st.gCol[k] = 255 * dot(float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k]))
+		c0, c1, c2 := float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
+		st.colM[k], st.colOK[k] = stepMargin(st.gCol[k], 255*max(math.Abs(c0), math.Abs(c1), math.Abs(c2)), 0.5)
 	}
 	st.zs = float64(uint32(1)<<ps.depthFmt.Bits() - 1)
 	st.gZ = st.zs * dot(v[0].z, v[1].z, v[2].z)
@@ -560,16 +567,31 @@ func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
 // vertex value, c; it reports false when the chunk's values could leave
 // the fixed-point range.
 func (q *stepQ) setup(x, g, c, off float64) bool {
+	m, ok := stepMargin(g, c, off)
+	return ok && q.setupM(x, g, m)
+}
+
+// stepMargin returns the margin of a quantity of step g, scale times the
+// largest vertex value c and offset off (setup's), and whether g and the
+// margin fit the fixed point: they are the triangle's, the same for every
+// chunk.
+func stepMargin(g, c, off float64) (uint32, bool) {
 	const one = 1 << 32
-	if !(math.Abs(x) < 1<<29 && math.Abs(g) < 1<<22) {
-		return false
-	}
 	m := (1e-12*(c+math.Abs(off)+1))*one + stepN + 8
-	if !(m < 1<<30) {
+	if !(math.Abs(g) < 1<<22 && m < 1<<30) {
+		return 0, false
+	}
+	return uint32(m), true
+}
+
+// setupM is setup with the margin m from stepMargin.
+func (q *stepQ) setupM(x, g float64, m uint32) bool {
+	const one = 1 << 32
+	if !(math.Abs(x) < 1<<29) {
 		return false
 	}
 	q.x0, q.dx = int64(x*one), int64(g*one)
-	q.margin = uint32(m) + stepForce
+	q.margin = m + stepForce
 	return true
 }
 
@@ -702,8 +724,7 @@ func (st *stepper) colorQ(pr *prim, w *[3]float64, qs *[4]stepQ) bool {
 		}
 		c0, c1, c2 := float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
 		x := float64((float64(p0*c0)+float64(p1*c1)+float64(p2*c2))*255) + 0.5
-		cmax := max(math.Abs(c0), math.Abs(c1), math.Abs(c2))
-		if !qs[k].setup(x, st.gCol[k], 255*cmax, 0.5) {
+		if !st.colOK[k] || !qs[k].setupM(x, st.gCol[k], st.colM[k]) {
 			return false
 		}
 	}
