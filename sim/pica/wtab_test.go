@@ -2,6 +2,7 @@ package pica
 
 import (
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -106,4 +107,17 @@ func TestAll16(t *testing.T) {
 		}
 	}
 	require.Greater(t, took, 1000)
+}
+
+// TestRecip checks colorAt's reciprocal against the division at and
+// around the tabulated floats near 1 and elsewhere.
+func TestRecip(t *testing.T) {
+	one := math.Float64bits(1)
+	for b := -40; b <= 40; b++ {
+		q := math.Float64frombits(one + uint64(int64(b)))
+		require.Equal(t, math.Float64bits(1/q), math.Float64bits(recip(q)), "q %v", q)
+	}
+	for _, q := range []float64{0.5, 2, 0.999, 1.001, -1, 3} {
+		require.Equal(t, math.Float64bits(1/q), math.Float64bits(recip(q)), "q %v", q)
+	}
 }
