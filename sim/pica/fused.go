@@ -414,7 +414,10 @@ func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
 		zr.zb = ps.depthBuf[4*base:]
 	}
 	head := min(n, (8-x0&7)&7)
-	pass := zr.pixels(cols[:head], pl.zKind)
+	var pass uint64
+	if head > 0 {
+		pass = zr.pixels(cols[:head], pl.zKind)
+	}
 	i := head + (n-head)&^7
 	if i > head {
 		if pl.zKind == zD16 {
@@ -423,7 +426,10 @@ func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
 			pass |= zr.tiles32(cols[head:i]) << head
 		}
 	}
-	return pass | zr.pixels(cols[i:], pl.zKind)<<i
+	if i < n {
+		pass |= zr.pixels(cols[i:], pl.zKind) << i
+	}
+	return pass
 }
 
 // depthRun is the state of a flat depth run: the interval of passing
