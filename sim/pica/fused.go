@@ -503,14 +503,22 @@ func (zr *depthRun) tiles16(cols []int32) uint64 {
 		t := (*[44]byte)(b)
 		x := uint64(binary.LittleEndian.Uint32(t[0:4])) | uint64(binary.LittleEndian.Uint32(t[8:12]))<<32
 		y := uint64(binary.LittleEndian.Uint32(t[32:36])) | uint64(binary.LittleEndian.Uint32(t[40:44]))<<32
-		dx := ((x | h) - lLow) ^ (x&h ^ lHigh)
-		dy := ((y | h) - lLow) ^ (y&h ^ lHigh)
-		sx, sy := dx&lo+kLow, dy&lo+kLow
 		var f uint64
-		if kTop {
-			f = dx | sx | dy | sy
+		if x == y && x == x>>16|x<<48 {
+			// One stored value (a row an earlier flat triangle wrote):
+			// its lane tested once, replicated.
+			if (uint32(x)-zr.lo)&0xFFFF+zr.top-zr.span > 0xFFFF {
+				f = h
+			}
 		} else {
-			f = dx&sx | dy&sy
+			dx := ((x | h) - lLow) ^ (x&h ^ lHigh)
+			dy := ((y | h) - lLow) ^ (y&h ^ lHigh)
+			sx, sy := dx&lo+kLow, dy&lo+kLow
+			if kTop {
+				f = dx | sx | dy | sy
+			} else {
+				f = dx&sx | dy&sy
+			}
 		}
 		if f&h != 0 {
 			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j & 63)
