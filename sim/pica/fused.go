@@ -2,6 +2,7 @@ package pica
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	p "github.com/retrogl/retrogl/hal/pica"
@@ -92,8 +93,14 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		return false
 	}
 	zPer := pl.zKind != zNone && !pr.flatZ
+	// A triangle of one depth on a quantisation step: every pixel's
+	// exact depth, its weights from tables (wtab.go).
+	var zt zTab
+	tabTried := zPer && pr.v[0].z == pr.v[1].z && pr.v[1].z == pr.v[2].z
+	tab := tabTried && zt.setup(&sb.wt, pr, e, dx, n)
+	tabOK := tab // zt holds the chunk's weights
 	var q stepQ
-	if zPer && !st.zQ(pr, z, &q) {
+	if zPer && !tab && !st.zQ(pr, z, &q) {
 		return false
 	}
 	var zq uint32
@@ -111,6 +118,9 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		}
 		pass := all
 		switch {
+		case tab:
+			zt.fill(st, pr, sb.zq[:m], k)
+			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
 		case zPer:
 			st.zStep(ps, pr, sb, &q, &ek, dx, m)
 			q.x0 += int64(m) * q.dx
@@ -126,10 +136,21 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		cols := pl.pxOff[x0+k : x0+k+m]
 		bad := l.store(cb, cols, pass, pass == all, x0+k)
 		bad &= pass
+		if !tabTried && bits.OnesCount64(bad) >= 4 {
+			// The tables' set-up (two integer divisions an edge) pays
+			// for itself at about four pixels' three divisions.
+			tabTried, tabOK = true, zt.setup(&sb.wt, pr, e, dx, n)
+		}
 		for bad != 0 {
 			i := bits.TrailingZeros64(bad)
 			bad &= bad - 1
-			c := exactColor(pr, &ek, dx, i)
+			var c [4]uint8
+			if tabOK {
+				w0, w1, w2 := zt.weights(k + i)
+				c = colorAt(pr, w0, w1, w2)
+			} else {
+				c = exactColor(pr, &ek, dx, i)
+			}
 			binary.LittleEndian.PutUint32(cb[4*cols[i]:], bits.ReverseBytes32(binary.LittleEndian.Uint32(c[:])))
 		}
 	}
@@ -260,9 +281,8 @@ func tileBad(u01, u23, s01, s23, c uint64) uint64 {
 	const hi = 1<<20 | 1<<52
 	var bad uint64
 	for k := 0; k < 8; k++ {
-		if (((u01+c)^u01)|((u23+c)^u23))&hi != 0 {
-			bad |= 1 << k
-		}
+		g := (((u01 + c) ^ u01) | ((u23 + c) ^ u23)) & hi
+		bad |= (g>>20 | g>>52) & 1 << k
 		u01, u23 = u01+s01, u23+s23
 	}
 	return bad
@@ -300,13 +320,17 @@ func (l *lanes) one(cb []byte, o int32, put bool) uint64 {
 // exactColor is the primary colour of the chunk's pixel i (edge values e
 // at pixel 0, steps dx): interpolate's arithmetic for the colour alone.
 func exactColor(pr *prim, e, dx *[3]int64, i int) [4]uint8 {
-	v := &pr.v
 	ii := int64(i)
 	area := pr.area
-	w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
+	return colorAt(pr, float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area)
+}
+
+// colorAt is exactColor from the pixel's weights w0, w1, w2 (e/area).
+func colorAt(pr *prim, w0, w1, w2 float64) [4]uint8 {
+	v := &pr.v
 	p0, p1, p2 := float64(w0*v[0].invW), float64(w1*v[1].invW), float64(w2*v[2].invW)
 	q := p0 + p1 + p2
-	norm := 1 / q
+	norm := recip(q)
 	p0, p1, p2 = p0*norm, p1*norm, p2*norm
 	c := pr.color
 	for k := 0; k < 4; k++ {
@@ -316,6 +340,27 @@ func exactColor(pr *prim, e, dx *[3]int64, i int) [4]uint8 {
 	}
 	return c
 }
+
+// recip is 1/q. The weights of a triangle whose 1/w are 1 (no
+// perspective, the common case) sum to within a few units in the last
+// place of 1, and the quotients of the 17 floats nearest 1 are
+// tabulated (recipNear1: the same correctly rounded divisions, done
+// once): a table load instead of a division.
+func recip(q float64) float64 {
+	b := int64(math.Float64bits(q)) - int64(math.Float64bits(1)) + 8
+	if uint64(b) < uint64(len(recipNear1)) {
+		return recipNear1[b]
+	}
+	return 1 / q
+}
+
+// recipNear1[b] is 1/q for the float q whose bits are 1.0's plus b - 8.
+var recipNear1 = func() (t [17]float64) {
+	for b := range t {
+		t[b] = 1 / math.Float64frombits(math.Float64bits(1)+uint64(b)-8)
+	}
+	return t
+}()
 
 // depthRange returns the depth test of function fn against a fragment of
 // depth z as an interval of stored values d, for d in [0, top] (top + 1
@@ -369,7 +414,10 @@ func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
 		zr.zb = ps.depthBuf[4*base:]
 	}
 	head := min(n, (8-x0&7)&7)
-	pass := zr.pixels(cols[:head], pl.zKind)
+	var pass uint64
+	if head > 0 {
+		pass = zr.pixels(cols[:head], pl.zKind)
+	}
 	i := head + (n-head)&^7
 	if i > head {
 		if pl.zKind == zD16 {
@@ -378,7 +426,10 @@ func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
 			pass |= zr.tiles32(cols[head:i]) << head
 		}
 	}
-	return pass | zr.pixels(cols[i:], pl.zKind)<<i
+	if i < n {
+		pass |= zr.pixels(cols[i:], pl.zKind) << i
+	}
+	return pass
 }
 
 // depthRun is the state of a flat depth run: the interval of passing
@@ -422,33 +473,69 @@ func (zr *depthRun) pixels(cols []int32, kind int) uint64 {
 // tiles16 tests the 16-bit depths of the whole tile rows at cols (whose
 // first starts a tile row), writes the depth of a tile row whose 8 pass
 // (all at once), runs a tile row that does not pixel by pixel, and
-// returns the pixels that pass. A value v passes when (v - lo) & top +
-// top - span does not reach bit 16.
+// returns the pixels that pass.
+//
+// A tile row's 8 depths are four 32-bit words of two; two words make a
+// 64-bit word of four 16-bit lanes, tested at once (SWAR): the lanes'
+// v - lo mod 2^16 without borrows between lanes (Hacker's Delight's
+// subtraction: each lane's top bit set before the subtraction, its true
+// value put back by xor), then whether d + k, k = 2^16 - 1 - span, leaves
+// the lane: the low 15 bits' sum carries into bit 15, and the lane
+// overflows when two of d's bit 15, k's bit 15 and that carry are set
+// (with k's known: d's or the carry when it is set, both when not). A
+// value passes exactly when it does not overflow, (v - lo) & top <= span
+// (lo taken mod 2^16: depthRange's z+1 may be 2^16).
 func (zr *depthRun) tiles16(cols []int32) uint64 {
-	var pass uint64
-	lo, k, zz := zr.lo, zr.top-zr.span, zr.z|zr.z<<16
+	const (
+		h  = 0x8000800080008000 // the lanes' top bits
+		lo = 0x7FFF7FFF7FFF7FFF
+	)
+	l := uint64(zr.lo&0xFFFF) * 0x0001000100010001
+	lLow, lHigh := l&lo, ^l&h
+	k := uint64(zr.top-zr.span) * 0x0001000100010001
+	kLow, kTop := k&lo, k&h != 0
+	zz := zr.z | zr.z<<16
+	rows := len(cols) / 8
 	o := 2 * int(cols[0])
-	for j := 0; j < len(cols)/8; j++ {
-		t := zr.zb[o : o+44 : o+44]
-		o += 128
-		a, b := binary.LittleEndian.Uint32(t[0:4]), binary.LittleEndian.Uint32(t[8:12])
-		c, d := binary.LittleEndian.Uint32(t[32:36]), binary.LittleEndian.Uint32(t[40:44])
-		const m = 0xFFFF
-		f := ((a-lo)&m + k) | ((a>>16-lo)&m + k) | ((b-lo)&m + k) | ((b>>16-lo)&m + k) |
-			((c-lo)&m + k) | ((c>>16-lo)&m + k) | ((d-lo)&m + k) | ((d>>16-lo)&m + k)
-		if f > m {
-			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j)
-			continue
+	b := zr.zb[o : o+128*(rows-1)+44]
+	var pass uint64
+	for j := 0; ; j++ {
+		t := (*[44]byte)(b)
+		x := uint64(binary.LittleEndian.Uint32(t[0:4])) | uint64(binary.LittleEndian.Uint32(t[8:12]))<<32
+		y := uint64(binary.LittleEndian.Uint32(t[32:36])) | uint64(binary.LittleEndian.Uint32(t[40:44]))<<32
+		var f uint64
+		if x == y && x == x>>16|x<<48 {
+			// One stored value (a row an earlier flat triangle wrote):
+			// its lane tested once, replicated.
+			if (uint32(x)-zr.lo)&0xFFFF+zr.top-zr.span > 0xFFFF {
+				f = h
+			}
+		} else {
+			dx := ((x | h) - lLow) ^ (x&h ^ lHigh)
+			dy := ((y | h) - lLow) ^ (y&h ^ lHigh)
+			sx, sy := dx&lo+kLow, dy&lo+kLow
+			if kTop {
+				f = dx | sx | dy | sy
+			} else {
+				f = dx&sx | dy&sy
+			}
 		}
-		pass |= 0xFF << (8 * j)
-		if zr.write {
-			binary.LittleEndian.PutUint32(t[0:4], zz)
-			binary.LittleEndian.PutUint32(t[8:12], zz)
-			binary.LittleEndian.PutUint32(t[32:36], zz)
-			binary.LittleEndian.PutUint32(t[40:44], zz)
+		if f&h != 0 {
+			pass |= zr.pixels(cols[8*j:8*j+8], zD16) << (8 * j & 63)
+		} else {
+			pass |= 0xFF << (8 * j & 63) // j < 8
+			if zr.write {
+				binary.LittleEndian.PutUint32(t[0:4], zz)
+				binary.LittleEndian.PutUint32(t[8:12], zz)
+				binary.LittleEndian.PutUint32(t[32:36], zz)
+				binary.LittleEndian.PutUint32(t[40:44], zz)
+			}
 		}
+		if len(b) < 128+44 {
+			return pass
+		}
+		b = b[128:]
 	}
-	return pass
 }
 
 // tiles32 is tiles16 for 24-bit depths in 32-bit words (stencil in the
@@ -483,8 +570,11 @@ func (zr *depthRun) tiles32(cols []int32) uint64 {
 }
 
 // depthRunZ is depthRunFlat with pixel i at quantised depth zq[i]: each
-// pixel tested on its own (cmpMask), a whole tile row through constant
-// offsets (tileOff).
+// pixel tested on its own (cmpMask), a whole tile row of 8 pixels
+// through constant offsets (z16, z32). A pixel that fails the test, or
+// every pixel when the state does not write depth, has its stored value
+// written back unchanged: the pixels are the worker's own, so that
+// changes nothing.
 func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	pl := &ps.span
 	dcm := ps.dcm
@@ -492,7 +582,10 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	if dcm&1 != 0 {
 		mask = cmpMask[dcm>>4&7]
 	}
-	write := dcm>>12&1 != 0 && ps.depthWrite
+	var wm uint32 // the bits a passing pixel's write changes
+	if dcm>>12&1 != 0 && ps.depthWrite {
+		wm = 0xFFFFFF
+	}
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cols := pl.pxOff[x0 : x0+n]
 	zs := zq[:len(cols)]
@@ -501,29 +594,24 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 		zb := ps.depthBuf[2*base:]
 		for i := 0; i < len(cols); {
 			if (x0+i)&7 != 0 || i+8 > len(cols) {
-				b := zb[2*int(cols[i]):]
-				z := zs[i]
-				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
-					pass |= 1 << i
-					if write {
-						binary.LittleEndian.PutUint16(b, uint16(z))
-					}
-				}
+				o := 2 * int(cols[i])
+				pass |= z16((*[2]byte)(zb[o:o+2]), zs[i], mask, wm) << i
 				i++
 				continue
 			}
 			o := 2 * int(cols[i])
-			t := zb[o : o+44 : o+44]
-			for k, off := range tileOff {
-				b := t[2*off : 2*off+2]
-				z := zs[i+k]
-				if mask>>cmpIndex(z, uint32(binary.LittleEndian.Uint16(b)))&1 != 0 {
-					pass |= 1 << (i + k)
-					if write {
-						binary.LittleEndian.PutUint16(b, uint16(z))
-					}
-				}
+			t := (*[44]byte)(zb[o : o+44])
+			z := (*[8]uint32)(zs[i : i+8])
+			if all16(t, z, mask, wm) {
+				pass |= 0xFF << (i & 63)
+				i += 8
+				continue
 			}
+			p := z16((*[2]byte)(t[0:2]), z[0], mask, wm) | z16((*[2]byte)(t[2:4]), z[1], mask, wm)<<1 |
+				z16((*[2]byte)(t[8:10]), z[2], mask, wm)<<2 | z16((*[2]byte)(t[10:12]), z[3], mask, wm)<<3 |
+				z16((*[2]byte)(t[32:34]), z[4], mask, wm)<<4 | z16((*[2]byte)(t[34:36]), z[5], mask, wm)<<5 |
+				z16((*[2]byte)(t[40:42]), z[6], mask, wm)<<6 | z16((*[2]byte)(t[42:44]), z[7], mask, wm)<<7
+			pass |= p << i
 			i += 8
 		}
 		return pass
@@ -531,39 +619,78 @@ func (ps *pixelState) depthRunZ(zq *[spanN]uint32, n, x0, row int) uint64 {
 	zb := ps.depthBuf[4*base:]
 	for i := 0; i < len(cols); {
 		if (x0+i)&7 != 0 || i+8 > len(cols) {
-			b := zb[4*int(cols[i]):]
-			z := zs[i]
-			old := binary.LittleEndian.Uint32(b)
-			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
-				pass |= 1 << i
-				if write {
-					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
-				}
-			}
+			o := 4 * int(cols[i])
+			pass |= z32((*[4]byte)(zb[o:o+4]), zs[i], mask, wm) << i
 			i++
 			continue
 		}
 		o := 4 * int(cols[i])
-		t := zb[o : o+88 : o+88]
-		for k, off := range tileOff {
-			b := t[4*off : 4*off+4]
-			z := zs[i+k]
-			old := binary.LittleEndian.Uint32(b)
-			if mask>>cmpIndex(z, old&0xFFFFFF)&1 != 0 {
-				pass |= 1 << (i + k)
-				if write {
-					binary.LittleEndian.PutUint32(b, old&^0xFFFFFF|z)
-				}
-			}
-		}
+		t := (*[88]byte)(zb[o : o+88])
+		z := (*[8]uint32)(zs[i : i+8])
+		p := z32((*[4]byte)(t[0:4]), z[0], mask, wm) | z32((*[4]byte)(t[4:8]), z[1], mask, wm)<<1 |
+			z32((*[4]byte)(t[16:20]), z[2], mask, wm)<<2 | z32((*[4]byte)(t[20:24]), z[3], mask, wm)<<3 |
+			z32((*[4]byte)(t[64:68]), z[4], mask, wm)<<4 | z32((*[4]byte)(t[68:72]), z[5], mask, wm)<<5 |
+			z32((*[4]byte)(t[80:84]), z[6], mask, wm)<<6 | z32((*[4]byte)(t[84:88]), z[7], mask, wm)<<7
+		pass |= p << i
 		i += 8
 	}
 	return pass
 }
 
-// tileOff holds the pixel offsets of a tile row's 8 pixels from its first
-// (mortonX).
-var tileOff = [8]int{0, 1, 4, 5, 16, 17, 20, 21}
+// all16 tests and writes a tile row of 16-bit depths at once when every
+// one of its 8 pixels passes a test of ALWAYS, LEQUAL or GEQUAL (compare
+// masks 7, 3 and 6) against the depths z, and reports whether it did;
+// otherwise it changes nothing (the caller runs the pixels one by one).
+// The row's depths are two 64-bit words of four 16-bit lanes in x order,
+// as are the new ones; a lane's x >= y is the top bit of (x & ^y) |
+// (^(x ^ y) & ((x | h) - (y & ^h))) (Hacker's Delight's comparison: the
+// top bits set before the subtraction keep borrows in their lanes).
+func all16(t *[44]byte, z *[8]uint32, mask, wm uint32) bool {
+	const h = 0x8000800080008000
+	if mask != 7 && mask != 3 && mask != 6 {
+		return false
+	}
+	a := uint64(binary.LittleEndian.Uint32(t[0:4])) | uint64(binary.LittleEndian.Uint32(t[8:12]))<<32
+	b := uint64(binary.LittleEndian.Uint32(t[32:36])) | uint64(binary.LittleEndian.Uint32(t[40:44]))<<32
+	za := uint64(z[0]) | uint64(z[1])<<16 | uint64(z[2])<<32 | uint64(z[3])<<48
+	zb := uint64(z[4]) | uint64(z[5])<<16 | uint64(z[6])<<32 | uint64(z[7])<<48
+	ge := func(x, y uint64) uint64 { return (x&^y | ^(x^y)&((x|h)-(y&^h))) & h }
+	switch mask {
+	case 3: // z <= d
+		if ge(a, za)&ge(b, zb) != h {
+			return false
+		}
+	case 6: // z >= d
+		if ge(za, a)&ge(zb, b) != h {
+			return false
+		}
+	}
+	if wm != 0 {
+		binary.LittleEndian.PutUint32(t[0:4], uint32(za))
+		binary.LittleEndian.PutUint32(t[8:12], uint32(za>>32))
+		binary.LittleEndian.PutUint32(t[32:36], uint32(zb))
+		binary.LittleEndian.PutUint32(t[40:44], uint32(zb>>32))
+	}
+	return true
+}
+
+// z16 tests the 16-bit depth at b against z (compare mask m) and writes
+// z there when it passes and wm is set; it returns 1 when it passes.
+func z16(b *[2]byte, z, m, wm uint32) uint64 {
+	old := uint32(binary.LittleEndian.Uint16(b[:]))
+	p := m >> (cmpIndex(z, old) & 31) & 1
+	binary.LittleEndian.PutUint16(b[:], uint16(old^(old^z)&(wm&-p)))
+	return uint64(p)
+}
+
+// z32 is z16 for a 24-bit depth in the low bytes of the 32-bit word at b
+// (the stencil byte kept).
+func z32(b *[4]byte, z, m, wm uint32) uint64 {
+	w := binary.LittleEndian.Uint32(b[:])
+	p := m >> (cmpIndex(z, w&0xFFFFFF) & 31) & 1
+	binary.LittleEndian.PutUint32(b[:], w^(w&0xFFFFFF^z)&(wm&-p))
+	return uint64(p)
+}
 
 // cmpMask[f] has bit cmpIndex(a, b) set when compare code f (cmpFunc)
 // passes.

@@ -112,8 +112,12 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 		}
 	}
 	zPer := pl.zKind != zNone && !pr.flatZ
+	// One depth on a quantisation step: exact depths from the weight
+	// tables (wtab.go), as gouraudChunk's.
+	var zt zTab
+	tab := zPer && v[0].z == v[1].z && v[1].z == v[2].z && zt.setup(&sb.wt, pr, e, dx, n)
 	var q stepQ
-	if zPer && !st.zQ(pr, z, &q) {
+	if zPer && !tab && !st.zQ(pr, z, &q) {
 		return false
 	}
 	var zq uint32
@@ -135,6 +139,9 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 		}
 		pass := all
 		switch {
+		case tab:
+			zt.fill(st, pr, sb.zq[:m], k)
+			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
 		case zPer:
 			st.zStep(ps, pr, sb, &q, &ek, dx, m)
 			q.x0 += int64(m) * q.dx

@@ -43,6 +43,7 @@ type spanBuf struct {
 	txy   [3][spanN][2]int32   // a fastRepeat unit's integer texel coordinates
 	tex   [3][spanN][4]uint8
 	out   [spanN][4]uint8
+	wt    weightTabs // the worker's weight tables (wtab.go)
 }
 
 // spanPlan is the per-draw choice of stages, decided from the pixel state.
@@ -292,10 +293,14 @@ func (g *GPU) shadeSpans(ps *pixelState, wk *worker, pr *prim, clip raster.Rect)
 	if cap(wk.spans) == 0 {
 		wk.spans = make([]raster.Span, 0, 64)
 	}
+	// The stepper's gradients depend on the triangle alone (a span's DX
+	// is the triangle's edge steps): computed for its first stepped row.
+	var st stepper
+	have := false
 	for {
 		spans := pr.tri.Spans(clip, wk.spans[:0])
 		for i := range spans {
-			shadeRow(ps, wk, pr, &spans[i])
+			shadeRow(ps, wk, pr, &spans[i], &st, &have)
 		}
 		if len(spans) < cap(spans) {
 			return
@@ -313,11 +318,11 @@ var allLive = func() (a [spanN]bool) {
 }()
 
 // shadeRow shades one row span of the primitive through the span
-// pipeline.
-func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
+// pipeline; st holds the triangle's gradients when have is set (set here
+// when it computes them).
+func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span, st *stepper, have *bool) {
 	sb := &wk.sb
 	e := s.E
-	var st stepper
 	pl := &ps.span
 	// constant: every quantity the stages read is the same at every
 	// pixel (a flat colour, no depth or a flat one, no texture
@@ -328,8 +333,9 @@ func shadeRow(ps *pixelState, wk *worker, pr *prim, s *raster.Span) {
 		zq = ps.quantizeDepth(pr.depth)
 	}
 	stepping := !constant && pr.affine && pl.stepOK && s.X1-s.X0 >= minStepSpan
-	if stepping {
+	if stepping && !*have {
 		st.gradients(ps, pr, &s.DX)
+		*have = true
 	}
 	// The fused path needs every pixel live: a row the scissor's
 	// excluded box crosses takes the stages.
@@ -502,7 +508,12 @@ type stepQ struct {
 // scaled: colours (x255, +0.5 for rounding to nearest), depth (x
 // 2^bits-1) and the texel coordinates of fastRepeat units.
 type stepper struct {
-	gCol  [4]float64
+	gCol [4]float64
+	// colM is each colour channel's margin for stepQ.setup (its scale
+	// 255 times the largest vertex value, offset 0.5: the triangle's own),
+	// colOK whether its gradient and margin fit the fixed point.
+	colM  [4]uint32
+	colOK [4]bool
 	gZ    float64
 	gTex  [3][2]float64
 	scale [3][2]float64 // texel coordinate scale (w*256 or w)
@@ -529,6 +540,8 @@ func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
 	dot := func(a, b, c float64) float64 { return dl[0]*a + dl[1]*b + dl[2]*c }
 	for k := 0; k < 4; k++ {
 		st.gCol[k] = 255 * dot(float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k]))
+		c0, c1, c2 := float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
+		st.colM[k], st.colOK[k] = stepMargin(st.gCol[k], 255*max(math.Abs(c0), math.Abs(c1), math.Abs(c2)), 0.5)
 	}
 	st.zs = float64(uint32(1)<<ps.depthFmt.Bits() - 1)
 	st.gZ = st.zs * dot(v[0].z, v[1].z, v[2].z)
@@ -554,16 +567,31 @@ func (st *stepper) gradients(ps *pixelState, pr *prim, dx *[3]int64) {
 // vertex value, c; it reports false when the chunk's values could leave
 // the fixed-point range.
 func (q *stepQ) setup(x, g, c, off float64) bool {
+	m, ok := stepMargin(g, c, off)
+	return ok && q.setupM(x, g, m)
+}
+
+// stepMargin returns the margin of a quantity of step g, scale times the
+// largest vertex value c and offset off (setup's), and whether g and the
+// margin fit the fixed point: they are the triangle's, the same for every
+// chunk.
+func stepMargin(g, c, off float64) (uint32, bool) {
 	const one = 1 << 32
-	if !(math.Abs(x) < 1<<29 && math.Abs(g) < 1<<22) {
-		return false
-	}
 	m := (1e-12*(c+math.Abs(off)+1))*one + stepN + 8
-	if !(m < 1<<30) {
+	if !(math.Abs(g) < 1<<22 && m < 1<<30) {
+		return 0, false
+	}
+	return uint32(m), true
+}
+
+// setupM is setup with the margin m from stepMargin.
+func (q *stepQ) setupM(x, g float64, m uint32) bool {
+	const one = 1 << 32
+	if !(math.Abs(x) < 1<<29) {
 		return false
 	}
 	q.x0, q.dx = int64(x*one), int64(g*one)
-	q.margin = uint32(m) + stepForce
+	q.margin = m + stepForce
 	return true
 }
 
@@ -632,7 +660,13 @@ func (st *stepper) chunk(ps *pixelState, pr *prim, sb *spanBuf, e *[3]int64, dx 
 		}
 	}
 	if zPer {
-		st.zStep(ps, pr, sb, &qs[4], e, dx, n)
+		var zt zTab
+		if v[0].z == v[1].z && v[1].z == v[2].z && zt.setup(&sb.wt, pr, e, dx, n) {
+			// One depth on a quantisation step (wtab.go).
+			zt.fill(st, pr, sb.zq[:n], 0)
+		} else {
+			st.zStep(ps, pr, sb, &qs[4], e, dx, n)
+		}
 	}
 	// A pixel near a texel coordinate step needs the exact texture
 	// coordinates only (texel computes them as interpolate does).
@@ -690,8 +724,7 @@ func (st *stepper) colorQ(pr *prim, w *[3]float64, qs *[4]stepQ) bool {
 		}
 		c0, c1, c2 := float64(v[0].color[k]), float64(v[1].color[k]), float64(v[2].color[k])
 		x := float64((float64(p0*c0)+float64(p1*c1)+float64(p2*c2))*255) + 0.5
-		cmax := max(math.Abs(c0), math.Abs(c1), math.Abs(c2))
-		if !qs[k].setup(x, st.gCol[k], 255*cmax, 0.5) {
+		if !st.colOK[k] || !qs[k].setupM(x, st.gCol[k], st.colM[k]) {
 			return false
 		}
 	}
@@ -745,15 +778,13 @@ func (st *stepper) zStep(ps *pixelState, pr *prim, sb *spanBuf, q *stepQ, e, dx 
 			ii := int64(i)
 			w0, w1, w2 := float64(e[0]+ii*dx[0])/area, float64(e[1]+ii*dx[1])/area, float64(e[2]+ii*dx[2])/area
 			z := float64(w0*z0) + float64(w1*z1) + float64(w2*z2)
-			// quantizeDepth of max(0, min(1, z)): z is finite (affine), so
-			// the comparisons give the same value (a -0 quantises to 0).
-			if z > 1 {
-				z = 1
-			}
-			if !(z > 0) {
-				z = 0
-			}
-			sb.zq[i] = uint32(z * st.zs)
+			// quantizeDepth(max(0, min(1, z))) as integer clamps (no
+			// branch on z's side of 1, which varies from pixel to pixel
+			// at a step): z*zs is at least zs when z > 1 and at most 0
+			// when z <= 0 (rounding is monotone), and truncates as
+			// uint32 does in between; z is within the margin of the
+			// stepped value, so |z*zs| < 2^31 fits the conversion.
+			sb.zq[i] = uint32(min(top, max(0, int64(z*st.zs))))
 		} else {
 			sb.zq[i] = uint32(min(top, max(0, x>>32)))
 		}

@@ -91,6 +91,7 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 		var verts []sceneVertex
 		fz := -r.Float32()*1.1 + 0.05 // the group's one depth
 		flatZ := r.IntN(4) == 0       // every triangle at depth fz
+		grid := false
 		if r.IntN(4) == 0 {
 			// Depth 1.0, on a quantisation step (the driver's clears and
 			// quads at the far plane): zStep's exact weights at every
@@ -98,9 +99,27 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 			fz, flatZ = -1, r.IntN(2) == 0
 			w.Write(p.DEPTHMAP_SCALE, p.ToF24(-1))
 			w.Write(p.DEPTHMAP_OFFSET, 0)
+			grid = r.IntN(2) == 0
+		} else {
+			grid = r.IntN(8) == 0
+		}
+		if grid {
+			// The identity for the shader's matrix (c0-c3), so the
+			// snapped positions reach the rasteriser as they are.
+			w.Write(p.VSH_FLOATUNIFORM_INDEX, 0)
+			for i := 0; i < 4; i++ {
+				var v [4]float32
+				v[i] = 1
+				d := p.PackF24x4(p.ToF24(v[0]), p.ToF24(v[1]), p.ToF24(v[2]), p.ToF24(v[3]))
+				w.Rep(p.VSH_FLOATUNIFORM_DATA0, d[0], d[1], d[2])
+			}
 		}
 		for i := 0; i < n; i++ {
-			verts = append(verts, randomTriangle(r, fz, flatZ)...)
+			tri := randomTriangle(r, fz, flatZ)
+			if grid {
+				snapGrid(tri)
+			}
+			verts = append(verts, tri...)
 		}
 		mode := uint32(r.IntN(3)) // list, strip, fan
 		switch r.IntN(3) {
@@ -329,6 +348,24 @@ func randomTriangle(r *rand.Rand, fz float32, flatZ bool) []sceneVertex {
 		}
 	}
 	return out
+}
+
+// snapGrid moves the triangle's vertices of w 1 to multiples of 1/4 in
+// clip space inside the view (8 pixels on the small target, no
+// clipping), as a full-screen quad's are: the exact depth's weight
+// tables (wtab.go) then serve its edges. Its colours become 0, 1/2 or 1,
+// as fill-gouraud's are: their interpolation meets rounding steps
+// exactly (the exact colour's pixels).
+func snapGrid(tri []sceneVertex) {
+	for i := range tri {
+		if p := &tri[i][0]; p[3] == 1 {
+			p[0] = float32(max(-4, min(4, math.Round(float64(p[0])*4)))) / 4
+			p[1] = float32(max(-4, min(4, math.Round(float64(p[1])*4)))) / 4
+		}
+		for k, c := range tri[i][1] {
+			tri[i][1][k] = float32(max(0, min(2, math.Round(float64(c)*2)))) / 2
+		}
+	}
 }
 
 // randomPixelState writes a random pixel pipeline: every register the
