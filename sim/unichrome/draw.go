@@ -93,6 +93,10 @@ func (e *Engine) draw(prim uc.Prim, sh uc.Shade, v []vertex) error {
 	if p.clip.Empty() {
 		return nil
 	}
+	if sh == uc.ShadeGouraud && prim == uc.PrimTri {
+		// Each vertex keeps its own colours: no copy to change.
+		return e.triangle(p, &v[0], &v[1], &v[2])
+	}
 	var pv [3]vertex
 	copy(pv[:], v)
 	switch sh {
@@ -151,7 +155,8 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	if !ok {
 		return nil
 	}
-	if r := t.Bounds().Intersect(p.clip); !r.Empty() {
+	bounds := t.Bounds().Intersect(p.clip)
+	if r := bounds; !r.Empty() {
 		if err := e.x.Step(1 + (r.X1-r.X0)*(r.Y1-r.Y0)/256); err != nil {
 			return err
 		}
@@ -163,7 +168,6 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 			return nil
 		}
 	}
-	bounds := t.Bounds().Intersect(p.clip)
 	if bounds.Empty() {
 		return nil
 	}
@@ -172,8 +176,16 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 		e.flush()
 		b.pipe = p
 	}
-	b.prims = append(b.prims, prim{tri: t, bounds: bounds})
+	// The prim is written in place, every field (no zeroed literal
+	// copied in).
+	if n := len(b.prims); n < cap(b.prims) {
+		b.prims = b.prims[:n+1]
+	} else {
+		b.prims = append(b.prims, prim{})
+	}
 	pr := &b.prims[len(b.prims)-1]
+	pr.tri, pr.bounds = t, bounds
+	pr.zbias, pr.lod, pr.nact = 0, [2]int{}, 0
 	var a [3][numAttrs]float64
 	p.vals(v0, &a[0])
 	p.vals(v1, &a[1])
@@ -187,6 +199,7 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	for i := 0; i < numAttrs; i++ {
 		d1, d2 := float64(a[1][i]-a[0][i]), float64(a[2][i]-a[0][i])
 		if d1 == 0 && d2 == 0 {
+			gx[i], gy[i] = 0, 0
 			continue
 		}
 		gx[i] = (float64(d1*dy2) - float64(d2*dy1)) / det

@@ -282,12 +282,15 @@ func (e *Engine) exec(x *device.Exec, addr uint32, t uc.Token) error {
 
 // vertexComplete takes the vertex whose last dword is t.
 func (e *Engine) vertexComplete(x *device.Exec, addr uint32, t uc.Token) error {
-	v := e.cur
-	e.cur = vertex{}
 	if err := x.Step(8); err != nil { // a vertex costs more than a dword
+		e.cur = vertex{}
 		return x.Fault(addr, uint64(t.Word), err.Error())
 	}
-	if err := e.vertexDone(&v); err != nil {
+	// vertexDone copies the vertex into the assembler before anything
+	// else can read e.cur.
+	err := e.vertexDone(&e.cur)
+	e.cur = vertex{}
+	if err != nil {
 		return e.fault(x, addr, t, err.Error())
 	}
 	return nil
