@@ -711,6 +711,19 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 	return written
 }
 
+// fill32 stores the little-endian word v at every 4 bytes of b (whose
+// length is a multiple of 4), two at a time.
+func fill32(b []byte, v uint32) {
+	vv := uint64(v) | uint64(v)<<32
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:i+8:i+8], vv)
+	}
+	if i+4 <= len(b) {
+		binary.LittleEndian.PutUint32(b[i:i+4:i+4], v)
+	}
+}
+
 // ld32 is the little-endian word at b[o:o+4], sliced with its length and
 // capacity (no pointer mask for an empty slice, as binary's b[o:] needs).
 func ld32(b []byte, o int) uint32 {
@@ -763,6 +776,13 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 	constCol := w.constCol
 	written := 0
 	if !(p.zt || p.zw) {
+		if constCol && full && !p.sp {
+			// Every pixel is written, every bit, with one word: the
+			// clear and fill-flat.
+			fill32(crow, kword)
+			w.stats.Written += n
+			return
+		}
 		for i := 0; i < n; i++ {
 			if stip>>(uint(i)&31)&1 == 0 {
 				continue
