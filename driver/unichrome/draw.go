@@ -167,24 +167,33 @@ func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
 		q = v.Tex[ds.units[0]][3]
 	}
 	cd := uint32(q8(v.Color[3]))<<24 | uint32(q8(v.Color[0]))<<16 | uint32(q8(v.Color[1]))<<8 | uint32(q8(v.Color[2]))
-	c.verts = append(c.verts, fl(v.Win[0]), fl(ds.height-v.Win[1]), fl(v.Win[2]))
+	// The words are built here and appended at once: at most X, Y, Z, W,
+	// Cd, Cs and two S, T pairs.
+	var b [10]uint32
+	b[0], b[1], b[2] = fl(v.Win[0]), fl(ds.height-v.Win[1]), fl(v.Win[2])
+	n := 3
 	if ds.mask&uc.MaskW != 0 {
-		c.verts = append(c.verts, fl(w*q))
+		b[n] = fl(w * q)
+		n++
 	}
-	c.verts = append(c.verts, cd)
+	b[n] = cd
+	n++
 	if ds.fog {
-		c.verts = append(c.verts, uint32(q8(v.Fog))<<24)
+		b[n] = uint32(q8(v.Fog)) << 24
+		n++
 	}
-	for n, u := range ds.units {
+	for k, u := range ds.units[:min(len(ds.units), 2)] {
 		tc := v.Tex[u]
 		s, t := tc[0], tc[1]
-		if ds.sprite && ds.replace[n] {
+		if ds.sprite && ds.replace[k] {
 			s, t = spr[0], spr[1]
 		} else if tc[3] != 1 && tc[3] != 0 {
 			s, t = s/tc[3], t/tc[3]
 		}
-		c.verts = append(c.verts, fl(s), fl(t))
+		b[n], b[n+1] = fl(s), fl(t)
+		n += 2
 	}
+	c.verts = append(c.verts, b[:n]...)
 }
 
 func fl(f float32) uint32 {

@@ -17,9 +17,15 @@ func clampf(v float32) float32 { return float32(math.Max(0, math.Min(1, float64(
 // two at every float32 of [0, 1] in a range around each rounding edge and
 // at random bit patterns.
 func q8(v float32) uint8 {
-	switch {
-	case v >= 0 && v <= 1:
+	if v >= 0 && v <= 1 {
 		return uint8(int32(float64(v)*255 + 0.5))
+	}
+	return q8Out(v)
+}
+
+// q8Out is q8 outside [0, 1] (kept out of q8, which inlines).
+func q8Out(v float32) uint8 {
+	switch {
 	case v > 1:
 		return 255
 	case v < 0:
