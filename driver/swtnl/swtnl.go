@@ -90,8 +90,14 @@ func (t *TnL) Run(st *driver.State, dc *driver.DrawCall) (*Mesh, error) {
 		t.verts = make([]Vertex, n)
 	}
 	t.verts = t.verts[:n]
-	for i := range t.verts {
-		t.setup.vertex(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
+	if t.setup.plain(dc.Arrays) {
+		for i := range t.verts {
+			t.setup.vertexPlain(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
+		}
+	} else {
+		for i := range t.verts {
+			t.setup.vertex(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
+		}
 	}
 	t.mesh.Triangles = t.mesh.Triangles[:0]
 	t.mesh.Lines = t.mesh.Lines[:0]
