@@ -21,7 +21,13 @@ func snap(f float32) int64 {
 	if v != v {
 		return 0
 	}
-	v = min(maxCoord, max(-maxCoord, v))
+	// v is not NaN: comparisons clamp it as min and max would (a -0
+	// stays -0 either way).
+	if v > maxCoord {
+		v = maxCoord
+	} else if v < -maxCoord {
+		v = -maxCoord
+	}
 	return int64(math.Floor(v*16 + 0.5))
 }
 
@@ -196,6 +202,8 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	dx2, dy2 := float64(p2.X-p0.X)/16, float64(p2.Y-p0.Y)/16
 	det := float64(dx1*dy2) - float64(dx2*dy1)
 	gx, gy := &pr.gx, &pr.gy
+	// Only attributes that vary are stepped (act, in slot order); the
+	// others keep their value.
 	for i := 0; i < numAttrs; i++ {
 		d1, d2 := float64(a[1][i]-a[0][i]), float64(a[2][i]-a[0][i])
 		if d1 == 0 && d2 == 0 {
@@ -204,6 +212,10 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 		}
 		gx[i] = (float64(d1*dy2) - float64(d2*dy1)) / det
 		gy[i] = (float64(d2*dx1) - float64(d1*dx2)) / det
+		if gx[i] != 0 || gy[i] != 0 {
+			pr.act[pr.nact] = uint8(i)
+			pr.nact++
+		}
 	}
 	if p.hasBias {
 		pr.zbias = float64(max(math.Abs(gx[atZ]), math.Abs(gy[atZ]))*p.zscale) + p.zbias
@@ -217,13 +229,6 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 				rho := max(math.Abs(gx[atS0+2*n])*w, math.Abs(gx[atT0+2*n])*h, math.Abs(gy[atS0+2*n])*w, math.Abs(gy[atT0+2*n])*h)
 				pr.lod[n] = u.lodOf(rho)
 			}
-		}
-	}
-	// Only attributes that vary are stepped; the others keep their value.
-	for i := 0; i < numAttrs; i++ {
-		if gx[i] != 0 || gy[i] != 0 {
-			pr.act[pr.nact] = uint8(i)
-			pr.nact++
 		}
 	}
 	if len(b.prims) >= maxBatch {
