@@ -241,8 +241,12 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	if cap(w.spans) == 0 {
 		w.spans = make([]raster.Span, 0, 64)
 	}
+	// The scheduler's clip lies inside the prim's bounds (the triangle's
+	// inside the pipeline's clip); intersected again it stays the same,
+	// and SpansIn gives Spans' rows without computing the bounds.
+	clip = pr.bounds.Intersect(clip)
 	for {
-		spans := pr.tri.Spans(clip, w.spans[:0])
+		spans := pr.tri.SpansIn(clip, w.spans[:0])
 		for si := range spans {
 			s := &spans[si]
 			px := float64(s.X0) + 0.5 - pr.x0
