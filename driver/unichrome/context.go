@@ -193,8 +193,9 @@ func (c *Context) Flush() error {
 		c.stage = make([]byte, 4*len(w))
 	}
 	buf := c.stage[:4*len(w)]
-	for i, x := range w {
-		binary.LittleEndian.PutUint32(buf[4*i:], x)
+	// Two words at a time (w has an even length).
+	for i := 0; i+1 < len(w); i += 2 {
+		binary.LittleEndian.PutUint64(buf[4*i:4*i+8:4*i+8], uint64(w[i])|uint64(w[i+1])<<32)
 	}
 	c.cmd.init()
 	f, err := c.up.Submit(buf, 64, 4)

@@ -152,7 +152,9 @@ func (e *Engine) vertexDone(v *vertex) error {
 		copy(a.prev[:k], a.pend[:k])
 		a.npend = 0
 		a.n++
-		a.setup()
+		if a.style != uc.CycleFull {
+			a.setup() // a full cycle's fields stay all new
+		}
 		e.Stats.Prims++
 		return e.draw(a.prim, a.shade, a.prev[:k])
 	}
