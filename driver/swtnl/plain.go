@@ -9,9 +9,14 @@ import (
 
 // plain says whether a draw's vertices can take vertexPlain: no matrix
 // palette, nothing that reads the eye position or the normal (lighting,
-// fog, point attenuation, user clip planes) and no point-size array.
-func (s *setup) plain(va *driver.VertexArrays) bool {
-	return !s.palette && !s.needEye && !s.needNormal && !s.lighting && !va.PointSize.Enabled
+// fog, point attenuation, user clip planes) and no point-size array. It
+// sets the draw's point size, the same for every vertex then.
+func (s *setup) plain(st *driver.State, va *driver.VertexArrays) bool {
+	if s.palette || s.needEye || s.needNormal || s.lighting || va.PointSize.Enabled {
+		return false
+	}
+	s.pointSize = max(st.Point.Min, min(st.Point.Max, st.Point.Size))
+	return true
 }
 
 // vertexPlain is vertex for a draw that plain accepts, with vertex's
@@ -22,17 +27,14 @@ func (s *setup) plain(va *driver.VertexArrays) bool {
 // the two.
 func (s *setup) vertexPlain(st *driver.State, va *driver.VertexArrays, i int, v *Vertex) {
 	var p, c [4]float32
-	fetch(&va.Position, i, [4]float32{0, 0, 0, 1}, &p)
-	fetch(&va.Color, i, st.CurrentColor, &c)
+	fetch(&va.Position, i, &[4]float32{0, 0, 0, 1}, &p)
+	fetch(&va.Color, i, &st.CurrentColor, &c)
 	v.Clip = mulMat4(&s.mvp, p)
-	for k := range c {
-		c[k] = clamp01(c[k])
-	}
-	v.Color = c
+	v.Color = [4]float32{clamp01(c[0]), clamp01(c[1]), clamp01(c[2]), clamp01(c[3])}
 	v.Back = v.Color
 	for u := 0; u < s.units; u++ {
 		var tc [4]float32
-		fetch(&va.TexCoord[u], i, st.CurrentTexCoord[u], &tc)
+		fetch(&va.TexCoord[u], i, &st.CurrentTexCoord[u], &tc)
 		if !s.texIdent[u] {
 			tc = mulMat4(&st.Units[u].Matrix, tc)
 		}
@@ -40,31 +42,39 @@ func (s *setup) vertexPlain(st *driver.State, va *driver.VertexArrays, i int, v 
 	}
 	v.FogDist = float32(math.Abs(float64(v.Eye[2])))
 	v.Fog = 1
-	v.PointSize = max(st.Point.Min, min(st.Point.Max, st.Point.Size))
+	v.PointSize = s.pointSize
 }
 
-// fetch is a.Fetch with the float array read component by component
-// without a loop; any other array, or one whose vertex lies outside its
+// fetch is a.Fetch(i, *def, out) with a float array's components read
+// without Fetch's loop; any other array, or a vertex outside the array's
 // data, takes a.Fetch.
-func fetch(a *driver.Attrib, i int, def [4]float32, out *[4]float32) {
-	o, n := i*a.Stride, a.Size
-	if !a.Enabled || a.Type != driver.TypeFloat || n < 1 || n > 4 || o < 0 || o > len(a.Data) || 4*n > len(a.Data)-o {
-		a.Fetch(i, def, out)
-		return
+func fetch(a *driver.Attrib, i int, def *[4]float32, out *[4]float32) {
+	o := i * a.Stride
+	if a.Enabled && a.Type == driver.TypeFloat && o >= 0 {
+		d := a.Data
+		switch a.Size {
+		case 3:
+			if o <= len(d)-12 {
+				b := d[o : o+12 : o+12]
+				*out = [4]float32{f32le(b[0:4]), f32le(b[4:8]), f32le(b[8:12]), def[3]}
+				return
+			}
+		case 4:
+			if o <= len(d)-16 {
+				b := d[o : o+16 : o+16]
+				*out = [4]float32{f32le(b[0:4]), f32le(b[4:8]), f32le(b[8:12]), f32le(b[12:16])}
+				return
+			}
+		case 2:
+			if o <= len(d)-8 {
+				b := d[o : o+8 : o+8]
+				*out = [4]float32{f32le(b[0:4]), f32le(b[4:8]), def[2], def[3]}
+				return
+			}
+		}
 	}
-	b := a.Data[o : o+4*n : o+4*n]
-	*out = def
-	out[0] = math.Float32frombits(binary.LittleEndian.Uint32(b))
-	if n == 1 {
-		return
-	}
-	out[1] = math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))
-	if n == 2 {
-		return
-	}
-	out[2] = math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))
-	if n == 3 {
-		return
-	}
-	out[3] = math.Float32frombits(binary.LittleEndian.Uint32(b[12:]))
+	a.Fetch(i, *def, out)
 }
+
+// f32le is the little-endian float32 in b's first four bytes.
+func f32le(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }

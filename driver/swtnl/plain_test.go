@@ -84,10 +84,10 @@ func TestVertexPlainMatches(t *testing.T) {
 				def := [4]float32{r.Float32(), r.Float32(), r.Float32(), r.Float32()}
 				var want, got [4]float32
 				a.Fetch(i, def, &want)
-				fetch(a, i, def, &got)
+				fetch(a, i, &def, &got)
 				require.Equal(t, vec4Bits(want), vec4Bits(got), "iteration %d vertex %d", iter, i)
 			}
-			if !s.plain(va) {
+			if !s.plain(st, va) {
 				continue
 			}
 			taken++

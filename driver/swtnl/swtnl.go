@@ -90,7 +90,7 @@ func (t *TnL) Run(st *driver.State, dc *driver.DrawCall) (*Mesh, error) {
 		t.verts = make([]Vertex, n)
 	}
 	t.verts = t.verts[:n]
-	if t.setup.plain(dc.Arrays) {
+	if t.setup.plain(st, dc.Arrays) {
 		for i := range t.verts {
 			t.setup.vertexPlain(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
 		}
