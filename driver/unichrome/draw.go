@@ -2,6 +2,7 @@ package unichrome
 
 import (
 	"math"
+	"slices"
 
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/driver/swtnl"
@@ -76,9 +77,11 @@ func (c *Context) drawMesh(st *driver.State, ds *drawSetup, mesh *swtnl.Mesh) {
 	}
 	if n := len(mesh.Triangles); n > 0 {
 		c.polygonOffset(st, st.PolygonOffset.Fill)
-		c.verts = c.verts[:0]
+		// The list's words are written in place, ds.words() a vertex.
+		nw := ds.words()
+		c.verts = slices.Grow(c.verts[:0], nw*n)[:nw*n]
 		for i := range mesh.Triangles {
-			c.vertex(ds, &mesh.Triangles[i], [2]float32{})
+			c.vertexTo(ds, &mesh.Triangles[i], [2]float32{}, c.verts[nw*i:])
 		}
 		cullEn, bface := c.cullBits(st)
 		c.emit(ds, uc.PrimTri, flatTri, cullEn, bface)
@@ -161,15 +164,33 @@ func (c *Context) setup(st *driver.State, prim driver.Prim) (*drawSetup, error) 
 // vertex appends one swtnl vertex in the engine's layout. spr holds the
 // sprite coordinates used for units with COORD_REPLACE.
 func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
+	n := len(c.verts)
+	c.verts = slices.Grow(c.verts, ds.words())[:n+ds.words()]
+	c.vertexTo(ds, v, spr, c.verts[n:])
+}
+
+// words is the number of words of a vertex: X, Y, Z, W with textures,
+// Cd, Cs with fog, and an S, T pair per texture.
+func (ds *drawSetup) words() int {
+	n := 4 + 2*len(ds.units)
+	if ds.mask&uc.MaskW != 0 {
+		n++
+	}
+	if ds.fog {
+		n++
+	}
+	return n
+}
+
+// vertexTo writes vertex's words to b[:ds.words()].
+func (c *Context) vertexTo(ds *drawSetup, v *swtnl.Vertex, spr [2]float32, b []uint32) {
 	w := v.Win[3]
 	q := float32(1)
 	if len(ds.units) > 0 {
 		q = v.Tex[ds.units[0]][3]
 	}
 	cd := uint32(q8(v.Color[3]))<<24 | uint32(q8(v.Color[0]))<<16 | uint32(q8(v.Color[1]))<<8 | uint32(q8(v.Color[2]))
-	// The words are built here and appended at once: at most X, Y, Z, W,
-	// Cd, Cs and two S, T pairs.
-	var b [10]uint32
+	b = b[:ds.words()]
 	b[0], b[1], b[2] = fl(v.Win[0]), fl(ds.height-v.Win[1]), fl(v.Win[2])
 	n := 3
 	if ds.mask&uc.MaskW != 0 {
@@ -182,7 +203,7 @@ func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
 		b[n] = uint32(q8(v.Fog)) << 24
 		n++
 	}
-	for k, u := range ds.units[:min(len(ds.units), 2)] {
+	for k, u := range ds.units {
 		tc := v.Tex[u]
 		s, t := tc[0], tc[1]
 		if ds.sprite && ds.replace[k] {
@@ -193,7 +214,6 @@ func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
 		b[n], b[n+1] = fl(s), fl(t)
 		n += 2
 	}
-	c.verts = append(c.verts, b[:n]...)
 }
 
 func fl(f float32) uint32 {
