@@ -241,7 +241,12 @@ func (pr *prim) planes(p *pipeline, v0, v1, v2 *vertex, p0, p1, p2 raster.Point)
 	pr.gradBytes(atR, v0.cd, v1.cd, v2.cd, &g)
 	pr.gradBytes(atSR, v0.cs, v1.cs, v2.cs, &g)
 	for i := atZ; i < numAttrs; i++ {
-		pr.grad(i, float64(a1[i]-pr.a0[i]), float64(a2[i]-pr.a0[i]), &g)
+		d1, d2 := float64(a1[i]-pr.a0[i]), float64(a2[i]-pr.a0[i])
+		if d1 == 0 && d2 == 0 { // grad's first case, without the call
+			pr.gx[i], pr.gy[i] = 0, 0
+			continue
+		}
+		pr.grad(i, d1, d2, &g)
 	}
 }
 
