@@ -152,6 +152,10 @@ func (p *pipeline) plan() {
 // shadeSpans is the fast path: the triangle's pixels inside clip through
 // the span pipeline.
 func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
+	if clip = pr.bounds.Intersect(clip); w.tiny(p, pr, clip) {
+		w.shadeTiny(p, pr, clip)
+		return
+	}
 	sb := &w.sb
 	cur := pr.a0
 	step := pr.act[:pr.nact]
