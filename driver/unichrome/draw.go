@@ -80,8 +80,12 @@ func (c *Context) drawMesh(st *driver.State, ds *drawSetup, mesh *swtnl.Mesh) {
 		// The list's words are written in place, ds.words() a vertex.
 		nw := ds.words()
 		c.verts = slices.Grow(c.verts[:0], nw*n)[:nw*n]
-		for i := range mesh.Triangles {
-			c.vertexTo(ds, &mesh.Triangles[i], [2]float32{}, c.verts[nw*i:])
+		if nw == 4 {
+			plainWords(c.verts, mesh.Triangles, ds.height)
+		} else {
+			for i := range mesh.Triangles {
+				c.vertexTo(ds, &mesh.Triangles[i], [2]float32{}, c.verts[nw*i:])
+			}
 		}
 		cullEn, bface := c.cullBits(st)
 		c.emit(ds, uc.PrimTri, flatTri, cullEn, bface)
@@ -167,6 +171,18 @@ func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
 	n := len(c.verts)
 	c.verts = slices.Grow(c.verts, ds.words())[:n+ds.words()]
 	c.vertexTo(ds, v, spr, c.verts[n:])
+}
+
+// plainWords writes the words of vertices vs to b (4 a vertex) for a
+// draw with X, Y, Z and Cd alone (no texture, no fog) at height h:
+// vertexTo's words without its tests (TestPlainWords).
+func plainWords(b []uint32, vs []swtnl.Vertex, h float32) {
+	for i := range vs {
+		v := &vs[i]
+		d := b[4*i : 4*i+4 : 4*i+4]
+		d[0], d[1], d[2] = fl(v.Win[0]), fl(h-v.Win[1]), fl(v.Win[2])
+		d[3] = uint32(q8(v.Color[3]))<<24 | uint32(q8(v.Color[0]))<<16 | uint32(q8(v.Color[1]))<<8 | uint32(q8(v.Color[2]))
+	}
 }
 
 // words is the number of words of a vertex: X, Y, Z, W with textures,

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrogl/retrogl/driver/swtnl"
+	uc "github.com/retrogl/retrogl/hal/unichrome"
 )
 
 // TestQ8 compares q8 with q8Clamped, the clamp and floor it replaces: the
@@ -33,4 +36,32 @@ func TestQ8(t *testing.T) {
 		check(math.Float32frombits(r.Uint32()))
 		check(r.Float32())
 	}
+}
+
+// TestPlainWords compares plainWords with vertexTo for a draw with
+// neither texture nor fog, over random window positions and colours
+// (NaN and values outside [0, 1] among them).
+func TestPlainWords(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	f := func() float32 {
+		if r.Intn(30) == 0 {
+			return float32(math.NaN())
+		}
+		return r.Float32()*1.4 - 0.2
+	}
+	ds := &drawSetup{height: 480, mask: uc.MaskX | uc.MaskY | uc.MaskZ | uc.MaskCd}
+	require.Equal(t, 4, ds.words())
+	vs := make([]swtnl.Vertex, 300)
+	for i := range vs {
+		vs[i].Win = [4]float32{f() * 640, f() * 480, f(), f()}
+		vs[i].Color = [4]float32{f(), f(), f(), f()}
+	}
+	got := make([]uint32, 4*len(vs))
+	plainWords(got, vs, ds.height)
+	var c Context
+	want := make([]uint32, 4*len(vs))
+	for i := range vs {
+		c.vertexTo(ds, &vs[i], [2]float32{}, want[4*i:])
+	}
+	require.Equal(t, want, got)
 }
