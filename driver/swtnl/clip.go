@@ -156,11 +156,19 @@ func (t *TnL) line(st *driver.State, planes []plane, a, b *Vertex, flat bool) {
 // the resulting fan. A triangle whose vertices are inside every plane
 // takes triangleIn.
 func (t *TnL) triangle(st *driver.State, planes []plane, a, b, c, provoking *Vertex, flat bool) {
-	if inside(planes, a) && inside(planes, b) && inside(planes, c) {
+	if inView(a) && inView(b) && inView(c) &&
+		(len(planes) == 6 || inside(planes, a) && inside(planes, b) && inside(planes, c)) {
 		t.triangleIn(st, a, b, c, provoking, flat)
 		return
 	}
 	t.triangleClip(st, planes, a, b, c, provoking, flat)
+}
+
+// inView says whether v is inside the six view volume planes, the same
+// float32 sums as their functions in planes.
+func inView(v *Vertex) bool {
+	w, x, y, z := v.Clip[3], v.Clip[0], v.Clip[1], v.Clip[2]
+	return w+x >= 0 && w-x >= 0 && w+y >= 0 && w-y >= 0 && w+z >= 0 && w-z >= 0
 }
 
 // inside says whether v is inside every plane (dist >= 0): the six view
