@@ -28,7 +28,19 @@ func snap(f float32) int64 {
 	} else if v < -maxCoord {
 		v = -maxCoord
 	}
-	return int64(math.Floor(v*16 + 0.5))
+	return floorInt(v*16 + 0.5)
+}
+
+// floorInt is int64(math.Floor(x)) for a finite x of magnitude below
+// 2^52 (snap's at most 65536.5): the conversion truncates toward zero,
+// exactly, and a negative x that is not an integer is one below that
+// (TestFloorInt).
+func floorInt(x float64) int64 {
+	t := int64(x)
+	if x < 0 && float64(t) != x {
+		t--
+	}
+	return t
 }
 
 // Attribute slots of a fragment.
@@ -282,7 +294,12 @@ func (pr *prim) gradBytes(i int, c0, c1, c2 uint32, g *planeGeom) {
 	}
 	for k, sh := range [4]uint{16, 8, 0, 24} {
 		b0 := int32(c0 >> sh & 0xFF)
-		pr.grad(i+k, float64(int32(c1>>sh&0xFF)-b0), float64(int32(c2>>sh&0xFF)-b0), g)
+		d1, d2 := int32(c1>>sh&0xFF)-b0, int32(c2>>sh&0xFF)-b0
+		if d1 == 0 && d2 == 0 { // grad's first case, without the call
+			pr.gx[i+k], pr.gy[i+k] = 0, 0
+			continue
+		}
+		pr.grad(i+k, float64(d1), float64(d2), g)
 	}
 }
 

@@ -96,3 +96,26 @@ func TestPlanesMatchVals(t *testing.T) {
 		require.Equal(t, [2]float64{want.x0, want.y0}, [2]float64{got.x0, got.y0}, "case %d", i)
 	}
 }
+
+// TestFloorInt compares floorInt with math.Floor over snap's range:
+// integers, halves and their float64 neighbours, zeros of both signs and
+// random values.
+func TestFloorInt(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	check := func(x float64) {
+		require.Equal(t, int64(math.Floor(x)), floorInt(x), "x=%v", x)
+	}
+	check(0)
+	check(math.Copysign(0, -1))
+	for k := -65540; k <= 65540; k += 1 + r.Intn(7) {
+		for _, x := range []float64{float64(k), float64(k) + 0.5} {
+			check(x)
+			check(math.Nextafter(x, math.Inf(1)))
+			check(math.Nextafter(x, math.Inf(-1)))
+		}
+	}
+	for i := 0; i < 100000; i++ {
+		check((r.Float64()*2 - 1) * 65536.5)
+		check(float64(float32(r.Float64()*2-1)*4096)*16 + 0.5)
+	}
+}
