@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"slices"
 
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/driver/swtnl"
@@ -170,6 +171,17 @@ func (b *cmdbuf) list(cmdB, cmdA uint32, verts []uint32) {
 	b.words = append(b.words, uc.Header2, uc.TransSet(uc.TypeCmd, 0, 0, 0), cmdB, cmdA)
 	b.words = append(b.words, verts...)
 	b.words = append(b.words, cmdA|uc.CmdAEnd)
+}
+
+// listWords is list for n vertex words that the caller writes in the
+// slice it returns (valid until the buffer grows again).
+func (b *cmdbuf) listWords(cmdB, cmdA uint32, n int) []uint32 {
+	b.flushState()
+	b.words = append(b.words, uc.Header2, uc.TransSet(uc.TypeCmd, 0, 0, 0), cmdB, cmdA)
+	at := len(b.words)
+	b.words = slices.Grow(b.words, n+1)[:at+n+1]
+	b.words[at+n] = cmdA | uc.CmdAEnd
+	return b.words[at : at+n : at+n]
 }
 
 // Flush implements driver.Context: the list so far, ended by the

@@ -77,18 +77,19 @@ func (c *Context) drawMesh(st *driver.State, ds *drawSetup, mesh *swtnl.Mesh) {
 	}
 	if n := len(mesh.Triangles); n > 0 {
 		c.polygonOffset(st, st.PolygonOffset.Fill)
-		// The list's words are written in place, ds.words() a vertex.
+		// The list's vertices are written in place in the command
+		// buffer, ds.words() a vertex (emit's words without c.verts).
+		cullEn, bface := c.cullBits(st)
+		c.cmd.set(grpAttr, uc.AttrEnable, ds.en|cullEn)
 		nw := ds.words()
-		c.verts = slices.Grow(c.verts[:0], nw*n)[:nw*n]
+		vs := c.cmd.listWords(uc.CmdBWord(ds.mask, bface, 0), uc.CmdAWord(uc.PrimTri, flatTri, uc.CycleFull), nw*n)
 		if nw == 4 {
-			plainWords(c.verts, mesh.Triangles, ds.height)
+			plainWords(vs, mesh.Triangles, ds.height)
 		} else {
 			for i := range mesh.Triangles {
-				c.vertexTo(ds, &mesh.Triangles[i], [2]float32{}, c.verts[nw*i:])
+				c.vertexTo(ds, &mesh.Triangles[i], [2]float32{}, vs[nw*i:])
 			}
 		}
-		cullEn, bface := c.cullBits(st)
-		c.emit(ds, uc.PrimTri, flatTri, cullEn, bface)
 	}
 	if len(mesh.Lines) > 0 {
 		c.polygonOffset(st, false)
