@@ -40,6 +40,12 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if err != nil || ds == nil {
 		return err
 	}
+	if c.drawStream(st, ds, dc) {
+		if len(c.cmd.words) > flushWords {
+			return c.Flush()
+		}
+		return nil
+	}
 	mesh, err := c.transform(st, dc)
 	if err != nil {
 		return err
@@ -51,17 +57,59 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	return nil
 }
 
+// drawStream is transform and drawMesh for a draw swtnl.Stream takes (a
+// plain list of independent triangles): the same words, each triangle's
+// written as it leaves T&L, so the transformed vertices and the mesh are
+// never held whole. It returns false, having done nothing, for any other
+// draw.
+func (c *Context) drawStream(st *driver.State, ds *drawSetup, dc *driver.DrawCall) bool {
+	c.verts = c.verts[:0]
+	plain := ds.words() == 4
+	if !c.tnl.Stream(c.tnlState(st), dc, func(m *swtnl.Mesh) {
+		if plain {
+			n, k := len(c.verts), 4*len(m.Triangles)
+			c.verts = slices.Grow(c.verts, k)[:n+k]
+			plainWords(c.verts[n:], m.Triangles, ds.height)
+			return
+		}
+		for i := range m.Triangles {
+			c.vertex(ds, &m.Triangles[i], [2]float32{})
+		}
+	}) {
+		return false
+	}
+	if len(c.verts) > 0 {
+		// drawMesh's order: the polygon offset, then the list.
+		c.polygonOffset(st, st.PolygonOffset.Fill)
+		cullEn, bface := c.cullBits(st)
+		c.emit(ds, uc.PrimTri, triShade(st), cullEn, bface)
+	}
+	return true
+}
+
+// triShade is the engine's shading for a draw's triangles (drawMesh).
+func triShade(st *driver.State) uc.Shade {
+	if st.Shade == driver.ShadeFlat && !st.Fog.Enabled {
+		return uc.ShadeFlatC
+	}
+	return uc.ShadeGouraud
+}
+
+// tnlState is the state software T&L runs with (transform).
+func (c *Context) tnlState(st *driver.State) *driver.State {
+	if st.CullEnabled && st.CullFace != driver.FaceFrontAndBack {
+		cp := *st
+		cp.CullEnabled = false
+		return &cp
+	}
+	return st
+}
+
 // transform runs software T&L. Culling is the engine's except
 // FRONT_AND_BACK, which software T&L drops; two-sided lighting still sees
 // the facing.
 func (c *Context) transform(st *driver.State, dc *driver.DrawCall) (*swtnl.Mesh, error) {
-	tst := st
-	if st.CullEnabled && st.CullFace != driver.FaceFrontAndBack {
-		cp := *st
-		cp.CullEnabled = false
-		tst = &cp
-	}
-	return c.tnl.Run(tst, dc)
+	return c.tnl.Run(c.tnlState(st), dc)
 }
 
 // drawMesh sends a mesh's primitives with the state setup programmed.
