@@ -63,6 +63,9 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 // never held whole. It returns false, having done nothing, for any other
 // draw.
 func (c *Context) drawStream(st *driver.State, ds *drawSetup, dc *driver.DrawCall) bool {
+	if streamOff {
+		return false
+	}
 	c.verts = c.verts[:0]
 	plain := ds.words() == 4
 	if !c.tnl.Stream(c.tnlState(st), dc, func(m *swtnl.Mesh) {
@@ -86,6 +89,9 @@ func (c *Context) drawStream(st *driver.State, ds *drawSetup, dc *driver.DrawCal
 	}
 	return true
 }
+
+// streamOff turns drawStream off (TestStreamSameWords).
+var streamOff bool
 
 // triShade is the engine's shading for a draw's triangles (drawMesh).
 func triShade(st *driver.State) uc.Shade {
