@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/retrogl/retrogl/driver"
 )
 
@@ -29,9 +31,13 @@ func (s *setup) vertexPlain(st *driver.State, va *driver.VertexArrays, i int, v 
 	var p, c [4]float32
 	fetch(&va.Position, i, &[4]float32{0, 0, 0, 1}, &p)
 	fetch(&va.Color, i, &st.CurrentColor, &c)
-	v.Clip = mulMat4(&s.mvp, p)
-	v.Color = [4]float32{clamp01(c[0]), clamp01(c[1]), clamp01(c[2]), clamp01(c[3])}
-	v.Back = v.Color
+	// Written element by element: a whole-array copy of values just
+	// stored one by one would wait on the stores.
+	mulMat4To(&s.mvp, &p, &v.Clip)
+	for k := range c {
+		x := clamp01(c[k])
+		v.Color[k], v.Back[k] = x, x
+	}
 	for u := 0; u < s.units; u++ {
 		var tc [4]float32
 		fetch(&va.TexCoord[u], i, &st.CurrentTexCoord[u], &tc)
@@ -43,6 +49,16 @@ func (s *setup) vertexPlain(st *driver.State, va *driver.VertexArrays, i int, v 
 	v.FogDist = float32(math.Abs(float64(v.Eye[2])))
 	v.Fog = 1
 	v.PointSize = s.pointSize
+}
+
+// mulMat4To is mulMat4(m, *v) stored in out element by element (out is
+// not v).
+func mulMat4To(m *mgl32.Mat4, v, out *[4]float32) {
+	x, y, z, w := v[0], v[1], v[2], v[3]
+	out[0] = float32(float32(m32(m[0], x)+m32(m[4], y))+m32(m[8], z)) + m32(m[12], w)
+	out[1] = float32(float32(m32(m[1], x)+m32(m[5], y))+m32(m[9], z)) + m32(m[13], w)
+	out[2] = float32(float32(m32(m[2], x)+m32(m[6], y))+m32(m[10], z)) + m32(m[14], w)
+	out[3] = float32(float32(m32(m[3], x)+m32(m[7], y))+m32(m[11], z)) + m32(m[15], w)
 }
 
 // fetch is a.Fetch(i, *def, out) with a float array's components read

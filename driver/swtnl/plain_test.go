@@ -108,3 +108,19 @@ func TestVertexPlainMatches(t *testing.T) {
 func vec4Bits(v [4]float32) [4]uint32 {
 	return [4]uint32{math.Float32bits(v[0]), math.Float32bits(v[1]), math.Float32bits(v[2]), math.Float32bits(v[3])}
 }
+
+// TestMulMat4To compares mulMat4To with mulMat4 over random matrices and
+// vectors.
+func TestMulMat4To(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for i := 0; i < 20000; i++ {
+		m := randMat(r)
+		v := [4]float32{r.Float32()*4 - 2, r.Float32()*4 - 2, r.Float32()*4 - 2, r.Float32()*4 - 2}
+		if r.Intn(50) == 0 {
+			v[r.Intn(4)] = float32(math.Inf(1))
+		}
+		var got [4]float32
+		mulMat4To(&m, &v, &got)
+		require.Equal(t, vec4Bits(mulMat4(&m, v)), vec4Bits(got), "case %d", i)
+	}
+}
