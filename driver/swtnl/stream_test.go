@@ -18,8 +18,8 @@ import (
 func TestStreamMatchesRun(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
 	taken, tris := 0, 0
-	for iter := 0; iter < 1500; iter++ {
-		const n = 40
+	for iter := 0; iter < 600; iter++ {
+		const n = 160 // more than one batch of streamTris
 		st := baseState()
 		if r.Intn(2) == 0 {
 			st.ModelView = randMat(r)
@@ -81,6 +81,6 @@ func TestStreamMatchesRun(t *testing.T) {
 			require.Equal(t, vertexBits(&w), vertexBits(&g), "iteration %d vertex %d", iter, k)
 		}
 	}
-	require.Greater(t, taken, 1000, "draws streamed")
+	require.Greater(t, taken, 400, "draws streamed")
 	require.Greater(t, tris, 3000, "triangles streamed")
 }

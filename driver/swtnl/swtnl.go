@@ -74,8 +74,8 @@ type TnL struct {
 	setup setup
 	// poly and clip are the clipper's polygon buffers.
 	poly, clip []Vertex
-	// tri is Stream's triangle.
-	tri [3]Vertex
+	// tri is Stream's vertices.
+	tri [3 * streamTris]Vertex
 	// ForceLighting keeps lighting on even when a backend wants only
 	// transform; zero value follows the state.
 }
