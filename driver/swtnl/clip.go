@@ -153,8 +153,89 @@ func (t *TnL) line(st *driver.State, planes []plane, a, b *Vertex, flat bool) {
 
 // triangle clips a triangle against every plane (Sutherland-Hodgman),
 // culls it by its window winding, picks front or back colours and appends
-// the resulting fan.
+// the resulting fan. A triangle whose vertices are inside every plane
+// takes triangleIn.
 func (t *TnL) triangle(st *driver.State, planes []plane, a, b, c, provoking *Vertex, flat bool) {
+	if inView(a) && inView(b) && inView(c) &&
+		(len(planes) == 6 || inside(planes, a) && inside(planes, b) && inside(planes, c)) {
+		t.triangleIn(st, a, b, c, provoking, flat)
+		return
+	}
+	t.triangleClip(st, planes, a, b, c, provoking, flat)
+}
+
+// inView says whether v is inside the six view volume planes, the same
+// float32 sums as their functions in planes.
+func inView(v *Vertex) bool {
+	w, x, y, z := v.Clip[3], v.Clip[0], v.Clip[1], v.Clip[2]
+	return w+x >= 0 && w-x >= 0 && w+y >= 0 && w-y >= 0 && w+z >= 0 && w-z >= 0
+}
+
+// inside says whether v is inside every plane (dist >= 0): the six view
+// volume planes that planes puts first are tested inline, the same float32
+// sums as their functions, then the user planes.
+func inside(planes []plane, v *Vertex) bool {
+	w, x, y, z := v.Clip[3], v.Clip[0], v.Clip[1], v.Clip[2]
+	if !(w+x >= 0 && w-x >= 0 && w+y >= 0 && w-y >= 0 && w+z >= 0 && w-z >= 0) {
+		return false
+	}
+	for _, p := range planes[6:] {
+		if !(p(v) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// triangleIn is triangleClip for a triangle no plane clips: the clipper
+// would leave the polygon a, b, c as it is, so the vertices are copied
+// straight to the mesh and mapped to the window there, with the same
+// facing, culling and colour choice.
+// TestTriangleInMatchesClip compares the two.
+func (t *TnL) triangleIn(st *driver.State, a, b, c, provoking *Vertex, flat bool) {
+	n := len(t.mesh.Triangles)
+	t.mesh.Triangles = append(t.mesh.Triangles, *a, *b, *c)
+	poly := t.mesh.Triangles[n : n+3 : n+3]
+	for i := range poly {
+		window(st, &poly[i])
+	}
+	var area float32
+	for i := range poly {
+		j := (i + 1) % len(poly)
+		area += m32(poly[i].Win[0], poly[j].Win[1]) - m32(poly[j].Win[0], poly[i].Win[1])
+	}
+	front := area > 0
+	if st.FrontFace == driver.WindingCW {
+		front = !front
+	}
+	if st.CullEnabled {
+		cull := false
+		switch st.CullFace {
+		case driver.FaceFrontAndBack:
+			cull = true
+		case driver.FaceFront:
+			cull = front
+		case driver.FaceBack:
+			cull = !front
+		}
+		if cull {
+			t.mesh.Triangles = t.mesh.Triangles[:n]
+			return
+		}
+	}
+	for i := range poly {
+		if flat {
+			poly[i].Color, poly[i].Back = provoking.Color, provoking.Back
+		}
+		if !front && st.Lighting.Enabled && st.Lighting.TwoSide {
+			poly[i].Color = poly[i].Back
+		}
+	}
+	t.mesh.Facing = append(t.mesh.Facing, front)
+}
+
+// triangleClip is triangle's general path.
+func (t *TnL) triangleClip(st *driver.State, planes []plane, a, b, c, provoking *Vertex, flat bool) {
 	// The polygon and the clipper's output live in buffers the TnL keeps
 	// from triangle to triangle.
 	poly := append(t.poly[:0], *a, *b, *c)

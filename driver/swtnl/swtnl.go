@@ -74,6 +74,8 @@ type TnL struct {
 	setup setup
 	// poly and clip are the clipper's polygon buffers.
 	poly, clip []Vertex
+	// tri is Stream's vertices.
+	tri [3 * streamTris]Vertex
 	// ForceLighting keeps lighting on even when a backend wants only
 	// transform; zero value follows the state.
 }
@@ -90,8 +92,14 @@ func (t *TnL) Run(st *driver.State, dc *driver.DrawCall) (*Mesh, error) {
 		t.verts = make([]Vertex, n)
 	}
 	t.verts = t.verts[:n]
-	for i := range t.verts {
-		t.setup.vertex(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
+	if t.setup.plain(st, dc.Arrays) {
+		for i := range t.verts {
+			t.setup.vertexPlain(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
+		}
+	} else {
+		for i := range t.verts {
+			t.setup.vertex(st, dc.Arrays, dc.MinIndex+i, &t.verts[i])
+		}
 	}
 	t.mesh.Triangles = t.mesh.Triangles[:0]
 	t.mesh.Lines = t.mesh.Lines[:0]

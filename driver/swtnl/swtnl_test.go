@@ -3,6 +3,7 @@ package swtnl
 import (
 	"encoding/binary"
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -238,4 +239,91 @@ func TestFlatShadingUsesLastVertex(t *testing.T) {
 	for _, v := range m.Triangles {
 		assert.Equal(t, [4]float32{0, 0, 1, 1}, v.Color)
 	}
+}
+
+// TestTriangleInMatchesClip compares triangle (whose unclipped triangles
+// take triangleIn) with the general clipper, triangleClip, over random
+// triangles inside, across and outside the view volume and a user plane,
+// with flat shading, culling, winding and two-sided lighting at random.
+func TestTriangleInMatchesClip(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	coord := func() float32 {
+		if r.Intn(200) == 0 {
+			return float32(math.NaN())
+		}
+		if r.Intn(3) == 0 {
+			return (r.Float32()*2 - 1) * 1.5
+		}
+		return r.Float32()*2 - 1
+	}
+	vert := func() Vertex {
+		var v Vertex
+		v.Clip = [4]float32{coord(), coord(), coord(), 1}
+		if r.Intn(4) == 0 {
+			v.Clip[3] = 0.5 + r.Float32()*2
+		}
+		v.Eye = [4]float32{r.Float32(), r.Float32(), r.Float32() - 2, 1}
+		for k := range v.Color {
+			v.Color[k], v.Back[k] = r.Float32(), r.Float32()
+		}
+		v.Tex[0] = [4]float32{r.Float32(), r.Float32(), 0, 1}
+		v.Fog, v.FogDist, v.PointSize = r.Float32(), r.Float32(), 1
+		return v
+	}
+	fast := 0
+	for i := 0; i < 4000; i++ {
+		st := baseState()
+		st.Viewport = driver.Rect{X: r.Intn(20), Y: r.Intn(20), W: 1 + r.Intn(640), H: 1 + r.Intn(480)}
+		st.DepthRange = [2]float32{r.Float32() / 2, 0.5 + r.Float32()/2}
+		st.CullEnabled = r.Intn(2) == 0
+		st.CullFace = []driver.Face{driver.FaceFront, driver.FaceBack, driver.FaceFrontAndBack}[r.Intn(3)]
+		if r.Intn(2) == 0 {
+			st.FrontFace = driver.WindingCW
+		}
+		st.Lighting.Enabled = r.Intn(2) == 0
+		st.Lighting.TwoSide = r.Intn(2) == 0
+		if r.Intn(4) == 0 {
+			st.ClipPlanes[0].Enabled = true
+			st.ClipPlanes[0].Eq = [4]float32{r.Float32() - 0.5, r.Float32() - 0.5, 0, 0.3}
+		}
+		flat := r.Intn(2) == 0
+		var a, b TnL
+		planes := a.planes(st)
+		vs := []Vertex{vert(), vert(), vert()}
+		if inside(planes, &vs[0]) && inside(planes, &vs[1]) && inside(planes, &vs[2]) {
+			fast++
+		}
+		// Earlier triangles in the mesh: the new ones are appended.
+		a.mesh.Triangles = append(a.mesh.Triangles, vs[0])
+		b.mesh.Triangles = append(b.mesh.Triangles, vs[0])
+		a.triangle(st, planes, &vs[0], &vs[1], &vs[2], &vs[2], flat)
+		b.triangleClip(st, b.planes(st), &vs[0], &vs[1], &vs[2], &vs[2], flat)
+		require.Equal(t, b.mesh.Facing, a.mesh.Facing, "triangle %d", i)
+		require.Equal(t, len(b.mesh.Triangles), len(a.mesh.Triangles), "triangle %d", i)
+		for k := range a.mesh.Triangles {
+			require.Equal(t, vertexBits(&b.mesh.Triangles[k]), vertexBits(&a.mesh.Triangles[k]), "triangle %d vertex %d", i, k)
+		}
+	}
+	require.Greater(t, fast, 1000, "triangles on the fast path")
+}
+
+// vertexBits is a vertex's float32 fields as bits (NaN compares equal to
+// itself).
+func vertexBits(v *Vertex) []uint32 {
+	var out []uint32
+	add := func(fs ...float32) {
+		for _, f := range fs {
+			out = append(out, math.Float32bits(f))
+		}
+	}
+	add(v.Clip[:]...)
+	add(v.Eye[:]...)
+	add(v.Color[:]...)
+	add(v.Back[:]...)
+	for u := range v.Tex {
+		add(v.Tex[u][:]...)
+	}
+	add(v.FogDist, v.Fog, v.PointSize)
+	add(v.Win[:]...)
+	return out
 }

@@ -36,6 +36,8 @@ type setup struct {
 	palNormal  [driver.MaxPaletteMatrix]mgl32.Mat3
 	units      int
 	texIdent   [driver.MaxTextureUnits]bool
+	// pointSize is a plain draw's point size (plain).
+	pointSize float32
 }
 
 func normalMatrix(m mgl32.Mat4) mgl32.Mat3 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"slices"
 
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/driver/swtnl"
@@ -172,6 +173,17 @@ func (b *cmdbuf) list(cmdB, cmdA uint32, verts []uint32) {
 	b.words = append(b.words, cmdA|uc.CmdAEnd)
 }
 
+// listWords is list for n vertex words that the caller writes in the
+// slice it returns (valid until the buffer grows again).
+func (b *cmdbuf) listWords(cmdB, cmdA uint32, n int) []uint32 {
+	b.flushState()
+	b.words = append(b.words, uc.Header2, uc.TransSet(uc.TypeCmd, 0, 0, 0), cmdB, cmdA)
+	at := len(b.words)
+	b.words = slices.Grow(b.words, n+1)[:at+n+1]
+	b.words[at+n] = cmdA | uc.CmdAEnd
+	return b.words[at : at+n : at+n]
+}
+
 // Flush implements driver.Context: the list so far, ended by the
 // HCRFlagNum write-back and padded to 64 bits, goes to the device.
 func (c *Context) Flush() error {
@@ -193,8 +205,9 @@ func (c *Context) Flush() error {
 		c.stage = make([]byte, 4*len(w))
 	}
 	buf := c.stage[:4*len(w)]
-	for i, x := range w {
-		binary.LittleEndian.PutUint32(buf[4*i:], x)
+	// Two words at a time (w has an even length).
+	for i := 0; i+1 < len(w); i += 2 {
+		binary.LittleEndian.PutUint64(buf[4*i:4*i+8:4*i+8], uint64(w[i])|uint64(w[i+1])<<32)
 	}
 	c.cmd.init()
 	f, err := c.up.Submit(buf, 64, 4)

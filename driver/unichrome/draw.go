@@ -2,6 +2,7 @@ package unichrome
 
 import (
 	"math"
+	"slices"
 
 	"github.com/retrogl/retrogl/driver"
 	"github.com/retrogl/retrogl/driver/swtnl"
@@ -39,6 +40,12 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	if err != nil || ds == nil {
 		return err
 	}
+	if c.drawStream(st, ds, dc) {
+		if len(c.cmd.words) > flushWords {
+			return c.Flush()
+		}
+		return nil
+	}
 	mesh, err := c.transform(st, dc)
 	if err != nil {
 		return err
@@ -50,17 +57,65 @@ func (c *Context) Draw(st *driver.State, dc *driver.DrawCall) error {
 	return nil
 }
 
+// drawStream is transform and drawMesh for a draw swtnl.Stream takes (a
+// plain list of independent triangles): the same words, each triangle's
+// written as it leaves T&L, so the transformed vertices and the mesh are
+// never held whole. It returns false, having done nothing, for any other
+// draw.
+func (c *Context) drawStream(st *driver.State, ds *drawSetup, dc *driver.DrawCall) bool {
+	if streamOff {
+		return false
+	}
+	c.verts = c.verts[:0]
+	plain := ds.words() == 4
+	if !c.tnl.Stream(c.tnlState(st), dc, func(m *swtnl.Mesh) {
+		if plain {
+			n, k := len(c.verts), 4*len(m.Triangles)
+			c.verts = slices.Grow(c.verts, k)[:n+k]
+			plainWords(c.verts[n:], m.Triangles, ds.height)
+			return
+		}
+		for i := range m.Triangles {
+			c.vertex(ds, &m.Triangles[i], [2]float32{})
+		}
+	}) {
+		return false
+	}
+	if len(c.verts) > 0 {
+		// drawMesh's order: the polygon offset, then the list.
+		c.polygonOffset(st, st.PolygonOffset.Fill)
+		cullEn, bface := c.cullBits(st)
+		c.emit(ds, uc.PrimTri, triShade(st), cullEn, bface)
+	}
+	return true
+}
+
+// streamOff turns drawStream off (TestStreamSameWords).
+var streamOff bool
+
+// triShade is the engine's shading for a draw's triangles (drawMesh).
+func triShade(st *driver.State) uc.Shade {
+	if st.Shade == driver.ShadeFlat && !st.Fog.Enabled {
+		return uc.ShadeFlatC
+	}
+	return uc.ShadeGouraud
+}
+
+// tnlState is the state software T&L runs with (transform).
+func (c *Context) tnlState(st *driver.State) *driver.State {
+	if st.CullEnabled && st.CullFace != driver.FaceFrontAndBack {
+		cp := *st
+		cp.CullEnabled = false
+		return &cp
+	}
+	return st
+}
+
 // transform runs software T&L. Culling is the engine's except
 // FRONT_AND_BACK, which software T&L drops; two-sided lighting still sees
 // the facing.
 func (c *Context) transform(st *driver.State, dc *driver.DrawCall) (*swtnl.Mesh, error) {
-	tst := st
-	if st.CullEnabled && st.CullFace != driver.FaceFrontAndBack {
-		cp := *st
-		cp.CullEnabled = false
-		tst = &cp
-	}
-	return c.tnl.Run(tst, dc)
+	return c.tnl.Run(c.tnlState(st), dc)
 }
 
 // drawMesh sends a mesh's primitives with the state setup programmed.
@@ -76,12 +131,19 @@ func (c *Context) drawMesh(st *driver.State, ds *drawSetup, mesh *swtnl.Mesh) {
 	}
 	if n := len(mesh.Triangles); n > 0 {
 		c.polygonOffset(st, st.PolygonOffset.Fill)
-		c.verts = c.verts[:0]
-		for i := range mesh.Triangles {
-			c.vertex(ds, &mesh.Triangles[i], [2]float32{})
-		}
+		// The list's vertices are written in place in the command
+		// buffer, ds.words() a vertex (emit's words without c.verts).
 		cullEn, bface := c.cullBits(st)
-		c.emit(ds, uc.PrimTri, flatTri, cullEn, bface)
+		c.cmd.set(grpAttr, uc.AttrEnable, ds.en|cullEn)
+		nw := ds.words()
+		vs := c.cmd.listWords(uc.CmdBWord(ds.mask, bface, 0), uc.CmdAWord(uc.PrimTri, flatTri, uc.CycleFull), nw*n)
+		if nw == 4 {
+			plainWords(vs, mesh.Triangles, ds.height)
+		} else {
+			for i := range mesh.Triangles {
+				c.vertexTo(ds, &mesh.Triangles[i], [2]float32{}, vs[nw*i:])
+			}
+		}
 	}
 	if len(mesh.Lines) > 0 {
 		c.polygonOffset(st, false)
@@ -161,29 +223,67 @@ func (c *Context) setup(st *driver.State, prim driver.Prim) (*drawSetup, error) 
 // vertex appends one swtnl vertex in the engine's layout. spr holds the
 // sprite coordinates used for units with COORD_REPLACE.
 func (c *Context) vertex(ds *drawSetup, v *swtnl.Vertex, spr [2]float32) {
+	n := len(c.verts)
+	c.verts = slices.Grow(c.verts, ds.words())[:n+ds.words()]
+	c.vertexTo(ds, v, spr, c.verts[n:])
+}
+
+// plainWords writes the words of vertices vs to b (4 a vertex) for a
+// draw with X, Y, Z and Cd alone (no texture, no fog) at height h:
+// vertexTo's words without its tests (TestPlainWords).
+func plainWords(b []uint32, vs []swtnl.Vertex, h float32) {
+	for i := range vs {
+		v := &vs[i]
+		d := b[4*i : 4*i+4 : 4*i+4]
+		d[0], d[1], d[2] = fl(v.Win[0]), fl(h-v.Win[1]), fl(v.Win[2])
+		d[3] = uint32(q8(v.Color[3]))<<24 | uint32(q8(v.Color[0]))<<16 | uint32(q8(v.Color[1]))<<8 | uint32(q8(v.Color[2]))
+	}
+}
+
+// words is the number of words of a vertex: X, Y, Z, W with textures,
+// Cd, Cs with fog, and an S, T pair per texture.
+func (ds *drawSetup) words() int {
+	n := 4 + 2*len(ds.units)
+	if ds.mask&uc.MaskW != 0 {
+		n++
+	}
+	if ds.fog {
+		n++
+	}
+	return n
+}
+
+// vertexTo writes vertex's words to b[:ds.words()].
+func (c *Context) vertexTo(ds *drawSetup, v *swtnl.Vertex, spr [2]float32, b []uint32) {
 	w := v.Win[3]
 	q := float32(1)
 	if len(ds.units) > 0 {
 		q = v.Tex[ds.units[0]][3]
 	}
 	cd := uint32(q8(v.Color[3]))<<24 | uint32(q8(v.Color[0]))<<16 | uint32(q8(v.Color[1]))<<8 | uint32(q8(v.Color[2]))
-	c.verts = append(c.verts, fl(v.Win[0]), fl(ds.height-v.Win[1]), fl(v.Win[2]))
+	b = b[:ds.words()]
+	b[0], b[1], b[2] = fl(v.Win[0]), fl(ds.height-v.Win[1]), fl(v.Win[2])
+	n := 3
 	if ds.mask&uc.MaskW != 0 {
-		c.verts = append(c.verts, fl(w*q))
+		b[n] = fl(w * q)
+		n++
 	}
-	c.verts = append(c.verts, cd)
+	b[n] = cd
+	n++
 	if ds.fog {
-		c.verts = append(c.verts, uint32(q8(v.Fog))<<24)
+		b[n] = uint32(q8(v.Fog)) << 24
+		n++
 	}
-	for n, u := range ds.units {
+	for k, u := range ds.units {
 		tc := v.Tex[u]
 		s, t := tc[0], tc[1]
-		if ds.sprite && ds.replace[n] {
+		if ds.sprite && ds.replace[k] {
 			s, t = spr[0], spr[1]
 		} else if tc[3] != 1 && tc[3] != 0 {
 			s, t = s/tc[3], t/tc[3]
 		}
-		c.verts = append(c.verts, fl(s), fl(t))
+		b[n], b[n+1] = fl(s), fl(t)
+		n += 2
 	}
 }
 

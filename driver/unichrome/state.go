@@ -9,8 +9,33 @@ import (
 
 func clampf(v float32) float32 { return float32(math.Max(0, math.Min(1, float64(v)))) }
 
-// q8 converts [0, 1] to 0..255, rounding to nearest.
-func q8(v float32) uint8 { return uint8(math.Floor(float64(clampf(v))*255 + 0.5)) }
+// q8 converts [0, 1] to 0..255, rounding to nearest (q8Clamped's
+// floor(clampf(v)·255 + 1/2)). In [0, 1] the sum is at least 1/2, so
+// truncation is its floor, and float64(v)·255 is exact (a float32's 24
+// bits times 8 bits), so no rounding differs; below 0 and above 1 the
+// clamp gives 0 and 255; NaN takes q8Clamped itself. TestQ8 compares the
+// two at every float32 of [0, 1] in a range around each rounding edge and
+// at random bit patterns.
+func q8(v float32) uint8 {
+	if v >= 0 && v <= 1 {
+		return uint8(int32(float64(v)*255 + 0.5))
+	}
+	return q8Out(v)
+}
+
+// q8Out is q8 outside [0, 1] (kept out of q8, which inlines).
+func q8Out(v float32) uint8 {
+	switch {
+	case v > 1:
+		return 255
+	case v < 0:
+		return 0
+	}
+	return q8Clamped(v)
+}
+
+// q8Clamped is q8 as the clamp and floor write it.
+func q8Clamped(v float32) uint8 { return uint8(math.Floor(float64(clampf(v))*255 + 0.5)) }
 
 // Enable bits of 00h.
 const (

@@ -145,8 +145,20 @@ func (e *Engine) vertexDone(v *vertex) error {
 	if a.npend < a.need {
 		return nil
 	}
-	var pv [3]vertex
 	k := slots(a.prim)
+	if a.need == k {
+		// Every vertex is new (a full cycle): the primitive is pend's
+		// vertices, and they are the next one's previous vertices.
+		copy(a.prev[:k], a.pend[:k])
+		a.npend = 0
+		a.n++
+		if a.style != uc.CycleFull {
+			a.setup() // a full cycle's fields stay all new
+		}
+		e.Stats.Prims++
+		return e.draw(a.prim, a.shade, a.prev[:k])
+	}
+	var pv [3]vertex
 	j := 0
 	for i := 0; i < k; i++ {
 		if f := a.fields[i]; f == uc.VNew {

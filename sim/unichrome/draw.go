@@ -21,8 +21,26 @@ func snap(f float32) int64 {
 	if v != v {
 		return 0
 	}
-	v = min(maxCoord, max(-maxCoord, v))
-	return int64(math.Floor(v*16 + 0.5))
+	// v is not NaN: comparisons clamp it as min and max would (a -0
+	// stays -0 either way).
+	if v > maxCoord {
+		v = maxCoord
+	} else if v < -maxCoord {
+		v = -maxCoord
+	}
+	return floorInt(v*16 + 0.5)
+}
+
+// floorInt is int64(math.Floor(x)) for a finite x of magnitude below
+// 2^52 (snap's at most 65536.5): the conversion truncates toward zero,
+// exactly, and a negative x that is not an integer is one below that
+// (TestFloorInt).
+func floorInt(x float64) int64 {
+	t := int64(x)
+	if x < 0 && float64(t) != x {
+		t--
+	}
+	return t
 }
 
 // Attribute slots of a fragment.
@@ -49,6 +67,11 @@ func (p *pipeline) vals(v *vertex, out *[numAttrs]float64) {
 	cd, cs := v.cd, v.cs
 	out[atR], out[atG], out[atB], out[atA] = float64(cd>>16&0xFF), float64(cd>>8&0xFF), float64(cd&0xFF), float64(cd>>24)
 	out[atSR], out[atSG], out[atSB], out[atFog] = float64(cs>>16&0xFF), float64(cs>>8&0xFF), float64(cs&0xFF), float64(cs>>24)
+	p.valsRest(v, out)
+}
+
+// valsRest is vals from Z on (Z, W, S and T).
+func (p *pipeline) valsRest(v *vertex, out *[numAttrs]float64) {
 	out[atZ] = float64(v.z) * p.znf
 	w := float64(v.w)
 	out[atW] = w
@@ -92,6 +115,10 @@ func (e *Engine) draw(prim uc.Prim, sh uc.Shade, v []vertex) error {
 	p := e.pipe
 	if p.clip.Empty() {
 		return nil
+	}
+	if sh == uc.ShadeGouraud && prim == uc.PrimTri {
+		// Each vertex keeps its own colours: no copy to change.
+		return e.triangle(p, &v[0], &v[1], &v[2])
 	}
 	var pv [3]vertex
 	copy(pv[:], v)
@@ -151,7 +178,8 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 	if !ok {
 		return nil
 	}
-	if r := t.Bounds().Intersect(p.clip); !r.Empty() {
+	bounds := t.Bounds().Intersect(p.clip)
+	if r := bounds; !r.Empty() {
 		if err := e.x.Step(1 + (r.X1-r.X0)*(r.Y1-r.Y0)/256); err != nil {
 			return err
 		}
@@ -163,7 +191,6 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 			return nil
 		}
 	}
-	bounds := t.Bounds().Intersect(p.clip)
 	if bounds.Empty() {
 		return nil
 	}
@@ -172,26 +199,18 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 		e.flush()
 		b.pipe = p
 	}
-	b.prims = append(b.prims, prim{tri: t, bounds: bounds})
-	pr := &b.prims[len(b.prims)-1]
-	var a [3][numAttrs]float64
-	p.vals(v0, &a[0])
-	p.vals(v1, &a[1])
-	p.vals(v2, &a[2])
-	pr.a0 = a[0]
-	pr.x0, pr.y0 = float64(p0.X)/16, float64(p0.Y)/16
-	dx1, dy1 := float64(p1.X-p0.X)/16, float64(p1.Y-p0.Y)/16
-	dx2, dy2 := float64(p2.X-p0.X)/16, float64(p2.Y-p0.Y)/16
-	det := float64(dx1*dy2) - float64(dx2*dy1)
-	gx, gy := &pr.gx, &pr.gy
-	for i := 0; i < numAttrs; i++ {
-		d1, d2 := float64(a[1][i]-a[0][i]), float64(a[2][i]-a[0][i])
-		if d1 == 0 && d2 == 0 {
-			continue
-		}
-		gx[i] = (float64(d1*dy2) - float64(d2*dy1)) / det
-		gy[i] = (float64(d2*dx1) - float64(d1*dx2)) / det
+	// The prim is written in place, every field (no zeroed literal
+	// copied in).
+	if n := len(b.prims); n < cap(b.prims) {
+		b.prims = b.prims[:n+1]
+	} else {
+		b.prims = append(b.prims, prim{})
 	}
+	pr := &b.prims[len(b.prims)-1]
+	pr.tri, pr.bounds = t, bounds
+	pr.zbias, pr.lod, pr.nact = 0, [2]int{}, 0
+	pr.planes(p, v0, v1, v2, p0, p1, p2)
+	gx, gy := &pr.gx, &pr.gy
 	if p.hasBias {
 		pr.zbias = float64(max(math.Abs(gx[atZ]), math.Abs(gy[atZ]))*p.zscale) + p.zbias
 	}
@@ -206,17 +225,82 @@ func (e *Engine) triangle(p *pipeline, v0, v1, v2 *vertex) error {
 			}
 		}
 	}
-	// Only attributes that vary are stepped; the others keep their value.
-	for i := 0; i < numAttrs; i++ {
-		if gx[i] != 0 || gy[i] != 0 {
-			pr.act[pr.nact] = uint8(i)
-			pr.nact++
-		}
-	}
 	if len(b.prims) >= maxBatch {
 		e.flush()
 	}
 	return nil
+}
+
+// planes sets the prim's attribute planes from its vertices and snapped
+// positions: a0 is vertex 0's values (vals); an attribute's change per
+// pixel comes from its differences d1, d2 at vertices 1 and 2 (grad),
+// and act lists the attributes that vary, in slot order. The colour
+// bytes' values are integers, so their differences are the bytes' own,
+// taken from the words (a colour word the same at the three vertices has
+// four zero differences); Z, W, S and T go through vals' arithmetic at
+// each vertex. TestPlanesMatchVals compares it with vals at the three
+// vertices and one loop over every attribute.
+func (pr *prim) planes(p *pipeline, v0, v1, v2 *vertex, p0, p1, p2 raster.Point) {
+	p.vals(v0, &pr.a0)
+	var a1, a2 [numAttrs]float64
+	p.valsRest(v1, &a1)
+	p.valsRest(v2, &a2)
+	pr.x0, pr.y0 = float64(p0.X)/16, float64(p0.Y)/16
+	dx1, dy1 := float64(p1.X-p0.X)/16, float64(p1.Y-p0.Y)/16
+	dx2, dy2 := float64(p2.X-p0.X)/16, float64(p2.Y-p0.Y)/16
+	g := planeGeom{dx1: dx1, dy1: dy1, dx2: dx2, dy2: dy2, det: float64(dx1*dy2) - float64(dx2*dy1)}
+	pr.nact = 0
+	pr.gradBytes(atR, v0.cd, v1.cd, v2.cd, &g)
+	pr.gradBytes(atSR, v0.cs, v1.cs, v2.cs, &g)
+	for i := atZ; i < numAttrs; i++ {
+		d1, d2 := float64(a1[i]-pr.a0[i]), float64(a2[i]-pr.a0[i])
+		if d1 == 0 && d2 == 0 { // grad's first case, without the call
+			pr.gx[i], pr.gy[i] = 0, 0
+			continue
+		}
+		pr.grad(i, d1, d2, &g)
+	}
+}
+
+// planeGeom is a triangle's geometry for its attribute planes: vertex 1
+// and 2 less vertex 0, in pixels, and the determinant.
+type planeGeom struct{ dx1, dy1, dx2, dy2, det float64 }
+
+// grad sets attribute i's change per pixel from its differences d1, d2
+// at vertices 1 and 2 and adds it to act when it varies.
+func (pr *prim) grad(i int, d1, d2 float64, g *planeGeom) {
+	if d1 == 0 && d2 == 0 {
+		pr.gx[i], pr.gy[i] = 0, 0
+		return
+	}
+	gx := (float64(d1*g.dy2) - float64(d2*g.dy1)) / g.det
+	gy := (float64(d2*g.dx1) - float64(d1*g.dx2)) / g.det
+	pr.gx[i], pr.gy[i] = gx, gy
+	if gx != 0 || gy != 0 {
+		pr.act[pr.nact] = uint8(i)
+		pr.nact++
+	}
+}
+
+// gradBytes is grad for the four byte channels of the colour words c0,
+// c1, c2 at attributes i to i+3 (R or specular R, G, B, then A or fog:
+// vals' order). A byte's value is an integer below 256, so the float64
+// difference of two is exact and equals the integers' difference.
+func (pr *prim) gradBytes(i int, c0, c1, c2 uint32, g *planeGeom) {
+	if c1 == c0 && c2 == c0 {
+		pr.gx[i], pr.gx[i+1], pr.gx[i+2], pr.gx[i+3] = 0, 0, 0, 0
+		pr.gy[i], pr.gy[i+1], pr.gy[i+2], pr.gy[i+3] = 0, 0, 0, 0
+		return
+	}
+	for k, sh := range [4]uint{16, 8, 0, 24} {
+		b0 := int32(c0 >> sh & 0xFF)
+		d1, d2 := int32(c1>>sh&0xFF)-b0, int32(c2>>sh&0xFF)-b0
+		if d1 == 0 && d2 == 0 { // grad's first case, without the call
+			pr.gx[i+k], pr.gy[i+k] = 0, 0
+			continue
+		}
+		pr.grad(i+k, float64(d1), float64(d2), g)
+	}
 }
 
 // maxBatch bounds the triangles waiting in a batch.

@@ -208,20 +208,25 @@ func (e *Engine) run(x *device.Exec) error {
 	// Every buffer is a new command list: the CR starts expecting a header.
 	e.w.Reset()
 	e.x = x
-	for off := uint32(0); off < b.Size; off += 4 {
-		addr := b.Addr + off
+	// data is b.Size bytes (Slice's length), a multiple of 8.
+	for off := 0; off+4 <= len(data); off += 4 {
+		addr := b.Addr + uint32(off)
 		x.Pos = addr
 		if err := x.Step(1); err != nil {
 			return x.Fault(addr, 0, err.Error())
 		}
-		w := binary.LittleEndian.Uint32(data[off:])
+		w := binary.LittleEndian.Uint32(data[off : off+4])
 		if c, idx, last, ok := e.w.VertexData(w); ok {
-			// Vertex data, the bulk of a stream, without a Token.
+			// Vertex data, the bulk of a stream, without a Token (one
+			// is made for a fault).
 			e.cur.set(c, w)
 			if last {
-				t := uc.Token{Kind: uc.TokVertex, Word: w, Space: uc.SpaceCmd, Comp: c, Index: idx, Data: w, Last: true}
-				if err := e.vertexComplete(x, addr, t); err != nil {
+				if err := e.vertexStep(x, addr, w); err != nil {
 					return err
+				}
+				if err := e.vertexTake(); err != nil {
+					t := uc.Token{Kind: uc.TokVertex, Word: w, Space: uc.SpaceCmd, Comp: c, Index: idx, Data: w, Last: true}
+					return e.fault(x, addr, t, err.Error())
 				}
 			}
 			continue
@@ -282,15 +287,31 @@ func (e *Engine) exec(x *device.Exec, addr uint32, t uc.Token) error {
 
 // vertexComplete takes the vertex whose last dword is t.
 func (e *Engine) vertexComplete(x *device.Exec, addr uint32, t uc.Token) error {
-	v := e.cur
-	e.cur = vertex{}
-	if err := x.Step(8); err != nil { // a vertex costs more than a dword
-		return x.Fault(addr, uint64(t.Word), err.Error())
+	if err := e.vertexStep(x, addr, t.Word); err != nil {
+		return err
 	}
-	if err := e.vertexDone(&v); err != nil {
+	if err := e.vertexTake(); err != nil {
 		return e.fault(x, addr, t, err.Error())
 	}
 	return nil
+}
+
+// vertexStep charges a completed vertex to the budget (a vertex costs
+// more than a dword).
+func (e *Engine) vertexStep(x *device.Exec, addr, word uint32) error {
+	if err := x.Step(8); err != nil {
+		e.cur = vertex{}
+		return x.Fault(addr, uint64(word), err.Error())
+	}
+	return nil
+}
+
+// vertexTake hands the current vertex to the assembler, which copies it
+// before anything else can read e.cur, and clears it.
+func (e *Engine) vertexTake() error {
+	err := e.vertexDone(&e.cur)
+	e.cur = vertex{}
+	return err
 }
 
 func (e *Engine) param(t uc.Token) {

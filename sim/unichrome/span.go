@@ -152,22 +152,28 @@ func (p *pipeline) plan() {
 // shadeSpans is the fast path: the triangle's pixels inside clip through
 // the span pipeline.
 func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
+	if clip = pr.bounds.Intersect(clip); w.tiny(p, pr, clip) {
+		w.shadeTiny(p, pr, clip)
+		return
+	}
 	sb := &w.sb
 	cur := pr.a0
 	step := pr.act[:pr.nact]
 	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
 	lod := pr.lod // carried from pixel to pixel, as the reference's frag
-	// Values of the attributes that do not vary.
-	var k [numAttrs]int
-	for i := range k {
-		k[i] = clamp8(pr.a0[i])
+	// The diffuse colour's values where it does not vary (k[c] for
+	// channel c); vm has bit i for an attribute i that varies.
+	var k [4]int
+	for c := range k {
+		k[c] = clamp8(pr.a0[atR+c])
 	}
-	var varies [numAttrs]bool
+	var vm uint32
 	for _, i := range step {
-		varies[i] = true
+		vm |= 1 << i
 	}
-	w.wOne = !varies[atW] && pr.a0[atW] == 1
-	w.constCol = !varies[atR] && !varies[atG] && !varies[atB] && !varies[atA]
+	const rgba = 1<<atR | 1<<atG | 1<<atB | 1<<atA
+	w.wOne = vm&(1<<atW) == 0 && pr.a0[atW] == 1
+	w.constCol = vm&rgba == 0
 	// Z goes to the Z16 test and write as integers when nothing else
 	// reads it and no bias is added: rowStep's zValue.
 	zInt := p.span.zInt && pr.zbias == 0
@@ -193,20 +199,25 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	}
 	var kword uint32
 	for c := 0; c < 4; c++ {
-		if !varies[atR+c] {
-			kword |= uint32(k[atR+c]) << csh[c]
+		if vm&(1<<(atR+c)) == 0 {
+			kword |= uint32(k[c]) << csh[c]
 		}
 	}
 	// The attributes stepped by rowStep: the colours that vary, the
 	// specular colour and fog factor when read (one that does not vary
 	// steps by 0 from its value), Z when integer.
+	rsm := vm & rgba
+	if p.span.needSpec {
+		rsm |= 1<<atSR | 1<<atSG | 1<<atSB | 1<<atFog
+	}
+	if zInt {
+		rsm |= 1 << atZ
+	}
 	var rsAttr [numAttrs]uint8
 	nrs := 0
-	for a := atR; a <= atZ; a++ {
-		if varies[a] && a <= atA || p.span.needSpec && a >= atSR && a <= atFog || a == atZ && zInt {
-			rsAttr[nrs] = uint8(a)
-			nrs++
-		}
+	for ; rsm != 0; rsm &= rsm - 1 {
+		rsAttr[nrs] = uint8(bits.TrailingZeros32(rsm)) // slot order
+		nrs++
 	}
 	// packCol and texMod: the colour channels that vary along a row (xrs,
 	// xsh) and those that vary only from row to row (yc: the reference
@@ -218,7 +229,7 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	nx, ny := 0, 0
 	for c := 0; c < 4 && (p.span.packCol || p.span.texMod); c++ {
 		switch {
-		case !varies[atR+c] || csh[c] >= 32: // the x byte of a target without alpha is 0
+		case vm&(1<<(atR+c)) == 0 || csh[c] >= 32: // the x byte of a target without alpha is 0
 		case gx[atR+c] != 0:
 			xrs[nx], xsh[nx] = &w.rs[atR+c], csh[c]
 			nx++
@@ -234,8 +245,12 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	if cap(w.spans) == 0 {
 		w.spans = make([]raster.Span, 0, 64)
 	}
+	// The scheduler's clip lies inside the prim's bounds (the triangle's
+	// inside the pipeline's clip); intersected again it stays the same,
+	// and SpansIn gives Spans' rows without computing the bounds.
+	clip = pr.bounds.Intersect(clip)
 	for {
-		spans := pr.tri.Spans(clip, w.spans[:0])
+		spans := pr.tri.SpansIn(clip, w.spans[:0])
 		for si := range spans {
 			s := &spans[si]
 			px := float64(s.X0) + 0.5 - pr.x0
@@ -302,13 +317,13 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 				}
 				if p.span.packCol && w.constCol {
 					// Only the first pixel's colour is read (colorStage).
-					sb.col[0] = [4]int{k[atR], k[atG], k[atB], k[atA]}
+					sb.col[0] = k
 				}
 				for c := 0; c < 4 && !p.span.packCol && !p.span.texMod; c++ {
 					a := atR + c
-					if !varies[a] {
+					if vm&(1<<a) == 0 {
 						for i := 0; i < n; i++ {
-							sb.col[i][c] = k[a]
+							sb.col[i][c] = k[c]
 						}
 						continue
 					}
@@ -711,6 +726,19 @@ func (u *texUnit) texRowModBlendABGR(fix *[spanN][2]int64, words *[spanN]uint32,
 	return written
 }
 
+// fill32 stores the little-endian word v at every 4 bytes of b (whose
+// length is a multiple of 4), two at a time.
+func fill32(b []byte, v uint32) {
+	vv := uint64(v) | uint64(v)<<32
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:i+8:i+8], vv)
+	}
+	if i+4 <= len(b) {
+		binary.LittleEndian.PutUint32(b[i:i+4:i+4], v)
+	}
+}
+
 // ld32 is the little-endian word at b[o:o+4], sliced with its length and
 // capacity (no pointer mask for an empty slice, as binary's b[o:] needs).
 func ld32(b []byte, o int) uint32 {
@@ -763,6 +791,13 @@ func (w *worker) plainChunk(p *pipeline, n, x0, y int, kword uint32) {
 	constCol := w.constCol
 	written := 0
 	if !(p.zt || p.zw) {
+		if constCol && full && !p.sp {
+			// Every pixel is written, every bit, with one word: the
+			// clear and fill-flat.
+			fill32(crow, kword)
+			w.stats.Written += n
+			return
+		}
 		for i := 0; i < n; i++ {
 			if stip>>(uint(i)&31)&1 == 0 {
 				continue
