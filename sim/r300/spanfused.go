@@ -1,0 +1,456 @@
+package r300
+
+import (
+	"encoding/binary"
+	"math"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// The fused textured path: the span pipeline's shape for GL ES 1.1's
+// modulated texture draw (fill-tex-blend). The program samples one
+// 8_8_8_8 unit with REPEAT and bilinear filtering whose level of detail
+// cannot matter (bilinearRepeat's state), multiplies each texel channel
+// by an RS-loaded value or a constant (a MAD with C the inline 0: mulSpan)
+// and outputs the four channels to one ARGB8888 target, written directly
+// (outDirect8) or with GL's over blend (outOver8), with at most a depth
+// test against a constant Z. Such a draw is shaded a row run at a time:
+// the RS's loads are stepped along the run (fusedLoad), then one loop
+// takes each pixel from its coordinates to its word (fusedTexRow), and
+// gourWrite tests the depth and writes the words that pass. Every value
+// is the reference's: the stepped loads by their error bound with the
+// reference's formula near FP24's rounding edges, the rest by the span
+// pipeline's own arithmetic in its order. Failing pixels are shaded and
+// dropped: the program cannot kill, so that writes nothing the early
+// depth test would not (drawState.earlyZ).
+
+// fusedSrc is a value the fused path reads per pixel: the RS attribute
+// loaded into it (attr >= 0), rounded to FP24, or the constant k.
+type fusedSrc struct {
+	attr int
+	k    float32
+}
+
+// fusedPlan is a draw's fused shape (fusedPlanOf).
+type fusedPlan struct {
+	unit int
+	// s and t are the coordinates the TEX instruction reads.
+	s, t fusedSrc
+	// For output channel c (3: alpha): the texel channel tch[c] times
+	// col[c], rounded to FP24. The instruction's clamp to [0, 1] (sat)
+	// is left out: outByte clamps to [0, 1] itself (NaN to 0 too), so
+	// the byte is the same with it or without.
+	tch  [4]int
+	col  [4]fusedSrc
+	over bool
+}
+
+// fusedChunk is the longest run the fused path shades at once.
+const fusedChunk = 1024
+
+// fusedWork is a worker's scratch for the fused path: per run the loaded
+// values (s, t, then the four colour factors), the words and the pixels
+// near an FP24 rounding edge.
+type fusedWork struct {
+	v    [6][fusedChunk]float32
+	word [fusedChunk]uint32
+	near [fusedChunk]uint16
+}
+
+// fusedHook, when set (by tests), is called for every primitive the
+// fused path shades; fusedNearHook for every pixel whose load takes the
+// reference's formula.
+var fusedHook, fusedNearHook func()
+
+// fusedMarginScale multiplies the stepped loads' margin; tests set it to
+// zero to show the margin is needed.
+var fusedMarginScale = 1.0
+
+// fusedPlanOf returns the draw's fused plan, or nil when the program or
+// the state has another shape.
+func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
+	if (fp.out != outOver8 && fp.out != outDirect8) || !fp.tex || len(s.cb.used) != 1 {
+		return nil
+	}
+	if s.zb.active && (s.zb.stencil || s.fg.depthFromUS) {
+		return nil
+	}
+	var tex *r3.TexInst
+	var alu *aluSpan
+	for i := range fp.stages {
+		st := &fp.stages[i]
+		switch {
+		case st.alu != nil:
+			if alu != nil || tex == nil {
+				return nil
+			}
+			alu = st.alu
+		case st.tex.Op == r3.TexNOP:
+		case st.tex.Op == r3.TexLD && tex == nil && alu == nil:
+			tex = &st.tex
+		default:
+			return nil
+		}
+	}
+	if tex == nil || alu == nil {
+		return nil
+	}
+	u := &s.tex[tex.Unit]
+	if !u.spanSampling() || u.mag != 2 || u.projected || !u.selID || u.wrap != [2]uint32{0, 0} {
+		return nil
+	}
+	var loads [32][4]*rsLoad
+	for i := range fp.loads {
+		l := &fp.loads[i]
+		loads[l.temp][l.comp] = l
+	}
+	src := func(l *rsLoad) fusedSrc {
+		if l.attr < 0 {
+			return fusedSrc{attr: -1, k: l.k}
+		}
+		return fusedSrc{attr: l.attr}
+	}
+	ls, lt := loads[tex.Src][0], loads[tex.Src][1]
+	if ls == nil || lt == nil {
+		return nil
+	}
+	g := &fusedPlan{unit: int(tex.Unit), s: src(ls), t: src(lt), over: fp.out == outOver8}
+	a := &alu.op.a
+	t := s.cb.used[0]
+	if a.RGB.OMask != 7 || a.Alpha.OMask != 1 || int(a.RGB.Target) != t || int(a.Alpha.Target) != t ||
+		a.RGB.Omod != 0 || a.Alpha.Omod != 0 || a.Alpha.DepthOut || len(fp.zeroOut) != 0 {
+		return nil
+	}
+	inline := [3]float32{0, 1, 0.5}
+	for c := 0; c < 4; c++ {
+		if !alu.mul[c] || alu.mod[0][c] != 0 || alu.mod[1][c] != 0 {
+			return nil
+		}
+		x, y := alu.opd[0][c], alu.opd[1][c]
+		if !(x.kind == opdTemp && x.reg == tex.Dst) {
+			x, y = y, x
+		}
+		if !(x.kind == opdTemp && x.reg == tex.Dst) {
+			return nil
+		}
+		g.tch[c] = int(x.comp)
+		switch y.kind {
+		case opdTemp:
+			l := loads[y.reg][y.comp]
+			if y.reg == tex.Dst || l == nil {
+				return nil
+			}
+			g.col[c] = src(l)
+		case opdConst:
+			g.col[c] = fusedSrc{attr: -1, k: s.us.consts[y.reg][y.comp]}
+		case opdInline:
+			g.col[c] = fusedSrc{attr: -1, k: inline[y.reg]}
+		default:
+			return nil
+		}
+	}
+	return g
+}
+
+// fusedChan is one stepped load of a primitive: its vertex values, their
+// largest magnitude, its slope per pixel and the bound of the slope's
+// error (as gouraudRows computes them).
+type fusedChan struct {
+	v    [3]float64
+	vmax float64
+	d    float64
+	errD float64
+	// kind: 0 stepped, 1 the same at every pixel (k), 2 the same along
+	// a row (every vertex value that is not zero has an edge function
+	// constant along rows).
+	kind int
+	k    float32
+}
+
+// fusedChanOf returns the stepping of the load of an attribute with
+// vertex values v over p, or ok false when a value is too large for its
+// bounds.
+func (s *drawState) fusedChanOf(p *prim, v []float64) (ch fusedChan, ok bool) {
+	if v[0] == v[1] && v[1] == v[2] {
+		return fusedChan{kind: 1, k: r3.RoundFP24(v[0])}, true
+	}
+	ch.v = [3]float64{v[0], v[1], v[2]}
+	ch.kind = 2
+	var sum, mag float64
+	for k := 0; k < 3; k++ {
+		if !(math.Abs(v[k]) < 1<<40) {
+			return ch, false
+		}
+		ch.vmax = max(ch.vmax, math.Abs(v[k]))
+		if v[k] != 0 && p.rf[k].a != 0 {
+			ch.kind = 0
+		}
+		as := float64(p.rf[k].a * s.sub)
+		sum += float64(as * v[k])
+		mag += math.Abs(as * v[k])
+	}
+	ar := float64(p.area)
+	ch.d = sum / ar
+	ch.errD = (mag/ar + math.Abs(ch.d)) * 0x1p-50
+	return ch, true
+}
+
+// fusedRows is the fused path's shadeSpans for the quad rows of p whose
+// top row lies in [qy0, qy1): it reports false, touching nothing, when
+// p is out of the path's range.
+func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, qy0, qy1 int) bool {
+	rz := &p.rz
+	z := &s.zb
+	if z.active && !(rz[0] == rz[1] && rz[1] == rz[2]) {
+		return false
+	}
+	// prim.wpIsWl holds: the area is positive and below 2^51 and the
+	// edge values are exact in float64.
+	ar := float64(p.area)
+	var chans [6]fusedChan
+	for i, src := range [6]fusedSrc{g.s, g.t, g.col[0], g.col[1], g.col[2], g.col[3]} {
+		if src.attr < 0 {
+			chans[i] = fusedChan{kind: 1, k: src.k}
+			continue
+		}
+		var ok bool
+		if chans[i], ok = s.fusedChanOf(p, vals[3*src.attr:3*src.attr+3]); !ok {
+			return false
+		}
+	}
+	if w.span.fused == nil {
+		w.span.fused = &fusedWork{}
+	}
+	fw := w.span.fused
+	u := &s.tex[g.unit]
+	buf := &s.cb.buf[s.cb.used[0]]
+	var zv uint32
+	op := zCmp[z.zFunc]
+	test, write := z.zTest, z.zTest && z.zWrite
+	if z.active {
+		zv = s.planeZ(rz[0], p.zoff)
+	}
+	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
+		lo0, hi0 := rowSpan(p, s.sub, qy)
+		lo1, hi1 := rowSpan(p, s.sub, qy+1)
+		for r, run := range [2][2]int{{lo0, hi0}, {lo1, hi1}} {
+			y := qy + r
+			for x0 := run[0]; x0 <= run[1]; x0 += fusedChunk {
+				n := min(fusedChunk, run[1]-x0+1)
+				s.fusedLoads(p, &chans, ar, x0, y, n, fw)
+				s.fusedTexRow(g, u, buf, x0, y, n, fw)
+				w.pixels += n
+				w.zpass += s.gourWrite(buf, fw.word[:n], x0, y, zv, op, test, write)
+			}
+		}
+		w.quads += quadsTouched(lo0, hi0, lo1, hi1)
+	}
+	if fusedHook != nil {
+		fusedHook()
+	}
+	return true
+}
+
+// fusedLoads fills fw.v[i][:n] with load i's FP24 values at the n pixels
+// from (x0, y).
+//
+// A stepped load starts from the reference's own value r0 at the run's
+// first pixel (spanLoad's sum of the linear weights times the vertex
+// values) and adds the slope d per pixel in float64. Its distance from
+// the reference's value R_i at pixel i is bounded by M: both r0 and R_i
+// lie within errR of the exact affine value (four roundings of 2^-53
+// relative each in the weights, products and sums, and the edge values'
+// conversions, all under 2^-50·Σ|w_k|·max|v|, Σ|w_k| peaking at the
+// run's ends as the edge functions are affine), the slope within errD
+// of the exact one (i times over the run), and each of the i additions
+// rounds by 2^-53 of the largest magnitude the run reaches. fp24 is
+// monotone, so when fp24(S-M) and fp24(S+M) agree (computed with a
+// further margin for their own rounding) fp24(R_i) is that value; a
+// pixel where they differ (near an FP24 rounding edge) takes the
+// reference's formula. TestFusedLoadsMatchReference puts pixels on the
+// edges and fails with a zero margin.
+func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork) {
+	half := s.sub / 2
+	px0, px1, py := int64(x0)*s.sub+half, int64(x0+n-1)*s.sub+half, int64(y)*s.sub+half
+	var w0 [3]float64
+	var wsum float64
+	for k := 0; k < 3; k++ {
+		f := &p.rf[k]
+		ea := f.eval(px0, py)
+		eb := f.eval(px1, py)
+		w0[k] = float64(ea) / ar
+		wsum += max(math.Abs(float64(ea)), math.Abs(float64(eb)))
+	}
+	wsum /= ar
+	for i := range chans {
+		ch := &chans[i]
+		dst := fw.v[i][:n]
+		switch ch.kind {
+		case 1:
+			fillF32(dst, ch.k)
+			continue
+		case 2:
+			fillF32(dst, fp24(fusedDot(ch, &w0)))
+			continue
+		}
+		r0 := fusedDot(ch, &w0)
+		smax := math.Abs(r0) + float64(n)*math.Abs(ch.d)
+		errR := wsum * ch.vmax * 0x1p-50
+		m := 2*errR + float64(n)*(ch.errD+smax*0x1p-52) + (smax+2*errR)*0x1p-50 + 0x1p-900
+		if !(m < 0x1p-20*(1+smax)) {
+			// A bound this wide would send most pixels to the
+			// reference's formula: take it for all of them.
+			for j := range dst {
+				dst[j] = fp24(s.fusedRef(p, ch, ar, x0+j, y))
+			}
+			continue
+		}
+		nn := fusedStep(dst, &fw.near, r0, ch.d, m*fusedMarginScale)
+		for _, j := range fw.near[:nn] {
+			if fusedNearHook != nil {
+				fusedNearHook()
+			}
+			dst[j] = fp24(s.fusedRef(p, ch, ar, x0+int(j), y))
+		}
+	}
+}
+
+// fusedDot is spanLoad's sum for the weights w (zero vertex values
+// included: with finite weights their terms change at most the sign of
+// a zero sum, which fp24 makes +0).
+func fusedDot(ch *fusedChan, w *[3]float64) float64 {
+	return float64(w[0]*ch.v[0]) + float64(w[1]*ch.v[1]) + float64(w[2]*ch.v[2])
+}
+
+// fusedRef is the reference's value of load ch at pixel (x, y) before
+// its FP24 rounding.
+func (s *drawState) fusedRef(p *prim, ch *fusedChan, ar float64, x, y int) float64 {
+	half := s.sub / 2
+	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
+	w := [3]float64{float64(p.rf[0].eval(px, py)) / ar, float64(p.rf[1].eval(px, py)) / ar, float64(p.rf[2].eval(px, py)) / ar}
+	return fusedDot(ch, &w)
+}
+
+// fusedStep writes fp24 of v, v+d, v+2d, ... (summed in float64) to dst
+// where fp24 gives the same value at both ends of [v-m, v+m], and lists
+// the other pixels in near; it returns how many.
+func fusedStep(dst []float32, near *[fusedChunk]uint16, v, d, m float64) int {
+	const low = 1<<36 - 1
+	nn := 0
+	for i := range dst {
+		lo := math.Float64bits(v-m) &^ low
+		hi := math.Float64bits(v+m) &^ low
+		near[nn&(fusedChunk-1)] = uint16(i)
+		// fp24's common branch: a normal FP24 value, kept as is.
+		if lo != hi || lo<<1-961<<53 >= 127<<53 {
+			nn++
+		}
+		dst[i] = float32(math.Float64frombits(lo))
+		v += d
+	}
+	return nn
+}
+
+// fillF32 sets every element of d to k.
+func fillF32(d []float32, k float32) {
+	for i := range d {
+		d[i] = k
+	}
+}
+
+// fusedTexRow shades the run's n pixels from (x0, y) into fw.word from
+// the loads in fw.v: bilinearRepeat's fetch (its column and row parts
+// kept while s and t repeat), mulSpan's product per channel, outByte,
+// and spanOver8's blend with the colour buffer's bytes or spanDirect8's
+// bytes, in the buffer's slot order.
+func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, n int, fw *fusedWork) {
+	lv := &u.levels[u.baseLevel]
+	wd, ht := float64(lv.Width), float64(lv.Height)
+	mx, my := lv.Width-1, lv.Height-1
+	mem, base, pitch := u.mem, lv.Offset, lv.Pitch
+	sv, tv := fw.v[0][:n], fw.v[1][:n]
+	c0, c1, c2, c3 := fw.v[2][:n], fw.v[3][:n], fw.v[4][:n], fw.v[5][:n]
+	words := fw.word[:n]
+	tv = tv[:len(sv)]
+	c0, c1, c2, c3 = c0[:len(sv)], c1[:len(sv)], c2[:len(sv)], c3[:len(sv)]
+	words = words[:len(sv)]
+	sl := &buf.slots
+	var perm [4]uint
+	for k := range perm {
+		perm[k] = uint(sl[k] & 3)
+	}
+	off := (y*buf.pitch + x0) * 4
+	dst := buf.mem[off : off+4*n]
+	read := s.cb.read
+	tch := g.tch
+	// The over blend's offsets for this row, by x&3.
+	var offs [4][4]uint32
+	for k := range offs {
+		for xi := range offs[k] {
+			offs[k][xi] = s.fusedOverOff(k, (y&3)<<2|xi)
+		}
+	}
+	nan := float32(math.NaN())
+	cs, ct := nan, nan
+	var a, a1, b, b1 float64
+	var x0o, x1o, r0, r1 uint32
+	for i, sc := range sv {
+		if sc != cs {
+			x := float64(float64(sc)*wd) - 0.5
+			if !(x > -1<<30 && x < 1<<30) {
+				x = clampIdx(x)
+			}
+			i0 := math.Floor(x)
+			a = x - i0
+			xi := int(i0)
+			cs, a1 = sc, 1-a
+			x0o, x1o = uint32(4*(xi&mx)), uint32(4*((xi+1)&mx))
+		}
+		if t := tv[i]; t != ct {
+			yy := float64(float64(t)*ht) - 0.5
+			if !(yy > -1<<30 && yy < 1<<30) {
+				yy = clampIdx(yy)
+			}
+			j0 := math.Floor(yy)
+			b = yy - j0
+			yj := int(j0)
+			ct, b1 = t, 1-b
+			r0, r1 = base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
+		}
+		w0, w1, w2, w3 := float64(a1*b1), float64(a*b1), float64(a1*b), float64(a*b)
+		v0 := binary.LittleEndian.Uint32(mem[r0+x0o:])
+		v1 := binary.LittleEndian.Uint32(mem[r0+x1o:])
+		v2 := binary.LittleEndian.Uint32(mem[r1+x0o:])
+		v3 := binary.LittleEndian.Uint32(mem[r1+x1o:])
+		var tx [4]float32
+		tx[0] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)])))
+		tx[1] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
+		tx[2] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
+		tx[3] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
+		var ob [4]uint32
+		for c, col := range [4]float32{c0[i], c1[i], c2[i], c3[i]} {
+			ob[c] = uint32(outByte(fp24(float64(tx[tch[c]&3]) * float64(col))))
+		}
+		d := dst[4*i : 4*i+4 : 4*i+4]
+		if g.over {
+			al := ob[3]
+			ia := 255 - al
+			var d0, d1, d2, d3 uint32
+			if read {
+				d0, d1, d2, d3 = uint32(d[0]), uint32(d[1]), uint32(d[2]), uint32(d[3])
+			}
+			xi := (x0 + i) & 3
+			words[i] = (8192*(ob[perm[0]]*al+d0*ia)+offs[0][xi])/overDiv |
+				(8192*(ob[perm[1]]*al+d1*ia)+offs[1][xi])/overDiv<<8 |
+				(8192*(ob[perm[2]]*al+d2*ia)+offs[2][xi])/overDiv<<16 |
+				(8192*(ob[perm[3]]*al+d3*ia)+offs[3][xi])/overDiv<<24
+		} else {
+			words[i] = ob[perm[0]] | ob[perm[1]]<<8 | ob[perm[2]]<<16 | ob[perm[3]]<<24
+		}
+	}
+}
+
+// fusedOverOff is spanOver8's offset for byte k at dither position d.
+func (s *drawState) fusedOverOff(k, d int) uint32 {
+	return overOffset(s.cb.buf[s.cb.used[0]].modes[k], d)
+}
