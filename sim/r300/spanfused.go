@@ -3,6 +3,7 @@ package r300
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
 )
@@ -254,20 +255,22 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 // fusedLoads fills fw.v[i][:n] with load i's FP24 values at the n pixels
 // from (x0, y).
 //
-// A stepped load starts from the reference's own value r0 at the run's
-// first pixel (spanLoad's sum of the linear weights times the vertex
-// values) and adds the slope d per pixel in float64. Its distance from
-// the reference's value R_i at pixel i is bounded by M: both r0 and R_i
-// lie within errR of the exact affine value (four roundings of 2^-53
-// relative each in the weights, products and sums, and the edge values'
-// conversions, all under 2^-50·Σ|w_k|·max|v|, Σ|w_k| peaking at the
-// run's ends as the edge functions are affine), the slope within errD
-// of the exact one (i times over the run), and each of the i additions
-// rounds by 2^-53 of the largest magnitude the run reaches. fp24 is
-// monotone, so when fp24(S-M) and fp24(S+M) agree (computed with a
-// further margin for their own rounding) fp24(R_i) is that value; a
-// pixel where they differ (near an FP24 rounding edge) takes the
-// reference's formula. TestFusedLoadsMatchReference puts pixels on the
+// A stepped load is cut into segments whose values keep one sign and one
+// binade [2^e, 2^(e+1)) of magnitude, where fp24 keeps the integer part
+// of |v|·2^(16-e). A segment starts from the reference's own value r at
+// its first pixel (spanLoad's sum of the linear weights times the vertex
+// values) and steps |v|·2^(48-e) in 64-bit integers (fusedStepFix): the
+// integer part of the step's 32.32 value is fp24's. The stepped value's
+// distance from the reference's value R_i at pixel i is bounded by M:
+// both r and R_i lie within errR of the exact affine value (the weights'
+// divisions, the products and sums, all under 2^-50·Σ|w_k|·max|v|, Σ|w_k|
+// peaking at the run's ends as the edge functions are affine), the slope
+// within errD of the exact one (at most n times over the run), and the
+// start's truncation and the step's rounding add a unit of 2^-32 and half
+// a unit per pixel. A pixel whose 32.32 fraction lies within M of an
+// integer (an FP24 rounding edge, and the binade's ends, both integers)
+// takes the reference's formula; a pixel stepped out of the binade
+// starts a new segment. TestFusedLoadsMatchReference puts pixels on the
 // edges and fails with a zero margin.
 func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork) {
 	half := s.sub / 2
@@ -282,9 +285,9 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		wsum += max(math.Abs(float64(ea)), math.Abs(float64(eb)))
 	}
 	wsum /= ar
-	for i := range chans {
-		ch := &chans[i]
-		dst := fw.v[i][:n]
+	for c := range chans {
+		ch := &chans[c]
+		dst := fw.v[c][:n]
 		switch ch.kind {
 		case 1:
 			fillF32(dst, ch.k)
@@ -293,19 +296,36 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 			fillF32(dst, fp24(fusedDot(ch, &w0)))
 			continue
 		}
-		r0 := fusedDot(ch, &w0)
-		smax := math.Abs(r0) + float64(n)*math.Abs(ch.d)
-		errR := wsum * ch.vmax * 0x1p-50
-		m := 2*errR + float64(n)*(ch.errD+smax*0x1p-52) + (smax+2*errR)*0x1p-50 + 0x1p-900
-		if !(m < 0x1p-20*(1+smax)) {
-			// A bound this wide would send most pixels to the
-			// reference's formula: take it for all of them.
-			for j := range dst {
-				dst[j] = fp24(s.fusedRef(p, ch, ar, x0+j, y))
+		mAbs := 2*wsum*ch.vmax*0x1p-50 + float64(n)*ch.errD
+		nn := 0
+		for i := 0; i < n; {
+			r := fusedDot(ch, &w0)
+			if i > 0 {
+				r = s.fusedRef(p, ch, ar, x0+i, y)
 			}
-			continue
+			dst[i] = fp24(r)
+			av := math.Abs(r)
+			if !(av >= 0x1p-60 && av < 0x1p60) {
+				i++
+				continue
+			}
+			e := int(math.Float64bits(av)>>52) - 1023
+			sc := math.Ldexp(1, 48-e)
+			dd := ch.d
+			scale := float32(math.Ldexp(1, e-16))
+			if r < 0 {
+				dd, scale = -dd, -scale
+			}
+			df := dd * sc
+			mu := mAbs*sc + float64(n) + 2
+			if !(math.Abs(df) < 0x1p46 && mu < 0x1p28) {
+				i++
+				continue
+			}
+			v := int64(av * sc)
+			d := int64(math.Round(df))
+			i, nn = fusedStepFix(dst, &fw.near, nn, i+1, v+d, d, uint32(mu*fusedMarginScale), scale)
 		}
-		nn := fusedStep(dst, &fw.near, r0, ch.d, m*fusedMarginScale)
 		for _, j := range fw.near[:nn] {
 			if fusedNearHook != nil {
 				fusedNearHook()
@@ -313,6 +333,28 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 			dst[j] = fp24(s.fusedRef(p, ch, ar, x0+int(j), y))
 		}
 	}
+}
+
+// fusedStepFix is a segment's stepping from pixel i: v is |value|·2^(48-e)
+// in 64-bit integers, stepped by d, so the value's fp24 is its integer
+// part q times scale (±2^(e-16)) while q lies in [2^16, 2^17); a pixel
+// whose fraction lies within m of an integer is listed in near (from nn).
+// It returns the first pixel out of the binade (or len(dst)) and the new
+// count of near pixels.
+func fusedStepFix(dst []float32, near *[fusedChunk]uint16, nn, i int, v, d int64, m uint32, scale float32) (int, int) {
+	for ; i < len(dst); i++ {
+		q := v >> 32
+		if uint64(q-1<<16) >= 1<<16 {
+			return i, nn
+		}
+		near[nn&(fusedChunk-1)] = uint16(i)
+		if uint32(v)+m < 2*m {
+			nn++
+		}
+		dst[i] = float32(q) * scale
+		v += d
+	}
+	return i, nn
 }
 
 // fusedDot is spanLoad's sum for the weights w (zero vertex values
@@ -331,26 +373,6 @@ func (s *drawState) fusedRef(p *prim, ch *fusedChan, ar float64, x, y int) float
 	return fusedDot(ch, &w)
 }
 
-// fusedStep writes fp24 of v, v+d, v+2d, ... (summed in float64) to dst
-// where fp24 gives the same value at both ends of [v-m, v+m], and lists
-// the other pixels in near; it returns how many.
-func fusedStep(dst []float32, near *[fusedChunk]uint16, v, d, m float64) int {
-	const low = 1<<36 - 1
-	nn := 0
-	for i := range dst {
-		lo := math.Float64bits(v-m) &^ low
-		hi := math.Float64bits(v+m) &^ low
-		near[nn&(fusedChunk-1)] = uint16(i)
-		// fp24's common branch: a normal FP24 value, kept as is.
-		if lo != hi || lo<<1-961<<53 >= 127<<53 {
-			nn++
-		}
-		dst[i] = float32(math.Float64frombits(lo))
-		v += d
-	}
-	return nn
-}
-
 // fillF32 sets every element of d to k.
 func fillF32(d []float32, k float32) {
 	for i := range d {
@@ -360,9 +382,10 @@ func fillF32(d []float32, k float32) {
 
 // fusedTexRow shades the run's n pixels from (x0, y) into fw.word from
 // the loads in fw.v: bilinearRepeat's fetch (its column and row parts
-// kept while s and t repeat), mulSpan's product per channel, outByte,
-// and spanOver8's blend with the colour buffer's bytes or spanDirect8's
-// bytes, in the buffer's slot order.
+// kept while s and t repeat), the product per channel and its byte
+// (fusedByte: outByte of mulSpan's value), and spanOver8's blend with the
+// colour buffer's bytes or spanDirect8's bytes, in the buffer's slot
+// order.
 func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, n int, fw *fusedWork) {
 	lv := &u.levels[u.baseLevel]
 	wd, ht := float64(lv.Width), float64(lv.Height)
@@ -374,26 +397,34 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 	tv = tv[:len(sv)]
 	c0, c1, c2, c3 = c0[:len(sv)], c1[:len(sv)], c2[:len(sv)], c3[:len(sv)]
 	words = words[:len(sv)]
-	sl := &buf.slots
-	var perm [4]uint
-	for k := range perm {
-		perm[k] = uint(sl[k] & 3)
+	// Channel c's byte of the word: sh[c] (the buffer's slots hold the
+	// four channels once each: outOver8, or cbBuffer.simple for
+	// outDirect8).
+	var sh [4]uint32
+	for k, c := range buf.slots {
+		sh[c&3] = 8 * uint32(k)
 	}
+	s0, s1, s2, s3 := sh[0]&31, sh[1]&31, sh[2]&31, sh[3]&31
 	off := (y*buf.pitch + x0) * 4
 	dst := buf.mem[off : off+4*n]
+	dst = dst[:4*len(sv)]
 	read := s.cb.read
-	tch := g.tch
-	// The over blend's offsets for this row, by x&3.
+	over := g.over
+	// The over blend's offsets for this row, by x&3 and channel.
 	var offs [4][4]uint32
-	for k := range offs {
-		for xi := range offs[k] {
-			offs[k][xi] = s.fusedOverOff(k, (y&3)<<2|xi)
+	for xi := range offs {
+		for c := range offs[xi] {
+			offs[xi][c] = s.fusedOverOff(int(sh[c]/8), (y&3)<<2|(x0+xi)&3)
 		}
 	}
+	tab := fusedByteTab()
+	ident := g.tch == [4]int{0, 1, 2, 3}
+	tch := g.tch
 	nan := float32(math.NaN())
 	cs, ct := nan, nan
 	var a, a1, b, b1 float64
 	var x0o, x1o, r0, r1 uint32
+	adj := false
 	for i, sc := range sv {
 		if sc != cs {
 			x := float64(float64(sc)*wd) - 0.5
@@ -405,6 +436,7 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 			xi := int(i0)
 			cs, a1 = sc, 1-a
 			x0o, x1o = uint32(4*(xi&mx)), uint32(4*((xi+1)&mx))
+			adj = x1o == x0o+4
 		}
 		if t := tv[i]; t != ct {
 			yy := float64(float64(t)*ht) - 0.5
@@ -418,37 +450,120 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 			r0, r1 = base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
 		}
 		w0, w1, w2, w3 := float64(a1*b1), float64(a*b1), float64(a1*b), float64(a*b)
-		v0 := binary.LittleEndian.Uint32(mem[r0+x0o:])
-		v1 := binary.LittleEndian.Uint32(mem[r0+x1o:])
-		v2 := binary.LittleEndian.Uint32(mem[r1+x0o:])
-		v3 := binary.LittleEndian.Uint32(mem[r1+x1o:])
-		var tx [4]float32
-		tx[0] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)])))
-		tx[1] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
-		tx[2] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
-		tx[3] = fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
-		var ob [4]uint32
-		for c, col := range [4]float32{c0[i], c1[i], c2[i], c3[i]} {
-			ob[c] = uint32(outByte(fp24(float64(tx[tch[c]&3]) * float64(col))))
-		}
-		d := dst[4*i : 4*i+4 : 4*i+4]
-		if g.over {
-			al := ob[3]
-			ia := 255 - al
-			var d0, d1, d2, d3 uint32
-			if read {
-				d0, d1, d2, d3 = uint32(d[0]), uint32(d[1]), uint32(d[2]), uint32(d[3])
-			}
-			xi := (x0 + i) & 3
-			words[i] = (8192*(ob[perm[0]]*al+d0*ia)+offs[0][xi])/overDiv |
-				(8192*(ob[perm[1]]*al+d1*ia)+offs[1][xi])/overDiv<<8 |
-				(8192*(ob[perm[2]]*al+d2*ia)+offs[2][xi])/overDiv<<16 |
-				(8192*(ob[perm[3]]*al+d3*ia)+offs[3][xi])/overDiv<<24
+		var v0, v1, v2, v3 uint32
+		if adj {
+			// Two neighbouring texels of a row in one load.
+			q0 := binary.LittleEndian.Uint64(mem[r0+x0o:])
+			q1 := binary.LittleEndian.Uint64(mem[r1+x0o:])
+			v0, v1, v2, v3 = uint32(q0), uint32(q0>>32), uint32(q1), uint32(q1>>32)
 		} else {
-			words[i] = ob[perm[0]] | ob[perm[1]]<<8 | ob[perm[2]]<<16 | ob[perm[3]]<<24
+			v0 = binary.LittleEndian.Uint32(mem[r0+x0o:])
+			v1 = binary.LittleEndian.Uint32(mem[r0+x1o:])
+			v2 = binary.LittleEndian.Uint32(mem[r1+x0o:])
+			v3 = binary.LittleEndian.Uint32(mem[r1+x1o:])
 		}
+		t0 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)])))
+		t1 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
+		t2 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
+		t3 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
+		if !ident {
+			tx := [4]float32{t0, t1, t2, t3}
+			t0, t1, t2, t3 = tx[tch[0]&3], tx[tch[1]&3], tx[tch[2]&3], tx[tch[3]&3]
+		}
+		p0, p1, p2, p3 := float64(t0)*float64(c0[i]), float64(t1)*float64(c1[i]), float64(t2)*float64(c2[i]), float64(t3)*float64(c3[i])
+		o0, ok0 := fusedByteFast(p0)
+		o1, ok1 := fusedByteFast(p1)
+		o2, ok2 := fusedByteFast(p2)
+		o3, ok3 := fusedByteFast(p3)
+		if !(ok0 && ok1 && ok2 && ok3) {
+			o0, o1, o2, o3 = fusedByte(tab, p0), fusedByte(tab, p1), fusedByte(tab, p2), fusedByte(tab, p3)
+		}
+		if !over {
+			words[i] = o0<<s0 | o1<<s1 | o2<<s2 | o3<<s3
+			continue
+		}
+		var dw uint32
+		if read {
+			dw = binary.LittleEndian.Uint32(dst[4*i:])
+		}
+		ia := 255 - o3
+		of := &offs[i&3]
+		words[i] = (8192*(o0*o3+(dw>>s0&255)*ia)+of[0])/overDiv<<s0 |
+			(8192*(o1*o3+(dw>>s1&255)*ia)+of[1])/overDiv<<s1 |
+			(8192*(o2*o3+(dw>>s2&255)*ia)+of[2])/overDiv<<s2 |
+			(8192*(o3*o3+(dw>>s3&255)*ia)+of[3])/overDiv<<s3
 	}
 }
+
+// fusedByteTab holds, for k = 1..255, the least float64 p whose
+// outByte(fp24(p)) is k or more, and -Inf and +Inf at 0 and 256.
+var fusedByteTab = sync.OnceValue(func() *[257]float64 {
+	t := new([257]float64)
+	t[0], t[256] = math.Inf(-1), math.Inf(1)
+	g := func(x float64) byte { return outByte(fp24(x)) }
+	for k := 1; k < 256; k++ {
+		// Binary search over the bit patterns of [0, 1]: for positive
+		// floats they are ordered as the values.
+		lo, hi := uint64(0), math.Float64bits(1)
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if int(g(math.Float64frombits(mid))) >= k {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		t[k] = math.Float64frombits(lo)
+	}
+	return t
+})
+
+// fusedByte is outByte(fp24(p)) (mulSpan's rounding, then the unorm-8
+// conversion) for a finite p: the number of thresholds of tab at or
+// below p. The candidate k = floor(255p + 1/2), clamped to [0, 255], is
+// within one of it, as every threshold lies within 2^-9 of a byte above
+// its half-byte point (k - 1/2)/255 (fp24 truncates by under 2^-16
+// relative) and the candidate's float64 rounding is far smaller, so one
+// comparison each way finds it (TestFusedByte). A product of two FP24
+// values (the texel and the loaded colour) is exact in float64, so p is
+// mulSpan's product itself.
+func fusedByte(tab *[257]float64, p float64) uint32 {
+	if k, ok := fusedByteFast(p); ok {
+		return k
+	}
+	return fusedByteNear(tab, p)
+}
+
+// fusedByteFast is fusedByte away from the thresholds: k and true, or
+// false when p lies within fusedFracMin of a byte above a half-byte
+// point (or below 0, or is NaN). Every threshold lies less than
+// fusedFracMin above its half-byte point (TestFusedFracMin), and u errs
+// by far less: a fraction beyond it is past k's threshold and short of
+// k+1's. From 255.5 up (p >= 1) the byte is 255, the fraction 1/2.
+func fusedByteFast(p float64) (uint32, bool) {
+	u := min(p*255+0.5, 255.5)
+	k := int(u)
+	return uint32(k), u >= 0 && u-float64(k) >= fusedFracMin
+}
+
+// fusedByteNear is fusedByte near a threshold (or out of [0, 1], or NaN).
+//
+//go:noinline
+func fusedByteNear(tab *[257]float64, p float64) uint32 {
+	u := p*255 + 0.5
+	if !(u > 0) {
+		u = 0
+	}
+	k := int(min(u, 255))
+	k -= b2i(p < tab[k])
+	k += b2i(p >= tab[k+1])
+	return uint32(k)
+}
+
+// fusedFracMin bounds how far above its half-byte point (k - 1/2)/255, in
+// bytes, a threshold of fusedByteTab lies (fp24 truncates by under
+// 2^-16 relative: under 2^-9 of a byte).
+const fusedFracMin = 1.0 / 256
 
 // fusedOverOff is spanOver8's offset for byte k at dither position d.
 func (s *drawState) fusedOverOff(k, d int) uint32 {

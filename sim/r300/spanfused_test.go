@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
 )
 
 // fusedTri returns a primitive of positive area whose reference triangle
@@ -135,4 +137,49 @@ func TestFusedLoadsMatchReference(t *testing.T) {
 	_, differ0, _, _ := fusedLoadCase(t, 0)
 	require.Positive(t, differ0, "with a zero margin the stepped values must differ somewhere")
 	t.Logf("%d values, %d stepped loads, %d near an edge", values, stepped, near)
+}
+
+// TestFusedByte compares fusedByte with outByte∘fp24 at every threshold
+// and the value below it, and on random products of FP24 values in and
+// around [0, 1], huge, tiny and negative.
+func TestFusedByte(t *testing.T) {
+	tab := fusedByteTab()
+	want := func(p float64) uint32 { return uint32(outByte(fp24(p))) }
+	for k := 1; k < 256; k++ {
+		x := tab[k]
+		require.Equal(t, uint32(k), want(x), "threshold %d", k)
+		require.Equal(t, uint32(k-1), want(math.Nextafter(x, -1)), "below threshold %d", k)
+		for _, p := range []float64{x, math.Nextafter(x, -1), math.Nextafter(x, 2), float64(k) / 255, (float64(k) - 0.5) / 255} {
+			require.Equal(t, want(p), fusedByte(tab, p), "p %v near threshold %d", p, k)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 2000000; i++ {
+		a := fp24(r.Float64()*1.4 - 0.2)
+		b := fp24(r.Float64()*1.4 - 0.2)
+		switch r.IntN(8) {
+		case 0:
+			b = fp24(math.Ldexp(r.Float64(), r.IntN(140)-70))
+		case 1:
+			a = float32(r.IntN(256)) / 255
+			a = fp24(float64(a))
+		}
+		p := float64(a) * float64(b)
+		require.Equal(t, want(p), fusedByte(tab, p), "%v·%v", a, b)
+	}
+	for _, p := range []float64{0, math.Copysign(0, -1), -1, 1, 2, 1e300, -1e300, float64(r3.FP24Max) * float64(r3.FP24Max)} {
+		require.Equal(t, want(p), fusedByte(tab, p), "%v", p)
+	}
+}
+
+// TestFusedFracMin: every threshold of fusedByteTab lies within
+// fusedFracMin of a byte above its half-byte point, as fusedByte's fast
+// path assumes.
+func TestFusedFracMin(t *testing.T) {
+	tab := fusedByteTab()
+	for k := 1; k < 256; k++ {
+		o := tab[k]*255 + 0.5 - float64(k)
+		require.GreaterOrEqual(t, o, -1e-12, "threshold %d", k)
+		require.Less(t, o, fusedFracMin/2, "threshold %d", k)
+	}
 }
