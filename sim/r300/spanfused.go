@@ -3,6 +3,7 @@ package r300
 import (
 	"encoding/binary"
 	"math"
+	mathbits "math/bits"
 	"sync"
 
 	r3 "github.com/retrogl/retrogl/hal/r300"
@@ -56,6 +57,10 @@ type fusedWork struct {
 	v    [6][fusedChunk]float32
 	word [fusedChunk]uint32
 	near [fusedChunk]uint16
+	// mark[i] flags the loads of pixel i that take the reference's
+	// formula, fix lists those pixels once each.
+	mark [fusedChunk]uint8
+	fix  [fusedChunk]uint16
 }
 
 // fusedHook, when set (by tests), is called for every primitive the
@@ -285,6 +290,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		wsum += max(math.Abs(float64(ea)), math.Abs(float64(eb)))
 	}
 	wsum /= ar
+	nf := 0
 	for c := range chans {
 		ch := &chans[c]
 		dst := fw.v[c][:n]
@@ -298,6 +304,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		}
 		mAbs := 2*wsum*ch.vmax*0x1p-50 + float64(n)*ch.errD
 		nn := 0
+		bit := uint8(1) << c
 		for i := 0; i < n; {
 			r := fusedDot(ch, &w0)
 			if i > 0 {
@@ -324,14 +331,36 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 			}
 			v := int64(av * sc)
 			d := int64(math.Round(df))
-			i, nn = fusedStepFix(dst, &fw.near, nn, i+1, v+d, d, uint32(mu*fusedMarginScale), scale)
+			m := uint32(mu * fusedMarginScale)
+			if d == 0 && uint32(v)+m >= 2*m {
+				// A load whose slope rounds to no step (the other
+				// texture coordinate of a screen-aligned quad): every
+				// pixel's value is the first's, as the stepping would
+				// give it, none near an edge.
+				fillF32(dst[i+1:], float32(v>>32)*scale)
+				break
+			}
+			i, nn = fusedStepFix(dst, &fw.near, nn, i+1, v+d, d, m, scale)
 		}
 		for _, j := range fw.near[:nn] {
+			if fw.mark[j] == 0 {
+				fw.fix[nf] = j
+				nf++
+			}
+			fw.mark[j] |= bit
+		}
+	}
+	// The pixels near an edge, with the weights once for their loads.
+	for _, j := range fw.fix[:nf] {
+		w := s.fusedWeights(p, ar, x0+int(j), y)
+		for m := fw.mark[j]; m != 0; m &= m - 1 {
 			if fusedNearHook != nil {
 				fusedNearHook()
 			}
-			dst[j] = fp24(s.fusedRef(p, ch, ar, x0+int(j), y))
+			c := mathbits.TrailingZeros8(m)
+			fw.v[c][j] = fp24(fusedDot(&chans[c], &w))
 		}
+		fw.mark[j] = 0
 	}
 }
 
@@ -367,10 +396,15 @@ func fusedDot(ch *fusedChan, w *[3]float64) float64 {
 // fusedRef is the reference's value of load ch at pixel (x, y) before
 // its FP24 rounding.
 func (s *drawState) fusedRef(p *prim, ch *fusedChan, ar float64, x, y int) float64 {
+	w := s.fusedWeights(p, ar, x, y)
+	return fusedDot(ch, &w)
+}
+
+// fusedWeights is the reference's linear weights at pixel (x, y).
+func (s *drawState) fusedWeights(p *prim, ar float64, x, y int) [3]float64 {
 	half := s.sub / 2
 	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
-	w := [3]float64{float64(p.rf[0].eval(px, py)) / ar, float64(p.rf[1].eval(px, py)) / ar, float64(p.rf[2].eval(px, py)) / ar}
-	return fusedDot(ch, &w)
+	return [3]float64{float64(p.rf[0].eval(px, py)) / ar, float64(p.rf[1].eval(px, py)) / ar, float64(p.rf[2].eval(px, py)) / ar}
 }
 
 // fillF32 sets every element of d to k.
@@ -397,26 +431,6 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 	tv = tv[:len(sv)]
 	c0, c1, c2, c3 = c0[:len(sv)], c1[:len(sv)], c2[:len(sv)], c3[:len(sv)]
 	words = words[:len(sv)]
-	// Channel c's byte of the word: sh[c] (the buffer's slots hold the
-	// four channels once each: outOver8, or cbBuffer.simple for
-	// outDirect8).
-	var sh [4]uint32
-	for k, c := range buf.slots {
-		sh[c&3] = 8 * uint32(k)
-	}
-	s0, s1, s2, s3 := sh[0]&31, sh[1]&31, sh[2]&31, sh[3]&31
-	off := (y*buf.pitch + x0) * 4
-	dst := buf.mem[off : off+4*n]
-	dst = dst[:4*len(sv)]
-	read := s.cb.read
-	over := g.over
-	// The over blend's offsets for this row, by x&3 and channel.
-	var offs [4][4]uint32
-	for xi := range offs {
-		for c := range offs[xi] {
-			offs[xi][c] = s.fusedOverOff(int(sh[c]/8), (y&3)<<2|(x0+xi)&3)
-		}
-	}
 	tab := fusedByteTab()
 	ident := g.tch == [4]int{0, 1, 2, 3}
 	tch := g.tch
@@ -449,6 +463,8 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 			ct, b1 = t, 1-b
 			r0, r1 = base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
 		}
+		// bilinearRepeat's sums start from 0: every weight and texel
+		// value here is +0 or positive, so 0 + P is P.
 		w0, w1, w2, w3 := float64(a1*b1), float64(a*b1), float64(a1*b), float64(a*b)
 		var v0, v1, v2, v3 uint32
 		if adj {
@@ -462,10 +478,10 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 			v2 = binary.LittleEndian.Uint32(mem[r1+x0o:])
 			v3 = binary.LittleEndian.Uint32(mem[r1+x1o:])
 		}
-		t0 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)])))
-		t1 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
-		t2 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
-		t3 := fp24f(float32(0 + float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
+		t0 := fp24f(float32(float64(w0*unorm8d[uint8(v0)]) + float64(w1*unorm8d[uint8(v1)]) + float64(w2*unorm8d[uint8(v2)]) + float64(w3*unorm8d[uint8(v3)])))
+		t1 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
+		t2 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
+		t3 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
 		if !ident {
 			tx := [4]float32{t0, t1, t2, t3}
 			t0, t1, t2, t3 = tx[tch[0]&3], tx[tch[1]&3], tx[tch[2]&3], tx[tch[3]&3]
@@ -478,21 +494,99 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		if !(ok0 && ok1 && ok2 && ok3) {
 			o0, o1, o2, o3 = fusedByte(tab, p0), fusedByte(tab, p1), fusedByte(tab, p2), fusedByte(tab, p3)
 		}
-		if !over {
-			words[i] = o0<<s0 | o1<<s1 | o2<<s2 | o3<<s3
-			continue
+		words[i] = o0 | o1<<8 | o2<<16 | o3<<24
+	}
+	s.fusedOut(g, buf, x0, y, words)
+}
+
+// fusedOut turns the run's source words (channel c's byte at 8c) from
+// (x0, y) into the words to write: spanDirect8's bytes or spanOver8's
+// blend with the colour buffer's, each channel in its slot's byte.
+func (s *drawState) fusedOut(g *fusedPlan, buf *cbBuffer, x0, y int, words []uint32) {
+	// Channel c's byte of the word: sh[c] (the buffer's slots hold the
+	// four channels once each: outOver8, or cbBuffer.simple for
+	// outDirect8).
+	var sh [4]uint32
+	for k, c := range buf.slots {
+		sh[c&3] = 8 * uint32(k)
+	}
+	s0, s1, s2, s3 := sh[0]&31, sh[1]&31, sh[2]&31, sh[3]&31
+	if !g.over {
+		for i, w := range words {
+			words[i] = (w&255)<<s0 | (w>>8&255)<<s1 | (w>>16&255)<<s2 | w>>24<<s3
 		}
+		return
+	}
+	off := (y*buf.pitch + x0) * 4
+	dst := buf.mem[off : off+4*len(words)]
+	read := s.cb.read
+	// The over blend's offsets for this row, by x&3 and channel.
+	var offs [4][4]uint32
+	for xi := range offs {
+		for c := range offs[xi] {
+			offs[xi][c] = s.fusedOverOff(int(sh[c]/8), (y&3)<<2|(x0+xi)&3)
+		}
+	}
+	if read && sh == [4]uint32{16, 8, 0, 24} {
+		fusedOverBGRA(words, dst, &offs)
+		return
+	}
+	for i, w := range words {
 		var dw uint32
 		if read {
 			dw = binary.LittleEndian.Uint32(dst[4*i:])
 		}
+		o3 := w >> 24
 		ia := 255 - o3
 		of := &offs[i&3]
-		words[i] = (8192*(o0*o3+(dw>>s0&255)*ia)+of[0])/overDiv<<s0 |
-			(8192*(o1*o3+(dw>>s1&255)*ia)+of[1])/overDiv<<s1 |
-			(8192*(o2*o3+(dw>>s2&255)*ia)+of[2])/overDiv<<s2 |
+		words[i] = (8192*((w&255)*o3+(dw>>s0&255)*ia)+of[0])/overDiv<<s0 |
+			(8192*((w>>8&255)*o3+(dw>>s1&255)*ia)+of[1])/overDiv<<s1 |
+			(8192*((w>>16&255)*o3+(dw>>s2&255)*ia)+of[2])/overDiv<<s2 |
 			(8192*(o3*o3+(dw>>s3&255)*ia)+of[3])/overDiv<<s3
 	}
+}
+
+// fusedOverBGRA is fusedOut's over blend into a B, G, R, A buffer (the
+// GL ES drivers' ARGB8888) that is read: overByte per channel in two
+// 64-bit words of two 32-bit lanes each (B and R, G and A). overByte's
+// floor((8192·X + off)/(255·8192)), X = src·a + dst·(255 - a), is
+// floor((X + K)/255) with K = floor(off/8192) (X is an integer, so the
+// fraction of off/8192 cannot carry X + off/8192 past a multiple of
+// 255), and for V = X + K <= 65025 + 255 that is (V + 1 + (V>>8))>>8
+// (TestFusedOverLanes checks every input against overByte).
+func fusedOverBGRA(words []uint32, dst []byte, offs *[4][4]uint32) {
+	dst = dst[:4*len(words)]
+	// K per x&3 for lanes (B, R) and (G, A); offs is by channel R, G,
+	// B, A.
+	var kp, kq [4]uint64
+	for xi, of := range offs {
+		kp[xi] = uint64(of[2]/8192) | uint64(of[0]/8192)<<32
+		kq[xi] = uint64(of[1]/8192) | uint64(of[3]/8192)<<32
+	}
+	const lo8 = 0x000000FF_000000FF
+	const lo24 = 0x00FFFFFF_00FFFFFF
+	const one = 0x00000001_00000001
+	for i, w := range words {
+		dw := binary.LittleEndian.Uint32(dst[4*i:])
+		a := uint64(w >> 24)
+		ia := 255 - a
+		sp := uint64(w>>16&255) | uint64(w&255)<<32
+		sq := uint64(w>>8&255) | uint64(w>>24)<<32
+		dp := uint64(dw&255) | uint64(dw>>16&255)<<32
+		dq := uint64(dw>>8&255) | uint64(dw>>24)<<32
+		vp := sp*a + dp*ia + kp[i&3]
+		vq := sq*a + dq*ia + kq[i&3]
+		qp := (vp + one + (vp>>8)&lo24) >> 8 & lo8
+		qq := (vq + one + (vq>>8)&lo24) >> 8 & lo8
+		words[i] = uint32(qp) | uint32(qq)<<8 | uint32(qp>>32)<<16 | uint32(qq>>32)<<24
+	}
+}
+
+// fusedOverLane is fusedOverBGRA's arithmetic for one channel: src over
+// dst with alpha a and overOffset off.
+func fusedOverLane(src, a, dst, off uint32) uint32 {
+	v := src*a + dst*(255-a) + off/8192
+	return (v + 1 + v>>8) >> 8
 }
 
 // fusedByteTab holds, for k = 1..255, the least float64 p whose

@@ -75,7 +75,14 @@ func fusedLoadCase(t *testing.T, scale float64) (values, differ, near, stepped i
 					vv[k] = r.Float64()*4 - 1
 				}
 			}
-			if r.IntN(3) != 0 {
+			if r.IntN(6) == 0 {
+				// Affine in y alone (exact dyadic values): constant
+				// along rows with a slope of exactly zero, sometimes
+				// on an FP24 edge at every pixel of a row.
+				for k := range vv {
+					vv[k] = float64(v[k][1])/8192 + float64(r.IntN(2))*0x1p-30
+				}
+			} else if r.IntN(3) != 0 {
 				// Put the value of a pixel of the run on an FP24 edge:
 				// solve for the vertex whose weight there is largest.
 				i := r.IntN(n)
@@ -181,5 +188,57 @@ func TestFusedFracMin(t *testing.T) {
 		o := tab[k]*255 + 0.5 - float64(k)
 		require.GreaterOrEqual(t, o, -1e-12, "threshold %d", k)
 		require.Less(t, o, fusedFracMin/2, "threshold %d", k)
+	}
+}
+
+// TestFusedOverLanes compares fusedOverLane (fusedOverBGRA's arithmetic)
+// with overByte on every source, alpha and destination byte for every
+// toUnorm offset, and fusedOverBGRA's words with overByte per channel on
+// random pixels.
+func TestFusedOverLanes(t *testing.T) {
+	var offs []uint32
+	for _, m := range []uint32{0, 1} {
+		offs = append(offs, overOffset(m, 0))
+	}
+	for d := 0; d < 16; d++ {
+		offs = append(offs, overOffset(2, d))
+	}
+	if testing.Short() {
+		offs = offs[:4]
+	}
+	for _, off := range offs {
+		for a := uint32(0); a < 256; a++ {
+			for s := uint32(0); s < 256; s++ {
+				for d := uint32(0); d < 256; d++ {
+					if got, want := fusedOverLane(s, a, d, off), uint32(overByte(s, a, d, off)); got != want {
+						t.Fatalf("offset %d: src %d alpha %d dst %d: %d, overByte %d", off, s, a, d, got, want)
+					}
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(4, 4))
+	var of [4][4]uint32
+	for xi := range of {
+		for c := range of[xi] {
+			of[xi][c] = offs[r.IntN(len(offs))]
+		}
+	}
+	words := make([]uint32, 1000)
+	dst := make([]byte, 4*len(words))
+	for i := range words {
+		words[i] = r.Uint32()
+	}
+	for i := range dst {
+		dst[i] = byte(r.Uint32())
+	}
+	src := append([]uint32(nil), words...)
+	fusedOverBGRA(words, dst, &of)
+	for i, w := range src {
+		a := w >> 24
+		o := &of[i&3]
+		want := uint32(overByte(w>>16&255, a, uint32(dst[4*i]), o[2])) | uint32(overByte(w>>8&255, a, uint32(dst[4*i+1]), o[1]))<<8 |
+			uint32(overByte(w&255, a, uint32(dst[4*i+2]), o[0]))<<16 | uint32(overByte(a, a, uint32(dst[4*i+3]), o[3]))<<24
+		require.Equal(t, want, words[i], "pixel %d", i)
 	}
 }
