@@ -55,6 +55,7 @@ const fusedChunk = 1024
 // near an FP24 rounding edge.
 type fusedWork struct {
 	v    [6][fusedChunk]float32
+	tx   [4][fusedChunk]float32
 	word [fusedChunk]uint32
 	near [fusedChunk]uint16
 	// mark[i] flags the loads of pixel i that take the reference's
@@ -432,6 +433,7 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 	c0, c1, c2, c3 = c0[:len(sv)], c1[:len(sv)], c2[:len(sv)], c3[:len(sv)]
 	words = words[:len(sv)]
 	tab := fusedByteTab()
+	tx0, tx1, tx2, tx3 := fw.tx[0][:len(sv)], fw.tx[1][:len(sv)], fw.tx[2][:len(sv)], fw.tx[3][:len(sv)]
 	ident := g.tch == [4]int{0, 1, 2, 3}
 	tch := g.tch
 	nan := float32(math.NaN())
@@ -482,6 +484,11 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		t1 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>8)]) + float64(w1*unorm8d[uint8(v1>>8)]) + float64(w2*unorm8d[uint8(v2>>8)]) + float64(w3*unorm8d[uint8(v3>>8)])))
 		t2 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>16)]) + float64(w1*unorm8d[uint8(v1>>16)]) + float64(w2*unorm8d[uint8(v2>>16)]) + float64(w3*unorm8d[uint8(v3>>16)])))
 		t3 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
+		tx0[i], tx1[i], tx2[i], tx3[i] = t0, t1, t2, t3
+	}
+	// The products and their bytes, in a loop of their own.
+	for i := range words {
+		t0, t1, t2, t3 := tx0[i], tx1[i], tx2[i], tx3[i]
 		if !ident {
 			tx := [4]float32{t0, t1, t2, t3}
 			t0, t1, t2, t3 = tx[tch[0]&3], tx[tch[1]&3], tx[tch[2]&3], tx[tch[3]&3]
