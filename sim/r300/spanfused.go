@@ -351,9 +351,19 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 			fw.mark[j] |= bit
 		}
 	}
-	// The pixels near an edge, with the weights once for their loads.
+	// The pixels near an edge, with the weights once for their loads. A
+	// weight whose edge function is constant along rows (a == 0) is the
+	// run's first pixel's: the same edge value, so the same quotient.
+	rowW := [3]bool{p.rf[0].a == 0, p.rf[1].a == 0, p.rf[2].a == 0}
 	for _, j := range fw.fix[:nf] {
-		w := s.fusedWeights(p, ar, x0+int(j), y)
+		px := int64(x0+int(j))*s.sub + half
+		var w [3]float64
+		for k := range w {
+			w[k] = w0[k]
+			if !rowW[k] {
+				w[k] = float64(p.rf[k].eval(px, py)) / ar
+			}
+		}
 		for m := fw.mark[j]; m != 0; m &= m - 1 {
 			if fusedNearHook != nil {
 				fusedNearHook()
