@@ -353,14 +353,27 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 	}
 	// The pixels near an edge, with the weights once for their loads. A
 	// weight whose edge function is constant along rows (a == 0) is the
-	// run's first pixel's: the same edge value, so the same quotient.
-	rowW := [3]bool{p.rf[0].a == 0, p.rf[1].a == 0, p.rf[2].a == 0}
+	// run's first pixel's: the same edge value, so the same quotient. A
+	// weight only vertex values of zero multiply (in the pixel's near
+	// loads) is left at the first pixel's too: any finite weight makes
+	// that term a zero, which fp24 cannot tell from another (fusedDot).
+	var nz [6]uint8
+	for c := range chans {
+		for k, v := range chans[c].v {
+			if v != 0 && p.rf[k].a != 0 {
+				nz[c] |= 1 << k
+			}
+		}
+	}
 	for _, j := range fw.fix[:nf] {
 		px := int64(x0+int(j))*s.sub + half
-		var w [3]float64
+		var need uint8
+		for m := fw.mark[j]; m != 0; m &= m - 1 {
+			need |= nz[mathbits.TrailingZeros8(m)]
+		}
+		w := w0
 		for k := range w {
-			w[k] = w0[k]
-			if !rowW[k] {
+			if need>>k&1 != 0 {
 				w[k] = float64(p.rf[k].eval(px, py)) / ar
 			}
 		}
