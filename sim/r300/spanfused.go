@@ -309,7 +309,17 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		for i := 0; i < n; {
 			r := fusedDot(ch, &w0)
 			if i > 0 {
-				r = s.fusedRef(p, ch, ar, x0+i, y)
+				// As for the near pixels below: only the weights of
+				// edge functions that vary along the row and multiply
+				// a non-zero vertex value.
+				px := int64(x0+i)*s.sub + half
+				w := w0
+				for k, v := range ch.v {
+					if v != 0 && p.rf[k].a != 0 {
+						w[k] = float64(p.rf[k].eval(px, py)) / ar
+					}
+				}
+				r = fusedDot(ch, &w)
 			}
 			dst[i] = fp24(r)
 			av := math.Abs(r)
