@@ -62,6 +62,10 @@ type fusedWork struct {
 	// formula, fix lists those pixels once each.
 	mark [fusedChunk]uint8
 	fix  [fusedChunk]uint16
+	// constN[i] > 0 when v[i][:constN[i]] all hold the bits constK[i]
+	// (a constant load filled by an earlier run).
+	constN [6]int
+	constK [6]uint32
 }
 
 // fusedHook, when set (by tests), is called for every primitive the
@@ -296,13 +300,18 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		ch := &chans[c]
 		dst := fw.v[c][:n]
 		switch ch.kind {
-		case 1:
-			fillF32(dst, ch.k)
-			continue
-		case 2:
-			fillF32(dst, fp24(fusedDot(ch, &w0)))
+		case 1, 2:
+			k := ch.k
+			if ch.kind == 2 {
+				k = fp24(fusedDot(ch, &w0))
+			}
+			if kb := math.Float32bits(k); fw.constN[c] < n || fw.constK[c] != kb {
+				fillF32(dst, k)
+				fw.constN[c], fw.constK[c] = n, kb
+			}
 			continue
 		}
+		fw.constN[c] = 0
 		mAbs := 2*wsum*ch.vmax*0x1p-50 + float64(n)*ch.errD
 		nn := 0
 		bit := uint8(1) << c
