@@ -83,6 +83,11 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 	if (fp.out != outOver8 && fp.out != outDirect8) || !fp.tex || len(s.cb.used) != 1 {
 		return nil
 	}
+	// The GL ES drivers' ARGB8888 layout (bytes B, G, R, A), read when
+	// blended: fusedOut's loops.
+	if s.cb.buf[s.cb.used[0]].slots != [4]int{2, 1, 0, 3} || (fp.out == outOver8 && !s.cb.read) {
+		return nil
+	}
 	if s.zb.active && (s.zb.stencil || s.fg.depthFromUS) {
 		return nil
 	}
@@ -549,50 +554,27 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 }
 
 // fusedOut turns the run's source words (channel c's byte at 8c) from
-// (x0, y) into the words to write: spanDirect8's bytes or spanOver8's
-// blend with the colour buffer's, each channel in its slot's byte.
+// (x0, y) into the words to write into the B, G, R, A buffer (fusedPlanOf
+// takes no other layout): spanDirect8's bytes, or spanOver8's blend with
+// the buffer's bytes (fusedOverBGRA).
 func (s *drawState) fusedOut(g *fusedPlan, buf *cbBuffer, x0, y int, words []uint32) {
-	// Channel c's byte of the word: sh[c] (the buffer's slots hold the
-	// four channels once each: outOver8, or cbBuffer.simple for
-	// outDirect8).
-	var sh [4]uint32
-	for k, c := range buf.slots {
-		sh[c&3] = 8 * uint32(k)
-	}
-	s0, s1, s2, s3 := sh[0]&31, sh[1]&31, sh[2]&31, sh[3]&31
 	if !g.over {
 		for i, w := range words {
-			words[i] = (w&255)<<s0 | (w>>8&255)<<s1 | (w>>16&255)<<s2 | w>>24<<s3
+			words[i] = w&0xFF00FF00 | w>>16&255 | (w&255)<<16
 		}
 		return
 	}
 	off := (y*buf.pitch + x0) * 4
 	dst := buf.mem[off : off+4*len(words)]
-	read := s.cb.read
-	// The over blend's offsets for this row, by x&3 and channel.
+	// The over blend's offsets for this row, by x&3 and channel R, G,
+	// B, A (bytes 2, 1, 0, 3).
 	var offs [4][4]uint32
 	for xi := range offs {
-		for c := range offs[xi] {
-			offs[xi][c] = s.fusedOverOff(int(sh[c]/8), (y&3)<<2|(x0+xi)&3)
+		for c, k := range [4]int{2, 1, 0, 3} {
+			offs[xi][c] = s.fusedOverOff(k, (y&3)<<2|(x0+xi)&3)
 		}
 	}
-	if read && sh == [4]uint32{16, 8, 0, 24} {
-		fusedOverBGRA(words, dst, &offs)
-		return
-	}
-	for i, w := range words {
-		var dw uint32
-		if read {
-			dw = binary.LittleEndian.Uint32(dst[4*i:])
-		}
-		o3 := w >> 24
-		ia := 255 - o3
-		of := &offs[i&3]
-		words[i] = (8192*((w&255)*o3+(dw>>s0&255)*ia)+of[0])/overDiv<<s0 |
-			(8192*((w>>8&255)*o3+(dw>>s1&255)*ia)+of[1])/overDiv<<s1 |
-			(8192*((w>>16&255)*o3+(dw>>s2&255)*ia)+of[2])/overDiv<<s2 |
-			(8192*(o3*o3+(dw>>s3&255)*ia)+of[3])/overDiv<<s3
-	}
+	fusedOverBGRA(words, dst, &offs)
 }
 
 // fusedOverBGRA is fusedOut's over blend into a B, G, R, A buffer (the
