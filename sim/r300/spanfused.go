@@ -38,11 +38,10 @@ type fusedPlan struct {
 	unit int
 	// s and t are the coordinates the TEX instruction reads.
 	s, t fusedSrc
-	// For output channel c (3: alpha): the texel channel tch[c] times
-	// col[c], rounded to FP24. The instruction's clamp to [0, 1] (sat)
+	// For output channel c (3: alpha): texel channel c times col[c],
+	// rounded to FP24. The instruction's clamp to [0, 1] (sat)
 	// is left out: outByte clamps to [0, 1] itself (NaN to 0 too), so
 	// the byte is the same with it or without.
-	tch  [4]int
 	col  [4]fusedSrc
 	over bool
 }
@@ -137,7 +136,6 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 		a.RGB.Omod != 0 || a.Alpha.Omod != 0 || a.Alpha.DepthOut || len(fp.zeroOut) != 0 {
 		return nil
 	}
-	inline := [3]float32{0, 1, 0.5}
 	for c := 0; c < 4; c++ {
 		if !alu.mul[c] || alu.mod[0][c] != 0 || alu.mod[1][c] != 0 {
 			return nil
@@ -146,10 +144,10 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 		if !(x.kind == opdTemp && x.reg == tex.Dst) {
 			x, y = y, x
 		}
-		if !(x.kind == opdTemp && x.reg == tex.Dst) {
+		// The texel's own channel (the modulate's swizzle).
+		if !(x.kind == opdTemp && x.reg == tex.Dst && int(x.comp) == c) {
 			return nil
 		}
-		g.tch[c] = int(x.comp)
 		switch y.kind {
 		case opdTemp:
 			l := loads[y.reg][y.comp]
@@ -159,8 +157,6 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 			g.col[c] = src(l)
 		case opdConst:
 			g.col[c] = fusedSrc{attr: -1, k: s.us.consts[y.reg][y.comp]}
-		case opdInline:
-			g.col[c] = fusedSrc{attr: -1, k: inline[y.reg]}
 		default:
 			return nil
 		}
@@ -481,8 +477,6 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 	words = words[:len(sv)]
 	tab := fusedByteTab()
 	tx0, tx1, tx2, tx3 := fw.tx[0][:len(sv)], fw.tx[1][:len(sv)], fw.tx[2][:len(sv)], fw.tx[3][:len(sv)]
-	ident := g.tch == [4]int{0, 1, 2, 3}
-	tch := g.tch
 	nan := float32(math.NaN())
 	cs, ct := nan, nan
 	var a, a1, b, b1 float64
@@ -536,10 +530,6 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 	// The products and their bytes, in a loop of their own.
 	for i := range words {
 		t0, t1, t2, t3 := tx0[i], tx1[i], tx2[i], tx3[i]
-		if !ident {
-			tx := [4]float32{t0, t1, t2, t3}
-			t0, t1, t2, t3 = tx[tch[0]&3], tx[tch[1]&3], tx[tch[2]&3], tx[tch[3]&3]
-		}
 		p0, p1, p2, p3 := float64(t0)*float64(c0[i]), float64(t1)*float64(c1[i]), float64(t2)*float64(c2[i]), float64(t3)*float64(c3[i])
 		o0, ok0 := fusedByteFast(p0)
 		o1, ok1 := fusedByteFast(p1)
