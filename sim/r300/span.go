@@ -65,6 +65,8 @@ type spanWork struct {
 
 	// gour is the Gouraud row path's scratch (spangour.go).
 	gour *gourWork
+	// fused is the fused textured path's (spanfused.go).
+	fused *fusedWork
 }
 
 func newSpanWork() *spanWork {
@@ -114,6 +116,9 @@ type fastPipe struct {
 	// gour is set when the Gouraud row path can shade the draw
 	// (gouraudPlan).
 	gour *gourPlan
+	// fused is set when the fused textured path can shade the draw
+	// (fusedPlanOf, spanfused.go).
+	fused *fusedPlan
 	// overOffs[k][d] is toUnorm's offset for byte k at dither position
 	// d ((y&3)<<2 | x&3) in overByte's units (outOver8).
 	overOffs [4][16]uint32
@@ -194,6 +199,7 @@ func (s *drawState) fastPipeline(id uint64) *fastPipe {
 		}
 	}
 	fp.gour = s.gouraudPlan(fp)
+	fp.fused = s.fusedPlanOf(fp)
 	if fp.out == outOver8 {
 		buf := &s.cb.buf[s.cb.used[0]]
 		for k, mode := range buf.modes {
@@ -262,6 +268,9 @@ func (e *Engine) shadeSpans(s *drawState, fp *fastPipe, p *prim, w *worker, vals
 	}
 	if fp.gour != nil && spans && allVisible && (constUS || (!p.flat && p.wpIsWl)) &&
 		s.gouraudRows(p, w, fp.gour, vals, qy0, qy1) {
+		return nil
+	}
+	if fp.fused != nil && spans && allVisible && !p.flat && p.wpIsWl && s.fusedRows(p, w, fp.fused, vals, qy0, qy1) {
 		return nil
 	}
 	qx0 := p.x0 &^ 1

@@ -38,6 +38,10 @@ type sceneGen struct {
 	// nearest constant depth: the Gouraud row path's runs then step
 	// directly and pass LEQUAL whole (its write into the colour buffer).
 	near bool
+	// tex is set while the program is a modulated texture fetch
+	// (texProgram), tunit the unit it samples.
+	tex   bool
+	tunit uint32
 }
 
 func (g *sceneGen) bit(pct int) uint32 {
@@ -154,7 +158,11 @@ func (g *sceneGen) state() {
 	g.program()
 
 	// TX: two units.
-	s.Reg(r3.TX_ENABLE, uint32(r.IntN(4)))
+	if g.tex {
+		s.Reg(r3.TX_ENABLE, uint32(r.IntN(4))|1<<g.tunit)
+	} else {
+		s.Reg(r3.TX_ENABLE, uint32(r.IntN(4)))
+	}
 	for u := uint32(0); u < 2; u++ {
 		g.texUnit(u)
 	}
@@ -204,7 +212,7 @@ func (g *sceneGen) state() {
 	s.Reg(r3.RB3D_COLOR_CHANNEL_MASK, mask, r.Uint32())
 	s.Reg(r3.RB3D_ROPCNTL, g.bit(15)<<2|uint32(r.IntN(16))<<8)
 	s.Reg(r3.RB3D_DITHER_CTL, uint32(r.IntN(3))|uint32(r.IntN(3))<<2)
-	if g.bit(40) == 1 || (g.mov && g.bit(60) == 1) {
+	if g.bit(40) == 1 || (g.mov && g.bit(60) == 1) || (g.tex && g.bit(80) == 1) {
 		// The states a GL ES driver draws with most: one ARGB8888
 		// target, written or blended, no fog, alpha test, ROP or mask,
 		// the whole screen visible.
@@ -231,6 +239,11 @@ func (g *sceneGen) program() {
 	// instruction samples: a Gouraud or flat program (gouraudPlan).
 	mov := g.bit(25) == 1
 	g.mov = mov
+	g.tex = !mov && g.bit(40) == 1
+	if g.tex {
+		g.texProgram()
+		return
+	}
 	for i := 0; i < 8; i++ {
 		var a r3.ALUInst
 		if mov {
@@ -283,6 +296,57 @@ func (g *sceneGen) program() {
 	s.Reg(r3.US_CODE_ADDR_0, 0, 0, code(), code())
 }
 
+// texProgram writes fill-tex-blend's program shape (fusedPlanOf): one
+// level of a TEX instruction, then an ALU instruction multiplying the
+// texel by a loaded value (sometimes a constant, swizzled or modified
+// channels, or not a multiply, which the plan refuses) into output 0.
+func (g *sceneGen) texProgram() {
+	r, s := g.r, &g.s
+	g.tunit = uint32(r.IntN(2))
+	dst, src, other := uint8(r.IntN(6)), uint8(r.IntN(6)), uint8(r.IntN(6))
+	if g.bit(50) == 1 {
+		src = dst
+	}
+	if other == dst && g.bit(90) == 1 {
+		other = (dst + 1) % 6
+	}
+	if g.bit(10) == 1 {
+		other = r3.ConstBase + uint8(r.IntN(4))
+	}
+	srcs := [3]uint8{dst, other, 0}
+	if g.bit(50) == 1 {
+		srcs = [3]uint8{other, dst, 0}
+	}
+	a := r3.ALUInst{
+		RGB: r3.Half{Src: srcs, Dst: uint8(r.IntN(6)), WMask: uint8(r.IntN(8)), OMask: 7, Clamp: g.bit(50) == 1,
+			Args: [3]r3.Arg{{Sel: 0}, {Sel: 4}, {Sel: r3.SelRGBZero}}},
+		Alpha: r3.Half{Src: srcs, Dst: uint8(r.IntN(6)), WMask: uint8(r.IntN(2)), OMask: 1, Clamp: g.bit(50) == 1,
+			Args: [3]r3.Arg{{Sel: 9}, {Sel: 10}, {Sel: r3.SelAZero}}},
+	}
+	if g.bit(10) == 1 {
+		a.RGB.Args[0].Sel = uint8(r.IntN(12))
+	}
+	if g.bit(5) == 1 {
+		a.RGB.Args[1].Mod = 1
+	}
+	if g.bit(5) == 1 {
+		a.Alpha.Args[2].Sel = uint8(r.IntN(16))
+	}
+	w0, w1, w2, w3 := a.Encode()
+	s.Reg(r3.US_ALU_RGB_ADDR_0, w0)
+	s.Reg(r3.US_ALU_ALPHA_ADDR_0, w1)
+	s.Reg(r3.US_ALU_RGB_INST_0, w2)
+	s.Reg(r3.US_ALU_ALPHA_INST_0, w3)
+	s.Reg(r3.US_TEX_INST_0, r3.TexInst{Op: r3.TexLD, Src: src, Dst: dst, Unit: uint8(g.tunit)}.Encode())
+	var k []uint32
+	for i := 0; i < 16; i++ {
+		k = append(k, r3.EncodeFP24(randomValue(r)))
+	}
+	s.Reg(r3.US_ALU_CONST_R_0, k...)
+	s.Reg(r3.US_CONFIG, 1<<3, 0, 0)
+	s.Reg(r3.US_CODE_ADDR_0, 0, 0, 0, 1<<22)
+}
+
 // movALU returns an instruction whose halves move one source (a temp,
 // sometimes a constant) to a temp or the outputs: a MAD by the inline 1
 // plus the inline 0.
@@ -328,39 +392,57 @@ func (g *sceneGen) texUnit(u uint32) {
 	if g.bit(50) == 1 {
 		mn = mag
 	}
+	fused := g.tex && u == g.tunit && g.bit(80) == 1
+	if fused {
+		// fill-tex-blend's unit: 8_8_8_8, bilinear, REPEAT.
+		format, mag, mn = r3.TxFmt8_8_8_8, 2, 2
+	}
 	wrap := func() uint32 {
 		if g.bit(60) == 1 {
 			return g.pick(0, 2)
 		}
 		return uint32(r.IntN(8))
 	}
-	s.Reg(r3.TX_FILTER0_0+o, wrap()|wrap()<<3|mag<<9|mn<<11|g.pick(0, 0, 1, 2)<<13|uint32(r.IntN(3))<<17)
+	filter := wrap() | wrap()<<3 | mag<<9 | mn<<11 | g.pick(0, 0, 1, 2)<<13 | uint32(r.IntN(3))<<17
+	if fused {
+		filter = mag<<9 | mn<<11 | uint32(r.IntN(3))<<17
+	}
+	s.Reg(r3.TX_FILTER0_0+o, filter)
 	bias := uint32(0)
 	if g.bit(30) == 1 {
 		bias = uint32(r.IntN(512)) << 3
 	}
 	chroma := uint32(0)
-	if g.bit(10) == 1 {
+	if g.bit(10) == 1 && !fused {
 		chroma = uint32(r.IntN(3))
 	}
 	s.Reg(r3.TX_FILTER1_0+o, chroma|bias)
 	lw, lh := 1<<r.IntN(6), 1<<r.IntN(6)
-	if g.bit(20) == 1 {
+	if g.bit(20) == 1 && !fused {
 		lw, lh = 1+r.IntN(40), 1+r.IntN(40)
 	}
 	levels := uint32(r.IntN(4))
-	s.Reg(r3.TX_FORMAT0_0+o, uint32(lw-1)|uint32(lh-1)<<11|levels<<26|g.bit(15)<<30)
+	proj := g.bit(15)
+	if fused {
+		proj = 0
+	}
+	s.Reg(r3.TX_FORMAT0_0+o, uint32(lw-1)|uint32(lh-1)<<11|levels<<26|proj<<30)
 	sel := g.pick(0x0008860C, 0x0008860C, r.Uint32()&(7<<9|7<<12|7<<15|7<<18))
+	if fused {
+		sel = 0x0008860C
+	}
 	for c := 9; c <= 18; c += 3 {
 		if sel>>c&7 > 5 {
 			sel &^= 7 << c
 		}
 	}
 	sel = sel&^31 | format
-	if g.bit(15) == 1 {
+	if g.bit(15) == 1 && !fused {
 		sel |= uint32(r.IntN(16)) << 5
 	}
-	sel |= g.bit(10) << 21
+	if !fused {
+		sel |= g.bit(10) << 21
+	}
 	s.Reg(r3.TX_FORMAT1_0+o, sel)
 	s.Reg(r3.TX_FORMAT2_0+o, 0)
 	s.Reg(r3.TX_OFFSET_0+o, rsTex0+u*rsSpan)
@@ -391,16 +473,24 @@ func (g *sceneGen) draw(large bool) {
 	}
 	g.near = g.mov && g.bit(40) == 1
 	defer func() { g.near = false }()
-	qUniform := g.bit(50) == 1 || (g.mov && g.bit(50) == 1) || g.near
+	qUniform := g.bit(50) == 1 || (g.mov && g.bit(50) == 1) || g.near || (g.tex && g.bit(80) == 1)
 	// Sometimes every vertex has the same Z: a constant depth, as the
-	// Gouraud row path tests it.
-	zConst := g.bit(30) == 1 || (g.mov && g.bit(50) == 1) || g.near
+	// Gouraud row path and the fused textured path test it.
+	zConst := g.bit(30) == 1 || (g.mov && g.bit(50) == 1) || g.near || (g.tex && g.bit(60) == 1)
 	zc := float32(0.25)
 	if g.near {
 		zc = 0
 		// No depth buffer, or Z16 under LEQUAL with writes.
 		g.s.Reg(r3.ZB_CNTL, g.pick(0, 6), 2) // LEQUAL
 		g.s.Reg(r3.ZB_FORMAT, 0)
+	}
+	// Sometimes the vertices lie on a grid of 8 pixels with small
+	// dyadic values, so that many pixels' loads lie on FP24's rounding
+	// edges (as fill-tex-blend's do).
+	grid := g.tex && g.bit(40) == 1
+	var rowAttr uint32
+	if grid {
+		rowAttr = r.Uint32() & r.Uint32()
 	}
 	q := float32(1)
 	if g.bit(30) == 1 {
@@ -425,6 +515,9 @@ func (g *sceneGen) draw(large bool) {
 		if g.bit(15) == 1 { // on the sample grid: edge rules decide
 			x, y = float32(math.Floor(float64(x)))+0.5, float32(math.Floor(float64(y)))
 		}
+		if grid {
+			x, y = float32(8*r.IntN(g.w/8+1)), float32(8*r.IntN(g.h/8+1))
+		}
 		z := r.Float32()
 		if g.bit(10) == 1 {
 			z = r.Float32()*1.4 - 0.2
@@ -440,6 +533,14 @@ func (g *sceneGen) draw(large bool) {
 			v := g.vertexValue()
 			if k >= 8 && g.bit(50) == 1 {
 				v = r.Float32()*4 - 1 // texture coordinates
+			}
+			if grid {
+				v = float32(r.IntN(9)) / 4
+				if rowAttr>>k&1 != 0 {
+					// An attribute affine in y alone: constant along
+					// rows, its slope exactly zero.
+					v = y/64 + 0x1p-20
+				}
 			}
 			if same != nil {
 				v = same[k]
@@ -521,11 +622,15 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		n = 60
 	}
 	drawn, faulted := 0, 0
-	gour, direct, out := 0, 0, 0
+	gour, direct, out, fused, near := 0, 0, 0, 0, 0
 	gourHook = func() { gour++ }
 	gourDirectHook = func() { direct++ }
 	gourOutHook = func() { out++ }
-	defer func() { gourHook, gourDirectHook, gourOutHook = nil, nil, nil }()
+	fusedHook = func() { fused++ }
+	fusedNearHook = func() { near++ }
+	defer func() {
+		gourHook, gourDirectHook, gourOutHook, fusedHook, fusedNearHook = nil, nil, nil, nil, nil
+	}()
 	for seed := 0; seed < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		g := &sceneGen{r: r, w: 40, h: 32}
@@ -550,7 +655,12 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	require.Greater(t, gour, n/20, "the Gouraud row path must shade some primitives")
 	require.Positive(t, direct, "the row path's direct byte stepping must shade some runs")
 	require.Positive(t, out, "the row path must write some runs straight into the colour buffer")
-	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer", drawn, n, faulted, gour, direct, out)
+	require.Greater(t, fused, n/20, "the fused textured path must shade some primitives")
+	if !testing.Short() {
+		require.Positive(t, near, "some of the fused path's loads must take the reference's formula")
+	}
+	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer; %d on the fused textured path, %d loads near an FP24 edge",
+		drawn, n, faulted, gour, direct, out, fused, near)
 }
 
 // TestWorkersByteForByte renders random scenes of large primitives (so
