@@ -103,9 +103,11 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 	if zPer && !tab && !st.zQ(pr, z, &q) {
 		return false
 	}
-	var zq uint32
+	// A flat depth's run is set up once for the chunk's pieces.
+	var zr depthRun
+	zrOK := true
 	if pl.zKind != zNone && pr.flatZ {
-		zq = ps.quantizeDepth(pr.depth)
+		zr, zrOK = ps.flatRun(ps.quantizeDepth(pr.depth), row)
 	}
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cb := ps.color[4*base:]
@@ -126,7 +128,10 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 			q.x0 += int64(m) * q.dx
 			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
 		case pl.zKind != zNone:
-			pass = ps.depthRunFlat(zq, m, x0+k, row)
+			pass = 0
+			if zrOK {
+				pass = ps.runFlat(&zr, m, x0+k)
+			}
 		}
 		if pass == 0 {
 			l.w01 += uint64(m) * l.s01
@@ -394,25 +399,43 @@ func depthRange(fn, z, top uint32) (lo, span uint32, ok bool) {
 // first, each pair one word of two depths: when all 8 pass, the four
 // words are written at once.
 func (ps *pixelState) depthRunFlat(z uint32, n, x0, row int) uint64 {
-	pl := &ps.span
+	zr, ok := ps.flatRun(z, row)
+	if !ok {
+		return 0
+	}
+	return ps.runFlat(&zr, n, x0)
+}
+
+// flatRun sets up depthRunFlat's run at quantised depth z on row: the
+// same for every piece of a chunk (gouraudChunk sets it up once). ok is
+// false when no pixel passes.
+func (ps *pixelState) flatRun(z uint32, row int) (zr depthRun, ok bool) {
 	dcm := ps.dcm
 	test, write := dcm&1 != 0, dcm>>12&1 != 0 && ps.depthWrite
 	top := uint32(1)<<ps.depthFmt.Bits() - 1
-	lo, span, ok := uint32(0), top, true
+	lo, span := uint32(0), top
+	ok = true
 	if test {
 		lo, span, ok = depthRange(dcm>>4&7, z, top)
 	}
 	if !ok {
-		return 0
+		return zr, false
 	}
 	base := (row&^7)*ps.width + mortonY[row&7]
-	cols := pl.pxOff[x0 : x0+n]
-	zr := depthRun{lo: lo, span: span, top: top, z: z, write: write}
-	if pl.zKind == zD16 {
+	zr = depthRun{lo: lo, span: span, top: top, z: z, write: write}
+	if ps.span.zKind == zD16 {
 		zr.zb = ps.depthBuf[2*base:]
 	} else {
 		zr.zb = ps.depthBuf[4*base:]
 	}
+	return zr, true
+}
+
+// runFlat is depthRunFlat's run of n pixels from x0 with zr from
+// flatRun.
+func (ps *pixelState) runFlat(zr *depthRun, n, x0 int) uint64 {
+	pl := &ps.span
+	cols := pl.pxOff[x0 : x0+n]
 	head := min(n, (8-x0&7)&7)
 	var pass uint64
 	if head > 0 {
