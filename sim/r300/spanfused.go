@@ -289,13 +289,15 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork) {
 	half := s.sub / 2
 	px0, px1, py := int64(x0)*s.sub+half, int64(x0+n-1)*s.sub+half, int64(y)*s.sub+half
+	// The weights are quotRN's, the division's bytes (see its proof).
+	ra := 1 / ar
 	var w0 [3]float64
 	var wsum float64
 	for k := 0; k < 3; k++ {
 		f := &p.rf[k]
 		ea := f.eval(px0, py)
 		eb := f.eval(px1, py)
-		w0[k] = float64(ea) / ar
+		w0[k] = quotRN(float64(ea), ar, ra)
 		wsum += max(math.Abs(float64(ea)), math.Abs(float64(eb)))
 	}
 	wsum /= ar
@@ -329,7 +331,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 				w := w0
 				for k, v := range ch.v {
 					if v != 0 && p.rf[k].a != 0 {
-						w[k] = float64(p.rf[k].eval(px, py)) / ar
+						w[k] = quotRN(float64(p.rf[k].eval(px, py)), ar, ra)
 					}
 				}
 				r = fusedDot(ch, &w)
@@ -397,7 +399,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		w := w0
 		for k := range w {
 			if need>>k&1 != 0 {
-				w[k] = float64(p.rf[k].eval(px, py)) / ar
+				w[k] = quotRN(float64(p.rf[k].eval(px, py)), ar, ra)
 			}
 		}
 		for m := fw.mark[j]; m != 0; m &= m - 1 {
