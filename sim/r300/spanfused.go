@@ -289,15 +289,13 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork) {
 	half := s.sub / 2
 	px0, px1, py := int64(x0)*s.sub+half, int64(x0+n-1)*s.sub+half, int64(y)*s.sub+half
-	// The weights are quotRN's, the division's bytes (see its proof).
-	ra := 1 / ar
 	var w0 [3]float64
 	var wsum float64
 	for k := 0; k < 3; k++ {
 		f := &p.rf[k]
 		ea := f.eval(px0, py)
 		eb := f.eval(px1, py)
-		w0[k] = quotRN(float64(ea), ar, ra)
+		w0[k] = float64(ea) / ar
 		wsum += max(math.Abs(float64(ea)), math.Abs(float64(eb)))
 	}
 	wsum /= ar
@@ -331,7 +329,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 				w := w0
 				for k, v := range ch.v {
 					if v != 0 && p.rf[k].a != 0 {
-						w[k] = quotRN(float64(p.rf[k].eval(px, py)), ar, ra)
+						w[k] = float64(p.rf[k].eval(px, py)) / ar
 					}
 				}
 				r = fusedDot(ch, &w)
@@ -399,7 +397,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		w := w0
 		for k := range w {
 			if need>>k&1 != 0 {
-				w[k] = quotRN(float64(p.rf[k].eval(px, py)), ar, ra)
+				w[k] = float64(p.rf[k].eval(px, py)) / ar
 			}
 		}
 		for m := fw.mark[j]; m != 0; m &= m - 1 {
