@@ -2,6 +2,7 @@ package pica
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -193,11 +194,6 @@ func TestTexChunkMatchesReference(t *testing.T) {
 			l = &wide
 		}
 		cmd, mem := texChunkScene(r, l, 1+r.IntN(4))
-		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
-		fb, z, c, err := renderRandomScene(t, fast[seed%2], l, cmd, mem)
-		require.Equal(t, errRef, err, "seed %d", seed)
-		require.Equal(t, cRef, c, "seed %d: pixels and triangles", seed)
-		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
-		require.True(t, bytes.Equal(zRef, z), "seed %d: depth buffer differs at byte %d", seed, firstDiff(zRef, z))
+		requireSameScene(t, ref, fast[seed%2], l, cmd, mem, fmt.Sprintf("seed %d", seed))
 	}
 }

@@ -3,6 +3,7 @@ package pica
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"syscall"
@@ -568,6 +569,19 @@ func sceneDevice(t testing.TB, reference bool, workers int) *Device {
 	return d
 }
 
+// requireSameScene renders cmd over mem on ref and on fast and requires
+// the same fault, counters, colour bytes and depth bytes; what names the
+// case in a failure.
+func requireSameScene(t *testing.T, ref, fast *Device, l *layout, cmd []byte, mem map[uint32][]byte, what string) {
+	t.Helper()
+	fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
+	fb, z, c, err := renderRandomScene(t, fast, l, cmd, mem)
+	require.Equal(t, errRef, err, what)
+	require.Equal(t, cRef, c, "%s: pixels and triangles", what)
+	require.True(t, bytes.Equal(fbRef, fb), "%s: colour buffer differs at byte %d", what, firstDiff(fbRef, fb))
+	require.True(t, bytes.Equal(zRef, z), "%s: depth buffer differs at byte %d", what, firstDiff(zRef, z))
+}
+
 // renderRandomScene runs a scene on d and returns the colour and depth
 // buffers, the pixels and triangles it drew and the submission's error.
 func renderRandomScene(t testing.TB, d *Device, l *layout, cmd []byte, mem map[uint32][]byte) ([]byte, []byte, [2]int64, error) {
@@ -607,12 +621,7 @@ func TestSpanPathMatchesReference(t *testing.T) {
 			l = &wide
 		}
 		cmd, mem := randomScene(r, l, 1+r.IntN(6))
-		fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, l, cmd, mem)
-		fb, z, c, err := renderRandomScene(t, fast[seed%2], l, cmd, mem)
-		require.Equal(t, errRef, err, "seed %d", seed)
-		require.Equal(t, cRef, c, "seed %d: pixels and triangles", seed)
-		require.True(t, bytes.Equal(fbRef, fb), "seed %d: colour buffer differs at byte %d", seed, firstDiff(fbRef, fb))
-		require.True(t, bytes.Equal(zRef, z), "seed %d: depth buffer differs at byte %d", seed, firstDiff(zRef, z))
+		requireSameScene(t, ref, fast[seed%2], l, cmd, mem, fmt.Sprintf("seed %d", seed))
 	}
 }
 
@@ -628,12 +637,7 @@ func TestSpanPathMatchesReferenceWideMargins(t *testing.T) {
 		for seed := uint64(0); seed < 20; seed++ {
 			r := rand.New(rand.NewPCG(seed, 3))
 			cmd, mem := randomScene(r, &small, 1+r.IntN(6))
-			fbRef, zRef, cRef, errRef := renderRandomScene(t, ref, &small, cmd, mem)
-			fb, z, c, err := renderRandomScene(t, fast, &small, cmd, mem)
-			require.Equal(t, errRef, err, "force %#x seed %d", force, seed)
-			require.Equal(t, cRef, c, "force %#x seed %d: pixels and triangles", force, seed)
-			require.True(t, bytes.Equal(fbRef, fb), "force %#x seed %d: colour buffer differs at byte %d", force, seed, firstDiff(fbRef, fb))
-			require.True(t, bytes.Equal(zRef, z), "force %#x seed %d: depth buffer differs at byte %d", force, seed, firstDiff(zRef, z))
+			requireSameScene(t, ref, fast, &small, cmd, mem, fmt.Sprintf("force %#x seed %d", force, seed))
 		}
 	}
 }

@@ -238,28 +238,14 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 	fw := w.span.fused
 	u := &s.tex[g.unit]
 	buf := &s.cb.buf[s.cb.used[0]]
-	var zv uint32
-	op := zCmp[z.zFunc]
-	test, write := z.zTest, z.zTest && z.zWrite
-	if z.active {
-		zv = s.planeZ(rz[0], p.zoff)
-	}
-	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
-		lo0, hi0 := rowSpan(p, s.sub, qy)
-		lo1, hi1 := rowSpan(p, s.sub, qy+1)
-		for r, run := range [2][2]int{{lo0, hi0}, {lo1, hi1}} {
-			y := qy + r
-			for x0 := run[0]; x0 <= run[1]; x0 += fusedChunk {
-				n := min(fusedChunk, run[1]-x0+1)
-				s.fusedLoads(p, &chans, ar, x0, y, n, fw)
-				s.fusedTexRow(g, u, buf, x0, y, n, fw)
-				w.pixels += n
-				gourPack(fw.pair[:], fw.word[:n])
-				w.zpass += s.gourWrite(buf, fw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
-			}
-		}
-		w.quads += quadsTouched(lo0, hi0, lo1, hi1)
-	}
+	zv, op, test, write := s.constZ(p)
+	s.rowRuns(p, w, qy0, qy1, fusedChunk, func(x0, y, n int) {
+		s.fusedLoads(p, &chans, ar, x0, y, n, fw)
+		s.fusedTexRow(g, u, buf, x0, y, n, fw)
+		w.pixels += n
+		gourPack(fw.pair[:], fw.word[:n])
+		w.zpass += s.gourWrite(buf, fw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
+	})
 	if fusedHook != nil {
 		fusedHook()
 	}

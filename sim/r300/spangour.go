@@ -296,64 +296,77 @@ func (s *drawState) gouraudRows(p *prim, w *worker, g *gourPlan, vals []float64,
 		w.span.gour = &gourWork{}
 	}
 	gw := w.span.gour
-	var zv uint32
-	op := zCmp[z.zFunc]
-	test, write := z.zTest, z.zTest && z.zWrite
-	if z.active {
-		zv = s.planeZ(rz[0], p.zoff)
-	}
-	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
-		lo0, hi0 := rowSpan(p, s.sub, qy)
-		lo1, hi1 := rowSpan(p, s.sub, qy+1)
-		for r, run := range [2][2]int{{lo0, hi0}, {lo1, hi1}} {
-			y := qy + r
-			for x0 := run[0]; x0 <= run[1]; x0 += gourChunk {
-				n := min(gourChunk, run[1]-x0+1)
-				if nc == 0 {
-					// A constant word (a clear's, or a flat draw's).
-					pairs := gw.pair[:(n+1)/2]
-					for k := range pairs {
-						pairs[k] = uint64(base) | uint64(base)<<32
+	zv, op, test, write := s.constZ(p)
+	s.rowRuns(p, w, qy0, qy1, gourChunk, func(x0, y, n int) {
+		if nc == 0 {
+			// A constant word (a clear's, or a flat draw's).
+			pairs := gw.pair[:(n+1)/2]
+			for k := range pairs {
+				pairs[k] = uint64(base) | uint64(base)<<32
+			}
+		} else if nc == 3 {
+			// When every pixel of the run passes the depth test
+			// (fill-gouraud's nearer quads), the direct stepping
+			// writes the colour buffer itself and the depth is
+			// filled after: the same bytes as gourWrite's, with no
+			// second pass over the colours.
+			if out, zm, all := s.gourAllPass(buf, x0, y, n, zv, op, test, write); all {
+				ok, wrote := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, out)
+				if wrote {
+					if zm != nil {
+						gourFillZ16(zm, uint16(zv>>8))
 					}
-				} else if nc == 3 {
-					// When every pixel of the run passes the depth test
-					// (fill-gouraud's nearer quads), the direct stepping
-					// writes the colour buffer itself and the depth is
-					// filled after: the same bytes as gourWrite's, with no
-					// second pass over the colours.
-					if out, zm, all := s.gourAllPass(buf, x0, y, n, zv, op, test, write); all {
-						ok, wrote := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, out)
-						if wrote {
-							if zm != nil {
-								gourFillZ16(zm, uint16(zv>>8))
-							}
-							if gourOutHook != nil {
-								gourOutHook()
-							}
-							w.pixels += n
-							w.zpass += uint32(n)
-							continue
-						}
-						if !ok {
-							s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
-						}
-					} else if ok, _ := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, nil); !ok {
-						s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
+					if gourOutHook != nil {
+						gourOutHook()
 					}
-				} else {
+					w.pixels += n
+					w.zpass += uint32(n)
+					return
+				}
+				if !ok {
 					s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 				}
-				w.pixels += n
-				w.zpass += s.gourWrite(buf, gw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
+			} else if ok, _ := s.gourRun3(p, &chans, ar, x0, y, &shifts, base, gw, n, nil); !ok {
+				s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 			}
+		} else {
+			s.gourRunEach(p, &chans, ar, x0, y, &shifts, base, gw, n, nc)
 		}
-		// The quads the walk visits: those a run touches.
-		w.quads += quadsTouched(lo0, hi0, lo1, hi1)
-	}
+		w.pixels += n
+		w.zpass += s.gourWrite(buf, gw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
+	})
 	if gourHook != nil {
 		gourHook()
 	}
 	return true
+}
+
+// constZ is the depth test of a primitive of one depth (the row paths'):
+// its Z value in the buffer's units (when Z is active), the comparison,
+// and whether it tests and writes.
+func (s *drawState) constZ(p *prim) (zv uint32, op uint8, test, write bool) {
+	z := &s.zb
+	if z.active {
+		zv = s.planeZ(p.rz[0], p.zoff)
+	}
+	return zv, zCmp[z.zFunc], z.zTest, z.zTest && z.zWrite
+}
+
+// rowRuns calls run for each run of at most chunk covered pixels of p's
+// rows in the quad rows whose top row lies in [qy0, qy1), in order, and
+// counts the quads the walk visits (those a run touches) in w.quads.
+func (s *drawState) rowRuns(p *prim, w *worker, qy0, qy1, chunk int, run func(x0, y, n int)) {
+	for qy := qy0; qy < qy1 && qy <= p.y1; qy += 2 {
+		lo0, hi0 := rowSpan(p, s.sub, qy)
+		lo1, hi1 := rowSpan(p, s.sub, qy+1)
+		for r, span := range [2][2]int{{lo0, hi0}, {lo1, hi1}} {
+			y := qy + r
+			for x0 := span[0]; x0 <= span[1]; x0 += chunk {
+				run(x0, y, min(chunk, span[1]-x0+1))
+			}
+		}
+		w.quads += quadsTouched(lo0, hi0, lo1, hi1)
+	}
 }
 
 // gourRunEach shades the run a channel at a time (gourRun) into
