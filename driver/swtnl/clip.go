@@ -196,41 +196,12 @@ func (t *TnL) triangleIn(st *driver.State, a, b, c, provoking *Vertex, flat bool
 	n := len(t.mesh.Triangles)
 	t.mesh.Triangles = append(t.mesh.Triangles, *a, *b, *c)
 	poly := t.mesh.Triangles[n : n+3 : n+3]
-	for i := range poly {
-		window(st, &poly[i])
+	front, cull := face(st, poly)
+	if cull {
+		t.mesh.Triangles = t.mesh.Triangles[:n]
+		return
 	}
-	var area float32
-	for i := range poly {
-		j := (i + 1) % len(poly)
-		area += m32(poly[i].Win[0], poly[j].Win[1]) - m32(poly[j].Win[0], poly[i].Win[1])
-	}
-	front := area > 0
-	if st.FrontFace == driver.WindingCW {
-		front = !front
-	}
-	if st.CullEnabled {
-		cull := false
-		switch st.CullFace {
-		case driver.FaceFrontAndBack:
-			cull = true
-		case driver.FaceFront:
-			cull = front
-		case driver.FaceBack:
-			cull = !front
-		}
-		if cull {
-			t.mesh.Triangles = t.mesh.Triangles[:n]
-			return
-		}
-	}
-	for i := range poly {
-		if flat {
-			poly[i].Color, poly[i].Back = provoking.Color, provoking.Back
-		}
-		if !front && st.Lighting.Enabled && st.Lighting.TwoSide {
-			poly[i].Color = poly[i].Back
-		}
-	}
+	colors(st, poly, provoking, flat, front)
 	t.mesh.Facing = append(t.mesh.Facing, front)
 }
 
@@ -267,34 +238,50 @@ func (t *TnL) triangleClip(st *driver.State, planes []plane, a, b, c, provoking 
 			return
 		}
 	}
+	front, cull := face(st, poly)
+	if cull {
+		return
+	}
+	colors(st, poly, provoking, flat, front)
+	for i := 1; i+1 < len(poly); i++ {
+		t.mesh.Triangles = append(t.mesh.Triangles, poly[0], poly[i], poly[i+1])
+		t.mesh.Facing = append(t.mesh.Facing, front)
+	}
+}
+
+// face maps poly's vertices to the window and returns whether the
+// polygon faces front, by the sign of its window area (GL ES 1.1 §3.5.1:
+// positive is counter-clockwise), and whether culling drops it.
+func face(st *driver.State, poly []Vertex) (front, cull bool) {
 	for i := range poly {
 		window(st, &poly[i])
 	}
-	// Facing from the signed window area of the clipped polygon (GL ES 1.1
-	// §3.5.1): positive area is counter-clockwise.
 	var area float32
 	for i := range poly {
 		j := (i + 1) % len(poly)
 		area += m32(poly[i].Win[0], poly[j].Win[1]) - m32(poly[j].Win[0], poly[i].Win[1])
 	}
-	front := area > 0
+	front = area > 0
 	if st.FrontFace == driver.WindingCW {
 		front = !front
 	}
 	if st.CullEnabled {
 		switch st.CullFace {
 		case driver.FaceFrontAndBack:
-			return
+			cull = true
 		case driver.FaceFront:
-			if front {
-				return
-			}
+			cull = front
 		case driver.FaceBack:
-			if !front {
-				return
-			}
+			cull = !front
 		}
 	}
+	return front, cull
+}
+
+// colors gives poly's vertices the provoking vertex's colours (flat
+// shading) and, for a back-facing polygon under two-sided lighting, their
+// back colours.
+func colors(st *driver.State, poly []Vertex, provoking *Vertex, flat, front bool) {
 	for i := range poly {
 		if flat {
 			poly[i].Color, poly[i].Back = provoking.Color, provoking.Back
@@ -302,9 +289,5 @@ func (t *TnL) triangleClip(st *driver.State, planes []plane, a, b, c, provoking 
 		if !front && st.Lighting.Enabled && st.Lighting.TwoSide {
 			poly[i].Color = poly[i].Back
 		}
-	}
-	for i := 1; i+1 < len(poly); i++ {
-		t.mesh.Triangles = append(t.mesh.Triangles, poly[0], poly[i], poly[i+1])
-		t.mesh.Facing = append(t.mesh.Facing, front)
 	}
 }
