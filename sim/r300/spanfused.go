@@ -516,6 +516,12 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		t3 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
 		tx0[i], tx1[i], tx2[i], tx3[i] = t0, t1, t2, t3
 	}
+	if g.over {
+		off := (y*buf.pitch + x0) * 4
+		kp, kq := s.fusedOverKs(x0, y)
+		fusedBytesOver(fw, len(words), buf.mem[off:off+4*len(words)], &kp, &kq)
+		return
+	}
 	// The products and their bytes, in a loop of their own.
 	for i := range words {
 		t0, t1, t2, t3 := tx0[i], tx1[i], tx2[i], tx3[i]
@@ -530,6 +536,70 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		words[i] = o0 | o1<<8 | o2<<16 | o3<<24
 	}
 	s.fusedOut(g, buf, x0, y, words)
+}
+
+// fusedBytesOver is fusedTexRow's products and bytes and fusedOut's over
+// blend (fusedOverBGRA) in one loop over the run's n pixels, from fw.tx
+// and the colour loads fw.v[2:6] into fw.word, blending with dst (the
+// buffer's bytes B, G, R, A at the run). The bytes are fusedByte's, the
+// blend fusedOverBGRA's arithmetic on them (its lanes take source bytes 2
+// and 0, then 1 and 3, which are here o2 and o0, o1 and o3, without
+// their packing into a word and back), so each word is the one the two
+// loops gave; dst is only read.
+func fusedBytesOver(fw *fusedWork, n int, dst []byte, kp, kq *[4]uint64) {
+	n = min(n, fusedChunk)
+	dst = dst[:4*n]
+	tab := fusedByteTab()
+	const lo8 = 0x000000FF_000000FF
+	const lo24 = 0x00FFFFFF_00FFFFFF
+	const one = 0x00000001_00000001
+	for i := 0; i < n; i++ {
+		p0 := float64(fw.tx[0][i]) * float64(fw.v[2][i])
+		p1 := float64(fw.tx[1][i]) * float64(fw.v[3][i])
+		p2 := float64(fw.tx[2][i]) * float64(fw.v[4][i])
+		p3 := float64(fw.tx[3][i]) * float64(fw.v[5][i])
+		o0, ok0 := fusedByteFast(p0)
+		o1, ok1 := fusedByteFast(p1)
+		o2, ok2 := fusedByteFast(p2)
+		o3, ok3 := fusedByteFast(p3)
+		if !(ok0 && ok1 && ok2 && ok3) {
+			o0, o1, o2, o3 = fusedByte(tab, p0), fusedByte(tab, p1), fusedByte(tab, p2), fusedByte(tab, p3)
+		}
+		dw := binary.LittleEndian.Uint32(dst[4*i:])
+		a := uint64(o3)
+		ia := 255 - a
+		sp := uint64(o2) | uint64(o0)<<32
+		sq := uint64(o1) | uint64(o3)<<32
+		dp := uint64(dw&255) | uint64(dw>>16&255)<<32
+		dq := uint64(dw>>8&255) | uint64(dw>>24)<<32
+		vp := sp*a + dp*ia + kp[i&3]
+		vq := sq*a + dq*ia + kq[i&3]
+		qp := (vp + one + (vp>>8)&lo24) >> 8 & lo8
+		qq := (vq + one + (vq>>8)&lo24) >> 8 & lo8
+		fw.word[i] = uint32(qp) | uint32(qq)<<8 | uint32(qp>>32)<<16 | uint32(qq>>32)<<24
+	}
+}
+
+// fusedOverKs is fusedOverBGRA's K per x&3 for lanes (B, R) and (G, A)
+// on the row run from (x0, y).
+func (s *drawState) fusedOverKs(x0, y int) (kp, kq [4]uint64) {
+	var offs [4][4]uint32
+	for xi := range offs {
+		for c, k := range [4]int{2, 1, 0, 3} {
+			offs[xi][c] = s.fusedOverOff(k, (y&3)<<2|(x0+xi)&3)
+		}
+	}
+	return fusedOverK(&offs)
+}
+
+// fusedOverK is fusedOverBGRA's K per x&3 for lanes (B, R) and (G, A)
+// from the offsets offs (by channel R, G, B, A).
+func fusedOverK(offs *[4][4]uint32) (kp, kq [4]uint64) {
+	for xi, of := range offs {
+		kp[xi] = uint64(of[2]/8192) | uint64(of[0]/8192)<<32
+		kq[xi] = uint64(of[1]/8192) | uint64(of[3]/8192)<<32
+	}
+	return kp, kq
 }
 
 // fusedOut turns the run's source words (channel c's byte at 8c) from
@@ -568,11 +638,7 @@ func fusedOverBGRA(words []uint32, dst []byte, offs *[4][4]uint32) {
 	dst = dst[:4*len(words)]
 	// K per x&3 for lanes (B, R) and (G, A); offs is by channel R, G,
 	// B, A.
-	var kp, kq [4]uint64
-	for xi, of := range offs {
-		kp[xi] = uint64(of[2]/8192) | uint64(of[0]/8192)<<32
-		kq[xi] = uint64(of[1]/8192) | uint64(of[3]/8192)<<32
-	}
+	kp, kq := fusedOverK(offs)
 	const lo8 = 0x000000FF_000000FF
 	const lo24 = 0x00FFFFFF_00FFFFFF
 	const one = 0x00000001_00000001
