@@ -85,7 +85,7 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 		return nil
 	}
 	// The GL ES drivers' ARGB8888 layout (bytes B, G, R, A), read when
-	// blended: fusedOut's loops.
+	// blended: fusedOut's and fusedBytesOver's loops.
 	if s.cb.buf[s.cb.used[0]].slots != [4]int{2, 1, 0, 3} || (fp.out == outOver8 && !s.cb.read) {
 		return nil
 	}
@@ -535,17 +535,24 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		}
 		words[i] = o0 | o1<<8 | o2<<16 | o3<<24
 	}
-	s.fusedOut(g, buf, x0, y, words)
+	fusedOut(words)
 }
 
-// fusedBytesOver is fusedTexRow's products and bytes and fusedOut's over
-// blend (fusedOverBGRA) in one loop over the run's n pixels, from fw.tx
-// and the colour loads fw.v[2:6] into fw.word, blending with dst (the
-// buffer's bytes B, G, R, A at the run). The bytes are fusedByte's, the
-// blend fusedOverBGRA's arithmetic on them (its lanes take source bytes 2
-// and 0, then 1 and 3, which are here o2 and o0, o1 and o3, without
-// their packing into a word and back), so each word is the one the two
-// loops gave; dst is only read.
+// fusedBytesOver is fusedTexRow's products and bytes and spanOver8's
+// blend in one loop over the run's n pixels, from fw.tx and the colour
+// loads fw.v[2:6] into fw.word, blending with dst (the buffer's bytes B,
+// G, R, A at the run, the GL ES drivers' ARGB8888; only read). The bytes
+// are fusedByte's, as in the direct loop, and go to the blend as they
+// are, not packed into a word first. The blend is overByte per channel
+// in two 64-bit words of two 32-bit lanes each, (B, R) and (G, A), with
+// kp and kq their K per x&3 (fusedOverKs): overByte's
+// floor((8192·X + off)/(255·8192)), X = src·a + dst·(255 - a), is
+// floor((X + K)/255) with K = floor(off/8192) (X is an integer, so the
+// fraction of off/8192 cannot carry X + off/8192 past a multiple of
+// 255), and for V = X + K <= 65025 + 255 that is (V + 1 + (V>>8))>>8
+// (TestFusedOverLanes checks every input of the lane arithmetic,
+// fusedOverLane, against overByte, and this loop's words on random
+// pixels).
 func fusedBytesOver(fw *fusedWork, n int, dst []byte, kp, kq *[4]uint64) {
 	n = min(n, fusedChunk)
 	dst = dst[:4*n]
@@ -580,85 +587,29 @@ func fusedBytesOver(fw *fusedWork, n int, dst []byte, kp, kq *[4]uint64) {
 	}
 }
 
-// fusedOverKs is fusedOverBGRA's K per x&3 for lanes (B, R) and (G, A)
-// on the row run from (x0, y).
+// fusedOverKs is fusedBytesOver's K per x&3 for lanes (B, R) and (G, A)
+// on the row run from (x0, y): spanOver8's offsets for bytes 0 and 2,
+// then 1 and 3, of the B, G, R, A buffer, divided by 8192.
 func (s *drawState) fusedOverKs(x0, y int) (kp, kq [4]uint64) {
-	var offs [4][4]uint32
-	for xi := range offs {
-		for c, k := range [4]int{2, 1, 0, 3} {
-			offs[xi][c] = s.fusedOverOff(k, (y&3)<<2|(x0+xi)&3)
-		}
-	}
-	return fusedOverK(&offs)
-}
-
-// fusedOverK is fusedOverBGRA's K per x&3 for lanes (B, R) and (G, A)
-// from the offsets offs (by channel R, G, B, A).
-func fusedOverK(offs *[4][4]uint32) (kp, kq [4]uint64) {
-	for xi, of := range offs {
-		kp[xi] = uint64(of[2]/8192) | uint64(of[0]/8192)<<32
-		kq[xi] = uint64(of[1]/8192) | uint64(of[3]/8192)<<32
+	for xi := range kp {
+		d := (y&3)<<2 | (x0+xi)&3
+		kp[xi] = uint64(s.fusedOverOff(0, d)/8192) | uint64(s.fusedOverOff(2, d)/8192)<<32
+		kq[xi] = uint64(s.fusedOverOff(1, d)/8192) | uint64(s.fusedOverOff(3, d)/8192)<<32
 	}
 	return kp, kq
 }
 
-// fusedOut turns the run's source words (channel c's byte at 8c) from
-// (x0, y) into the words to write into the B, G, R, A buffer (fusedPlanOf
-// takes no other layout): spanDirect8's bytes, or spanOver8's blend with
-// the buffer's bytes (fusedOverBGRA).
-func (s *drawState) fusedOut(g *fusedPlan, buf *cbBuffer, x0, y int, words []uint32) {
-	if !g.over {
-		for i, w := range words {
-			words[i] = w&0xFF00FF00 | w>>16&255 | (w&255)<<16
-		}
-		return
-	}
-	off := (y*buf.pitch + x0) * 4
-	dst := buf.mem[off : off+4*len(words)]
-	// The over blend's offsets for this row, by x&3 and channel R, G,
-	// B, A (bytes 2, 1, 0, 3).
-	var offs [4][4]uint32
-	for xi := range offs {
-		for c, k := range [4]int{2, 1, 0, 3} {
-			offs[xi][c] = s.fusedOverOff(k, (y&3)<<2|(x0+xi)&3)
-		}
-	}
-	fusedOverBGRA(words, dst, &offs)
-}
-
-// fusedOverBGRA is fusedOut's over blend into a B, G, R, A buffer (the
-// GL ES drivers' ARGB8888) that is read: overByte per channel in two
-// 64-bit words of two 32-bit lanes each (B and R, G and A). overByte's
-// floor((8192·X + off)/(255·8192)), X = src·a + dst·(255 - a), is
-// floor((X + K)/255) with K = floor(off/8192) (X is an integer, so the
-// fraction of off/8192 cannot carry X + off/8192 past a multiple of
-// 255), and for V = X + K <= 65025 + 255 that is (V + 1 + (V>>8))>>8
-// (TestFusedOverLanes checks every input against overByte).
-func fusedOverBGRA(words []uint32, dst []byte, offs *[4][4]uint32) {
-	dst = dst[:4*len(words)]
-	// K per x&3 for lanes (B, R) and (G, A); offs is by channel R, G,
-	// B, A.
-	kp, kq := fusedOverK(offs)
-	const lo8 = 0x000000FF_000000FF
-	const lo24 = 0x00FFFFFF_00FFFFFF
-	const one = 0x00000001_00000001
+// fusedOut turns the run's source words (channel c's byte at 8c) into
+// the words to write into the B, G, R, A buffer (fusedPlanOf takes no
+// other layout) with spanDirect8's bytes; the over blend is
+// fusedBytesOver's.
+func fusedOut(words []uint32) {
 	for i, w := range words {
-		dw := binary.LittleEndian.Uint32(dst[4*i:])
-		a := uint64(w >> 24)
-		ia := 255 - a
-		sp := uint64(w>>16&255) | uint64(w&255)<<32
-		sq := uint64(w>>8&255) | uint64(w>>24)<<32
-		dp := uint64(dw&255) | uint64(dw>>16&255)<<32
-		dq := uint64(dw>>8&255) | uint64(dw>>24)<<32
-		vp := sp*a + dp*ia + kp[i&3]
-		vq := sq*a + dq*ia + kq[i&3]
-		qp := (vp + one + (vp>>8)&lo24) >> 8 & lo8
-		qq := (vq + one + (vq>>8)&lo24) >> 8 & lo8
-		words[i] = uint32(qp) | uint32(qq)<<8 | uint32(qp>>32)<<16 | uint32(qq>>32)<<24
+		words[i] = w&0xFF00FF00 | w>>16&255 | (w&255)<<16
 	}
 }
 
-// fusedOverLane is fusedOverBGRA's arithmetic for one channel: src over
+// fusedOverLane is fusedBytesOver's arithmetic for one channel: src over
 // dst with alpha a and overOffset off.
 func fusedOverLane(src, a, dst, off uint32) uint32 {
 	v := src*a + dst*(255-a) + off/8192

@@ -191,10 +191,10 @@ func TestFusedFracMin(t *testing.T) {
 	}
 }
 
-// TestFusedOverLanes compares fusedOverLane (fusedOverBGRA's arithmetic)
+// TestFusedOverLanes compares fusedOverLane (fusedBytesOver's arithmetic)
 // with overByte on every source, alpha and destination byte for every
-// toUnorm offset, and fusedOverBGRA's words with overByte per channel on
-// random pixels.
+// toUnorm offset, and fusedBytesOver's words with overByte per channel on
+// random pixels (texels of 1 times the bytes' values).
 func TestFusedOverLanes(t *testing.T) {
 	var offs []uint32
 	for _, m := range []uint32{0, 1} {
@@ -224,7 +224,7 @@ func TestFusedOverLanes(t *testing.T) {
 			of[xi][c] = offs[r.IntN(len(offs))]
 		}
 	}
-	words := make([]uint32, 1000)
+	words := make([]uint32, fusedChunk)
 	dst := make([]byte, 4*len(words))
 	for i := range words {
 		words[i] = r.Uint32()
@@ -233,7 +233,20 @@ func TestFusedOverLanes(t *testing.T) {
 		dst[i] = byte(r.Uint32())
 	}
 	src := append([]uint32(nil), words...)
-	fusedOverBGRA(words, dst, &of)
+	fw := new(fusedWork)
+	for i, w := range words {
+		for c := range 4 {
+			fw.tx[c][i] = 1
+			fw.v[2+c][i] = float32(w>>(8*c)&255) / 255
+		}
+	}
+	var kp, kq [4]uint64
+	for xi, o := range of {
+		kp[xi] = uint64(o[2]/8192) | uint64(o[0]/8192)<<32
+		kq[xi] = uint64(o[1]/8192) | uint64(o[3]/8192)<<32
+	}
+	fusedBytesOver(fw, len(words), dst, &kp, &kq)
+	copy(words, fw.word[:])
 	for i, w := range src {
 		a := w >> 24
 		o := &of[i&3]
