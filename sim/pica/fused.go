@@ -114,25 +114,8 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 	for k, m := 0, 0; k < n; k += m {
 		m = min(spanN-(x0+k)&7, n-k) // the second and later start a tile row
 		ek := [3]int64{e[0] + int64(k)*dx[0], e[1] + int64(k)*dx[1], e[2] + int64(k)*dx[2]}
-		all := uint64(1)<<m - 1 // m <= 64; a shift by 64 is 0
-		if m == 64 {
-			all = ^uint64(0)
-		}
-		pass := all
-		switch {
-		case tab:
-			zt.fill(st, pr, sb.zq[:m], k)
-			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
-		case zPer:
-			st.zStep(ps, pr, sb, &q, &ek, dx, m)
-			q.x0 += int64(m) * q.dx
-			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
-		case pl.zKind != zNone:
-			pass = 0
-			if zrOK {
-				pass = ps.runFlat(&zr, m, x0+k)
-			}
-		}
+		all := pieceMask(m)
+		pass := st.pieceDepth(ps, pr, sb, &zt, &q, &zr, zrOK, tab, zPer, &ek, dx, k, m, x0+k, row)
 		if pass == 0 {
 			l.w01 += uint64(m) * l.s01
 			l.w23 += uint64(m) * l.s23
@@ -389,6 +372,40 @@ func depthRange(fn, z, top uint32) (lo, span uint32, ok bool) {
 		return 0, z - 1, z > 0
 	}
 	return 0, z, true // z >= d
+}
+
+// pieceMask is the mask of a piece's m pixels (m <= 64).
+func pieceMask(m int) uint64 {
+	if m == 64 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<m - 1
+}
+
+// pieceDepth tests and writes the depths of a chunk's piece of m pixels
+// (the chunk's pixels from k, the row's from x) and returns the mask of
+// those that pass, by the chunk's depth form: exact depths from the
+// weight tables zt (tab), stepped depths (zPer: q steps past the piece),
+// one depth through the run zr set up once for the chunk (zrOK false when
+// no pixel can pass), or, with no depth work, every pixel. ek holds the
+// edge values at the piece's first pixel. gouraudChunk and texChunk
+// share it.
+func (st *stepper) pieceDepth(ps *pixelState, pr *prim, sb *spanBuf, zt *zTab, q *stepQ, zr *depthRun, zrOK, tab, zPer bool, ek, dx *[3]int64, k, m, x, row int) uint64 {
+	switch {
+	case tab:
+		zt.fill(st, pr, sb.zq[:m], k)
+		return ps.depthRunZ(&sb.zq, m, x, row)
+	case zPer:
+		st.zStep(ps, pr, sb, q, ek, dx, m)
+		q.x0 += int64(m) * q.dx
+		return ps.depthRunZ(&sb.zq, m, x, row)
+	case ps.span.zKind != zNone:
+		if !zrOK {
+			return 0
+		}
+		return ps.runFlat(zr, m, x)
+	}
+	return pieceMask(m)
 }
 
 // depthRunFlat runs the depth test and write of the fused path's chunk

@@ -120,9 +120,11 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 	if zPer && !tab && !st.zQ(pr, z, &q) {
 		return false
 	}
-	var zq uint32
+	// A flat depth's run is set up once for the chunk's pieces.
+	var zr depthRun
+	zrOK := true
 	if pl.zKind != zNone && pr.flatZ {
-		zq = ps.quantizeDepth(pr.depth)
+		zr, zrOK = ps.flatRun(ps.quantizeDepth(pr.depth), row)
 	}
 	yt, mt := tq[1].x0, tq[1].margin
 	tBad := uint32(yt)-mt > 0-2*mt
@@ -133,22 +135,7 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 	for k, m := 0, 0; k < n; k += m {
 		m = min(spanN-(x0+k)&7, n-k) // the second and later start a tile row
 		ek := [3]int64{e[0] + int64(k)*dx[0], e[1] + int64(k)*dx[1], e[2] + int64(k)*dx[2]}
-		all := uint64(1)<<m - 1 // m <= 64; a shift by 64 is 0
-		if m == 64 {
-			all = ^uint64(0)
-		}
-		pass := all
-		switch {
-		case tab:
-			zt.fill(st, pr, sb.zq[:m], k)
-			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
-		case zPer:
-			st.zStep(ps, pr, sb, &q, &ek, dx, m)
-			q.x0 += int64(m) * q.dx
-			pass = ps.depthRunZ(&sb.zq, m, x0+k, row)
-		case pl.zKind != zNone:
-			pass = ps.depthRunFlat(zq, m, x0+k, row)
-		}
+		pass := st.pieceDepth(ps, pr, sb, &zt, &q, &zr, zrOK, tab, zPer, &ek, dx, k, m, x0+k, row)
 		if pass != 0 {
 			texPiece(ps, pr, &l, &xs, y, tBad, &ek, dx, cb, pl.pxOff[x0+k:x0+k+m], pass)
 		}
