@@ -293,7 +293,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		case 1, 2:
 			k := ch.k
 			if ch.kind == 2 {
-				k = fp24(fusedDot(ch, &w0))
+				k = fp24(loadDot(&ch.v, &w0))
 			}
 			if kb := math.Float32bits(k); fw.constN[c] < n || fw.constK[c] != kb {
 				fillF32(dst, k)
@@ -306,7 +306,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		nn := 0
 		bit := uint8(1) << c
 		for i := 0; i < n; {
-			r := fusedDot(ch, &w0)
+			r := loadDot(&ch.v, &w0)
 			if i > 0 {
 				// As for the near pixels below: only the weights of
 				// edge functions that vary along the row and multiply
@@ -318,7 +318,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 						w[k] = float64(p.rf[k].eval(px, py)) / ar
 					}
 				}
-				r = fusedDot(ch, &w)
+				r = loadDot(&ch.v, &w)
 			}
 			dst[i] = fp24(r)
 			av := math.Abs(r)
@@ -365,7 +365,10 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 	// run's first pixel's: the same edge value, so the same quotient. A
 	// weight only vertex values of zero multiply (in the pixel's near
 	// loads) is left at the first pixel's too: any finite weight makes
-	// that term a zero, which fp24 cannot tell from another (fusedDot).
+	// that term a zero, which fp24 cannot tell from another. loadDot sums
+	// all three terms, zero vertex values included: with finite weights
+	// their terms change at most the sign of a zero sum, which fp24 makes
+	// +0 (loadSpan leaves them out).
 	var nz [6]uint8
 	for c := range chans {
 		for k, v := range chans[c].v {
@@ -391,7 +394,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 				fusedNearHook()
 			}
 			c := mathbits.TrailingZeros8(m)
-			fw.v[c][j] = fp24(fusedDot(&chans[c], &w))
+			fw.v[c][j] = fp24(loadDot(&chans[c].v, &w))
 		}
 		fw.mark[j] = 0
 	}
@@ -417,27 +420,6 @@ func fusedStepFix(dst []float32, near *[fusedChunk]uint16, nn, i int, v, d int64
 		v += d
 	}
 	return i, nn
-}
-
-// fusedDot is spanLoad's sum for the weights w (zero vertex values
-// included: with finite weights their terms change at most the sign of
-// a zero sum, which fp24 makes +0).
-func fusedDot(ch *fusedChan, w *[3]float64) float64 {
-	return float64(w[0]*ch.v[0]) + float64(w[1]*ch.v[1]) + float64(w[2]*ch.v[2])
-}
-
-// fusedRef is the reference's value of load ch at pixel (x, y) before
-// its FP24 rounding.
-func (s *drawState) fusedRef(p *prim, ch *fusedChan, ar float64, x, y int) float64 {
-	w := s.fusedWeights(p, ar, x, y)
-	return fusedDot(ch, &w)
-}
-
-// fusedWeights is the reference's linear weights at pixel (x, y).
-func (s *drawState) fusedWeights(p *prim, ar float64, x, y int) [3]float64 {
-	half := s.sub / 2
-	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
-	return [3]float64{float64(p.rf[0].eval(px, py)) / ar, float64(p.rf[1].eval(px, py)) / ar, float64(p.rf[2].eval(px, py)) / ar}
 }
 
 // fillF32 sets every element of d to k.

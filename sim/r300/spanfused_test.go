@@ -117,7 +117,7 @@ func fusedLoadCase(t *testing.T, scale float64) (values, differ, near, stepped i
 		for c := range chans {
 			ch := &chans[c]
 			for i := 0; i < n; i++ {
-				want := fp24(s.fusedRef(p, ch, ar, x0+i, y))
+				want := fp24(s.loadRef(p, &ch.v, ar, x0+i, y))
 				if ch.kind == 1 {
 					want = ch.k
 				}

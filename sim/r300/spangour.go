@@ -441,12 +441,13 @@ func gourZ16Pass(zm []byte, zv uint32) bool {
 	return true
 }
 
-// gourRef is spanLoad's value of channel ch at pixel (x, y), before its
-// FP24 rounding: the linear weights times the vertex values, summed in
-// spanLoad's order.
-func (s *drawState) gourRef(p *prim, ch *gourChan, ar float64, x, y int) float64 {
-	w := s.gourWeights(p, ar, x, y)
-	return gourDot(ch, &w)
+// loadRef is spanLoad's value of an attribute with vertex values v at
+// pixel (x, y), before its FP24 rounding: the linear weights times the
+// vertex values, summed in spanLoad's order. The Gouraud row path and
+// the fused textured path take it for their pixels near a rounding edge.
+func (s *drawState) loadRef(p *prim, v *[3]float64, ar float64, x, y int) float64 {
+	w := s.linearWeights(p, ar, x, y)
+	return loadDot(v, &w)
 }
 
 // gourRunAt is what gourStart needs of a run that does not depend on the
@@ -457,8 +458,9 @@ type gourRunAt struct {
 	w    [3]float64
 }
 
-// gourWeights is gourRef's linear weights at pixel (x, y).
-func (s *drawState) gourWeights(p *prim, ar float64, x, y int) [3]float64 {
+// linearWeights is spanWeights' linear weights at pixel (x, y): each
+// edge function over the area ar.
+func (s *drawState) linearWeights(p *prim, ar float64, x, y int) [3]float64 {
 	half := s.sub / 2
 	px, py := int64(x)*s.sub+half, int64(y)*s.sub+half
 	return [3]float64{
@@ -468,10 +470,10 @@ func (s *drawState) gourWeights(p *prim, ar float64, x, y int) [3]float64 {
 	}
 }
 
-// gourDot is gourRef's value of channel ch from the weights w (in
-// gourRef's order, so the same float64).
-func gourDot(ch *gourChan, w *[3]float64) float64 {
-	return float64(w[0]*ch.v[0]) + float64(w[1]*ch.v[1]) + float64(w[2]*ch.v[2])
+// loadDot is loadRef's value of vertex values v from the weights w (in
+// spanLoad's order, so the same float64).
+func loadDot(v, w *[3]float64) float64 {
+	return float64(w[0]*v[0]) + float64(w[1]*v[1]) + float64(w[2]*v[2])
 }
 
 // gourAt returns the run of n pixels from (x0, y)'s gourRunAt.
@@ -487,7 +489,7 @@ func (s *drawState) gourAt(p *prim, ar float64, x0, y, n int) gourRunAt {
 		eb := float64(f.eval(int64(x0+n-1)*s.sub+half, py))
 		wsum += max(math.Abs(ea), math.Abs(eb))
 	}
-	return gourRunAt{wsum: wsum / math.Abs(ar), w: s.gourWeights(p, ar, x0, y)}
+	return gourRunAt{wsum: wsum / math.Abs(ar), w: s.linearWeights(p, ar, x0, y)}
 }
 
 // gourStart returns the stepping of channel ch over the n pixels of the
@@ -497,7 +499,7 @@ func (s *drawState) gourAt(p *prim, ar float64, x0, y, n int) gourRunAt {
 // stepping's range.
 func gourStart(ch *gourChan, at *gourRunAt, n int) (v, d, m int64, ok bool) {
 	wsum := at.wsum
-	r0 := gourDot(ch, &at.w)
+	r0 := loadDot(&ch.v, &at.w)
 	// The stepped value's distance from the reference's, in units of
 	// 2^-32: the truncations of the start and the step (under a unit
 	// each, the step's n times), the reference's float64 rounding at the
@@ -715,7 +717,7 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 	v, d, m, ok := gourStart(ch, &at, n)
 	if !ok {
 		for i := range words {
-			words[i] |= uint32(outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))) << sh
+			words[i] |= uint32(outByte(fp24(s.loadRef(p, &ch.v, ar, x0+i, y)))) << sh
 		}
 		return
 	}
@@ -743,7 +745,7 @@ func (s *drawState) gourRun(p *prim, ch *gourChan, ar float64, x0, y int, sh uin
 		}
 	}
 	for _, i := range near[:nn] {
-		b := outByte(fp24(s.gourRef(p, ch, ar, x0+int(i), y)))
+		b := outByte(fp24(s.loadRef(p, &ch.v, ar, x0+int(i), y)))
 		words[i] = words[i]&^(255<<sh) | uint32(b)<<sh
 	}
 }
@@ -871,10 +873,10 @@ func (s *drawState) gourRun3(p *prim, chans *[4]gourChan, ar float64, x0, y int,
 // gourRefWord is the reference's word at pixel (x, y) for gourRun3's
 // three channels over base.
 func (s *drawState) gourRefWord(p *prim, chans *[4]gourChan, ar float64, x, y int, sh *[4]uint, base uint32) uint32 {
-	wt := s.gourWeights(p, ar, x, y)
+	wt := s.linearWeights(p, ar, x, y)
 	wd := base
 	for c := 0; c < 3; c++ {
-		wd |= uint32(outByte(fp24(gourDot(&chans[c], &wt)))) << (sh[c] & 31)
+		wd |= uint32(outByte(fp24(loadDot(&chans[c].v, &wt)))) << (sh[c] & 31)
 	}
 	return wd
 }

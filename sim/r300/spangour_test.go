@@ -101,7 +101,7 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct, outRuns 
 		s.gourRun(p, ch, ar, x0, y, sh, gw, n)
 		runs++
 		for i := 0; i < n; i++ {
-			want := outByte(fp24(s.gourRef(p, ch, ar, x0+i, y)))
+			want := outByte(fp24(s.loadRef(p, &ch.v, ar, x0+i, y)))
 			got := byte(gw.word[i] >> sh)
 			require.Zero(t, gw.word[i]&^(255<<sh), "bits outside the channel's byte")
 			pixels++
@@ -164,7 +164,7 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct, outRuns 
 			}
 			require.Equal(t, uint32(0xA5), word>>shifts[3]&255, "the constant byte")
 			for c := 0; c < 3; c++ {
-				want := outByte(fp24(s.gourRef(p, &chans[c], ar, x0+i, y)))
+				want := outByte(fp24(s.loadRef(p, &chans[c].v, ar, x0+i, y)))
 				pixels++
 				if byte(word>>shifts[c]) != want {
 					differ++
