@@ -622,14 +622,17 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		n = 60
 	}
 	drawn, faulted := 0, 0
-	gour, direct, out, fused, near := 0, 0, 0, 0, 0
+	gour, direct, out, fused, near, margin, exact := 0, 0, 0, 0, 0, 0, 0
 	gourHook = func() { gour++ }
 	gourDirectHook = func() { direct++ }
 	gourOutHook = func() { out++ }
 	fusedHook = func() { fused++ }
 	fusedNearHook = func() { near++ }
+	fusedMarginHook = func() { margin++ }
+	fusedExactHook = func() { exact++ }
 	defer func() {
 		gourHook, gourDirectHook, gourOutHook, fusedHook, fusedNearHook = nil, nil, nil, nil, nil
+		fusedMarginHook, fusedExactHook = nil, nil
 	}()
 	for seed := 0; seed < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
@@ -656,11 +659,13 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	require.Positive(t, direct, "the row path's direct byte stepping must shade some runs")
 	require.Positive(t, out, "the row path must write some runs straight into the colour buffer")
 	require.Greater(t, fused, n/20, "the fused textured path must shade some primitives")
+	require.Positive(t, margin, "the fused path's margin loop must shade some runs")
 	if !testing.Short() {
 		require.Positive(t, near, "some of the fused path's loads must take the reference's formula")
+		require.Positive(t, exact, "some of the margin loop's pixels must take the reference's arithmetic")
 	}
-	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer; %d on the fused textured path, %d loads near an FP24 edge",
-		drawn, n, faulted, gour, direct, out, fused, near)
+	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer; %d on the fused textured path, %d loads near an FP24 edge, %d runs on the margin loop, %d of their pixels exact",
+		drawn, n, faulted, gour, direct, out, fused, near, margin, exact)
 }
 
 // TestWorkersByteForByte renders random scenes of large primitives (so

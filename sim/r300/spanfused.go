@@ -46,6 +46,13 @@ type fusedPlan struct {
 	over bool
 }
 
+// The loads of fusedLoads' mask: the texture coordinates (s, t) and the
+// colour factors.
+const (
+	fusedCoords  uint8 = 0x03
+	fusedColours uint8 = 0x3C
+)
+
 // fusedChunk is the longest run the fused path shades at once.
 const fusedChunk = 1024
 
@@ -67,6 +74,11 @@ type fusedWork struct {
 	// (a constant load filled by an earlier run).
 	constN [6]int
 	constK [6]uint32
+	// The margin loop's texel columns (fusedColumns) and, per pixel, a
+	// and its column pair.
+	cols []fusedCol
+	ma   [fusedChunk]float64
+	mi   [fusedChunk]uint32
 }
 
 // fusedHook, when set (by tests), is called for every primitive the
@@ -85,7 +97,7 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 		return nil
 	}
 	// The GL ES drivers' ARGB8888 layout (bytes B, G, R, A), read when
-	// blended: fusedOut's and fusedBytesOver's loops.
+	// blended: fusedTexRow's words and fusedOverWords.
 	if s.cb.buf[s.cb.used[0]].slots != [4]int{2, 1, 0, 3} || (fp.out == outOver8 && !s.cb.read) {
 		return nil
 	}
@@ -240,8 +252,10 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 	buf := &s.cb.buf[s.cb.used[0]]
 	zv, op, test, write := s.constZ(p)
 	s.rowRuns(p, w, qy0, qy1, fusedChunk, func(x0, y, n int) {
-		s.fusedLoads(p, &chans, ar, x0, y, n, fw)
-		s.fusedTexRow(g, u, buf, x0, y, n, fw)
+		if !s.fusedMarginRun(p, &chans, g, u, buf, ar, x0, y, n, fw) {
+			s.fusedLoads(p, &chans, ar, x0, y, n, fw, fusedColours)
+			s.fusedTexRow(g, u, buf, x0, y, n, fw)
+		}
 		w.pixels += n
 		gourPack(fw.pair[:], fw.word[:n])
 		w.zpass += s.gourWrite(buf, fw.pair[:(n+1)/2], n, x0, y, zv, op, test, write)
@@ -252,8 +266,8 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 	return true
 }
 
-// fusedLoads fills fw.v[i][:n] with load i's FP24 values at the n pixels
-// from (x0, y).
+// fusedLoads fills fw.v[i][:n], for each load i in mask (bit i), with
+// load i's FP24 values at the n pixels from (x0, y).
 //
 // A stepped load is cut into segments whose values keep one sign and one
 // binade [2^e, 2^(e+1)) of magnitude, where fp24 keeps the integer part
@@ -272,7 +286,7 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 // takes the reference's formula; a pixel stepped out of the binade
 // starts a new segment. TestFusedLoadsMatchReference puts pixels on the
 // edges and fails with a zero margin.
-func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork) {
+func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork, mask uint8) {
 	half := s.sub / 2
 	px0, px1, py := int64(x0)*s.sub+half, int64(x0+n-1)*s.sub+half, int64(y)*s.sub+half
 	var w0 [3]float64
@@ -287,6 +301,9 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 	wsum /= ar
 	nf := 0
 	for c := range chans {
+		if mask>>c&1 == 0 {
+			continue
+		}
 		ch := &chans[c]
 		dst := fw.v[c][:n]
 		switch ch.kind {
@@ -498,13 +515,8 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		t3 := fp24f(float32(float64(w0*unorm8d[uint8(v0>>24)]) + float64(w1*unorm8d[uint8(v1>>24)]) + float64(w2*unorm8d[uint8(v2>>24)]) + float64(w3*unorm8d[uint8(v3>>24)])))
 		tx0[i], tx1[i], tx2[i], tx3[i] = t0, t1, t2, t3
 	}
-	if g.over {
-		off := (y*buf.pitch + x0) * 4
-		kp, kq := s.fusedOverKs(x0, y)
-		fusedBytesOver(fw, len(words), buf.mem[off:off+4*len(words)], &kp, &kq)
-		return
-	}
-	// The products and their bytes, in a loop of their own.
+	// The products and their bytes, in a loop of their own, into words
+	// in the buffer's byte order.
 	for i := range words {
 		t0, t1, t2, t3 := tx0[i], tx1[i], tx2[i], tx3[i]
 		p0, p1, p2, p3 := float64(t0)*float64(c0[i]), float64(t1)*float64(c1[i]), float64(t2)*float64(c2[i]), float64(t3)*float64(c3[i])
@@ -515,83 +527,66 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 		if !(ok0 && ok1 && ok2 && ok3) {
 			o0, o1, o2, o3 = fusedByte(tab, p0), fusedByte(tab, p1), fusedByte(tab, p2), fusedByte(tab, p3)
 		}
-		words[i] = o0 | o1<<8 | o2<<16 | o3<<24
+		words[i] = o2 | o1<<8 | o0<<16 | o3<<24
 	}
-	fusedOut(words)
-}
-
-// fusedBytesOver is fusedTexRow's products and bytes and spanOver8's
-// blend in one loop over the run's n pixels, from fw.tx and the colour
-// loads fw.v[2:6] into fw.word, blending with dst (the buffer's bytes B,
-// G, R, A at the run, the GL ES drivers' ARGB8888; only read). The bytes
-// are fusedByte's, as in the direct loop, and go to the blend as they
-// are, not packed into a word first. The blend is overByte per channel
-// in two 64-bit words of two 32-bit lanes each, (B, R) and (G, A), with
-// kp and kq their K per x&3 (fusedOverKs): overByte's
-// floor((8192·X + off)/(255·8192)), X = src·a + dst·(255 - a), is
-// floor((X + K)/255) with K = floor(off/8192) (X is an integer, so the
-// fraction of off/8192 cannot carry X + off/8192 past a multiple of
-// 255), and for V = X + K <= 65025 + 255 that is (V + 1 + (V>>8))>>8
-// (TestFusedOverLanes checks every input of the lane arithmetic,
-// fusedOverLane, against overByte, and this loop's words on random
-// pixels).
-func fusedBytesOver(fw *fusedWork, n int, dst []byte, kp, kq *[4]uint64) {
-	n = min(n, fusedChunk)
-	dst = dst[:4*n]
-	tab := fusedByteTab()
-	const lo8 = 0x000000FF_000000FF
-	const lo24 = 0x00FFFFFF_00FFFFFF
-	const one = 0x00000001_00000001
-	for i := 0; i < n; i++ {
-		p0 := float64(fw.tx[0][i]) * float64(fw.v[2][i])
-		p1 := float64(fw.tx[1][i]) * float64(fw.v[3][i])
-		p2 := float64(fw.tx[2][i]) * float64(fw.v[4][i])
-		p3 := float64(fw.tx[3][i]) * float64(fw.v[5][i])
-		o0, ok0 := fusedByteFast(p0)
-		o1, ok1 := fusedByteFast(p1)
-		o2, ok2 := fusedByteFast(p2)
-		o3, ok3 := fusedByteFast(p3)
-		if !(ok0 && ok1 && ok2 && ok3) {
-			o0, o1, o2, o3 = fusedByte(tab, p0), fusedByte(tab, p1), fusedByte(tab, p2), fusedByte(tab, p3)
-		}
-		dw := binary.LittleEndian.Uint32(dst[4*i:])
-		a := uint64(o3)
-		ia := 255 - a
-		sp := uint64(o2) | uint64(o0)<<32
-		sq := uint64(o1) | uint64(o3)<<32
-		dp := uint64(dw&255) | uint64(dw>>16&255)<<32
-		dq := uint64(dw>>8&255) | uint64(dw>>24)<<32
-		vp := sp*a + dp*ia + kp[i&3]
-		vq := sq*a + dq*ia + kq[i&3]
-		qp := (vp + one + (vp>>8)&lo24) >> 8 & lo8
-		qq := (vq + one + (vq>>8)&lo24) >> 8 & lo8
-		fw.word[i] = uint32(qp) | uint32(qq)<<8 | uint32(qp>>32)<<16 | uint32(qq>>32)<<24
+	if g.over {
+		off := (y*buf.pitch + x0) * 4
+		k := s.fusedOverKs(x0, y)
+		fusedOverWords(words, buf.mem[off:off+4*len(words)], &k)
 	}
 }
 
-// fusedOverKs is fusedBytesOver's K per x&3 for lanes (B, R) and (G, A)
-// on the row run from (x0, y): spanOver8's offsets for bytes 0 and 2,
-// then 1 and 3, of the B, G, R, A buffer, divided by 8192.
-func (s *drawState) fusedOverKs(x0, y int) (kp, kq [4]uint64) {
-	for xi := range kp {
-		d := (y&3)<<2 | (x0+xi)&3
-		kp[xi] = uint64(s.fusedOverOff(0, d)/8192) | uint64(s.fusedOverOff(2, d)/8192)<<32
-		kq[xi] = uint64(s.fusedOverOff(1, d)/8192) | uint64(s.fusedOverOff(3, d)/8192)<<32
-	}
-	return kp, kq
-}
-
-// fusedOut turns the run's source words (channel c's byte at 8c) into
-// the words to write into the B, G, R, A buffer (fusedPlanOf takes no
-// other layout) with spanDirect8's bytes; the over blend is
-// fusedBytesOver's.
-func fusedOut(words []uint32) {
+// fusedOverWords is spanOver8's blend for the fused path: each source
+// word of words (bytes B, G, R, A, as the buffer's) over the buffer's
+// word at the same pixel of dst, in place, with k the four channels' K
+// per x&3 (fusedOverKs). overByte's floor((8192·X + off)/(255·8192)),
+// X = src·a + dst·(255 - a), is floor((X + K)/255) with K =
+// floor(off/8192) (X is an integer, so the fraction of off/8192 cannot
+// carry X + off/8192 past a multiple of 255), and for V = X + K that is
+// (V + 1 + (V>>8))>>8 (fusedOverLane). The four channels take 16-bit
+// lanes of one word: V is at most 255·255 + 247 (overOffset's largest K)
+// and V + 1 + (V>>8) below 2^16, so no lane carries into the next.
+// TestFusedOverLanes checks fusedOverLane on every input and these words
+// on random pixels against overByte.
+func fusedOverWords(words []uint32, dst []byte, k *[4]uint64) {
+	const lo8 = 0x00FF_00FF_00FF_00FF
+	const one = 0x0001_0001_0001_0001
+	dst = dst[:4*len(words)]
 	for i, w := range words {
-		words[i] = w&0xFF00FF00 | w>>16&255 | (w&255)<<16
+		a := uint64(w >> 24)
+		v := spread16(w)*a + spread16(binary.LittleEndian.Uint32(dst[4*i:]))*(255-a) + k[i&3]
+		words[i] = pack16((v + one + (v>>8)&lo8) >> 8 & lo8)
 	}
 }
 
-// fusedOverLane is fusedBytesOver's arithmetic for one channel: src over
+// spread16 puts the four bytes of w in the low bytes of four 16-bit
+// lanes.
+func spread16(w uint32) uint64 {
+	x := uint64(w)
+	x = (x | x<<16) & 0x0000_FFFF_0000_FFFF
+	return (x | x<<8) & 0x00FF_00FF_00FF_00FF
+}
+
+// pack16 is spread16's inverse: the low bytes of the four lanes.
+func pack16(x uint64) uint32 {
+	x = (x | x>>8) & 0x0000_FFFF_0000_FFFF
+	return uint32(x | x>>16)
+}
+
+// fusedOverKs is fusedOverWords' K per x&3 on the row run from (x0, y):
+// spanOver8's offset for each byte of the B, G, R, A buffer divided by
+// 8192, byte k's in lane k.
+func (s *drawState) fusedOverKs(x0, y int) (k [4]uint64) {
+	for xi := range k {
+		d := (y&3)<<2 | (x0+xi)&3
+		for c := 0; c < 4; c++ {
+			k[xi] |= uint64(s.fusedOverOff(c, d)/8192) << (16 * c)
+		}
+	}
+	return k
+}
+
+// fusedOverLane is fusedOverWords' arithmetic for one channel: src over
 // dst with alpha a and overOffset off.
 func fusedOverLane(src, a, dst, off uint32) uint32 {
 	v := src*a + dst*(255-a) + off/8192

@@ -113,7 +113,7 @@ func fusedLoadCase(t *testing.T, scale float64) (values, differ, near, stepped i
 				stepped++
 			}
 		}
-		s.fusedLoads(p, &chans, ar, x0, y, n, fw)
+		s.fusedLoads(p, &chans, ar, x0, y, n, fw, fusedCoords|fusedColours)
 		for c := range chans {
 			ch := &chans[c]
 			for i := 0; i < n; i++ {
@@ -191,10 +191,10 @@ func TestFusedFracMin(t *testing.T) {
 	}
 }
 
-// TestFusedOverLanes compares fusedOverLane (fusedBytesOver's arithmetic)
-// with overByte on every source, alpha and destination byte for every
-// toUnorm offset, and fusedBytesOver's words with overByte per channel on
-// random pixels (texels of 1 times the bytes' values).
+// TestFusedOverLanes compares fusedOverLane (fusedOverWords' arithmetic
+// per lane) with overByte on every source, alpha and destination byte
+// for every toUnorm offset, and fusedOverWords' words with overByte per
+// channel on random pixels.
 func TestFusedOverLanes(t *testing.T) {
 	var offs []uint32
 	for _, m := range []uint32{0, 1} {
@@ -219,39 +219,55 @@ func TestFusedOverLanes(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(4, 4))
 	var of [4][4]uint32
+	var k [4]uint64
 	for xi := range of {
 		for c := range of[xi] {
 			of[xi][c] = offs[r.IntN(len(offs))]
+			k[xi] |= uint64(of[xi][c]/8192) << (16 * c)
 		}
 	}
 	words := make([]uint32, fusedChunk)
 	dst := make([]byte, 4*len(words))
 	for i := range words {
 		words[i] = r.Uint32()
+		switch i % 8 {
+		case 1:
+			words[i] |= 0xFF000000 // opaque
+		case 3:
+			words[i] = 0xFFFFFFFF
+		case 5:
+			words[i] &= 0x00FFFFFF // transparent
+		}
 	}
 	for i := range dst {
 		dst[i] = byte(r.Uint32())
 	}
 	src := append([]uint32(nil), words...)
-	fw := new(fusedWork)
-	for i, w := range words {
-		for c := range 4 {
-			fw.tx[c][i] = 1
-			fw.v[2+c][i] = float32(w>>(8*c)&255) / 255
-		}
-	}
-	var kp, kq [4]uint64
-	for xi, o := range of {
-		kp[xi] = uint64(o[2]/8192) | uint64(o[0]/8192)<<32
-		kq[xi] = uint64(o[1]/8192) | uint64(o[3]/8192)<<32
-	}
-	fusedBytesOver(fw, len(words), dst, &kp, &kq)
-	copy(words, fw.word[:])
+	fusedOverWords(words, dst, &k)
 	for i, w := range src {
 		a := w >> 24
-		o := &of[i&3]
-		want := uint32(overByte(w>>16&255, a, uint32(dst[4*i]), o[2])) | uint32(overByte(w>>8&255, a, uint32(dst[4*i+1]), o[1]))<<8 |
-			uint32(overByte(w&255, a, uint32(dst[4*i+2]), o[0]))<<16 | uint32(overByte(a, a, uint32(dst[4*i+3]), o[3]))<<24
+		var want uint32
+		for c := range 4 {
+			want |= uint32(overByte(w>>(8*c)&255, a, uint32(dst[4*i+c]), of[i&3][c])) << (8 * c)
+		}
 		require.Equal(t, want, words[i], "pixel %d", i)
 	}
+}
+
+// TestFusedMarginBounds checks the margin loop's window against its
+// error analysis (spanmargin.go): fusedMarginLo above the largest
+// threshold offset θmax plus the loop's lower slack, fusedMarginHi below
+// one minus its upper slack, for colour and sum errors up to
+// fusedMarginA.
+func TestFusedMarginBounds(t *testing.T) {
+	tab := fusedByteTab()
+	theta := 0.0
+	for k := 1; k < 256; k++ {
+		theta = max(theta, tab[k]*255+0.5-float64(k))
+	}
+	lower := theta + 255.5*(0x1p-15+0x1p-21) + fusedMarginA
+	upper := 255.5*0x1p-21 + fusedMarginA
+	require.Less(t, lower, float64(fusedMarginLo), "θmax %v", theta)
+	require.Less(t, upper, 1-float64(fusedMarginHi))
+	t.Logf("θmax %.6f: the window needs [%.6f, %.6f), has [%.6f, %.6f)", theta, lower, 1-upper, fusedMarginLo, fusedMarginHi)
 }

@@ -1,0 +1,297 @@
+package r300
+
+import (
+	"encoding/binary"
+	"math"
+
+	r3 "github.com/retrogl/retrogl/hal/r300"
+)
+
+// The fused path's margin loop: a run of the fused shape (fusedPlanOf)
+// whose t is the same at every pixel (a screen-aligned quad's rows) takes
+// each pixel's bytes from an approximation of the exact value they round,
+// and the reference's arithmetic only where the approximation lies near
+// a byte's threshold.
+//
+// The reference takes channel c's byte as fusedByte(p), p = T·C, from the
+// texel T = fp24f(float32(B)) (B the bilinear sum of unorm8 texels in
+// float64) and the colour load C = fp24(R) (R spanLoad's sum); fusedByte
+// counts the thresholds of fusedByteTab at or below p. Write V for the
+// exact bilinear value of the reference's weights (products of a, 1-a, b
+// and 1-b, each exact from the pixel's FP24 s and t) and X for the exact
+// affine value of the load. Then:
+//   - T = V·(1+τ) with τ in [-2^-16 - 2^-22, 2^-22]: unorm8's float32
+//     texels (2^-24 relative), the float64 products and sums (a few
+//     2^-53), the float32 rounding (2^-24) and fp24f's truncation of 16
+//     mantissa bits (under 2^-16, toward zero);
+//   - C = R·(1-ρ) with ρ in [0, 2^-16) (fp24's truncation; a value fp24
+//     flushes to zero is below 2^-62, too small to matter), and R within
+//     the run's bound E of the loop's value c (fusedColourOf).
+//
+// The loop computes u = S·c + 1/2, S = col + a·d ≈ 255·V from the texel
+// columns of the run's row pair (fusedCol), in float64 to within 2^-40.
+// With L = u - 1/2, the reference's 255·p + 1/2 lies in
+// [u - |L|·(2^-15 + 2^-21) - A, u + |L|·2^-21 + A], A = 256·E + 2^-40.
+// A threshold k lies θ_k in [0, θmax] above its half-byte point: the
+// byte is k where 255·p + 1/2 lies in [k + θ_k, k + 1 + θ_(k+1)), 0
+// below 1 + θ_1 and 255 from 255 + θ_255. So for u in [0, 256) with
+// k = floor(u) and a fraction u - k in [fusedMarginLo, fusedMarginHi),
+// the byte is k: fusedMarginLo exceeds θmax + 255.5·(2^-15 + 2^-21) +
+// A and fusedMarginHi is below 1 - 255.5·2^-21 - A, for A up to
+// fusedMarginA (TestFusedMarginBounds). A pixel with any channel outside
+// (about 1% of each channel's values, and a u below 0 or from 256 up,
+// which GL ES 1.1's clamped colours never give) takes the reference's
+// arithmetic whole (fusedMarginExact).
+
+// fusedMarginLo and fusedMarginHi bound the fraction of u the loop
+// decides alone, and fusedMarginA the error of its colours and sums
+// (A above) it admits.
+const (
+	fusedMarginLo = 1.0 / 80
+	fusedMarginHi = 1 - 1.0/2048
+	fusedMarginA  = 0x1p-14
+)
+
+// fusedMarginScale multiplies fusedMarginLo in the loop; tests set it to
+// zero to show the margin is needed.
+var fusedMarginLoScale = 1.0
+
+// fusedMarginHook, when set (by tests), is called for every run the
+// margin loop shades; fusedExactHook for every pixel it hands to
+// fusedMarginExact.
+var fusedMarginHook, fusedExactHook func()
+
+// fusedCol is one texel column of a row pair: per channel, the
+// column's vertical blend of raw bytes (1-b)·top + b·bottom, so that
+// 255·V = c0 + a·(c1 - c0) for the pixel's columns c0 and c1.
+type fusedCol [4]float64
+
+// fusedColour is a colour load along a run, scaled by 2^32: the value
+// at the run's first pixel and the step per pixel.
+type fusedColour struct {
+	c, d float64
+}
+
+// fusedMarginRun loads s and t for the run of n pixels from (x0, y)
+// (fusedLoads) and, when t is the same at every pixel and the run is in
+// the margin loop's range, shades it into fw.word (words for gourWrite)
+// and reports true. When it reports false, the colour loads are still to
+// be loaded and the run shaded by fusedTexRow.
+func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u *texUnit, buf *cbBuffer, ar float64, x0, y, n int, fw *fusedWork) bool {
+	s.fusedLoads(p, chans, ar, x0, y, n, fw, fusedCoords)
+	sv, tv := fw.v[0][:n], fw.v[1][:n]
+	t := tv[0]
+	for _, v := range tv {
+		if math.Float32bits(v) != math.Float32bits(t) {
+			return false
+		}
+	}
+	lv := &u.levels[u.baseLevel]
+	wd := float64(lv.Width)
+	// The texel columns the run reads: from its ends' s (the loads are
+	// monotonic up to their rounding, and the loop checks each pixel's
+	// column against the range), one more on each side.
+	xa, xb := float64(float64(sv[0])*wd)-0.5, float64(float64(sv[n-1])*wd)-0.5
+	if !(xa > -1<<29 && xa < 1<<29 && xb > -1<<29 && xb < 1<<29) {
+		return false
+	}
+	ja, jb := int(math.Floor(min(xa, xb)))-1, int(math.Floor(max(xa, xb)))+1
+	// A pixel's columns are xi and xi+1 for xi in ja .. jb.
+	cnt := jb - ja + 1
+	if cnt > 2*n+8 {
+		// More texel columns than pixels: fusedTexRow's direct fetch is
+		// cheaper.
+		return false
+	}
+	at := s.gourAt(p, ar, x0, y, n)
+	var cols [4]fusedColour
+	for c := range cols {
+		var ok bool
+		if cols[c], ok = fusedColourOf(&chans[2+c], &at, n); !ok {
+			return false
+		}
+	}
+	if cnt+1 >= lv.Width {
+		// Every column: any pixel's is in the cache.
+		fw.cols = s.fusedColumns(u, lv, fw.cols, t, 0, lv.Width)
+		ja, cnt = math.MinInt32, math.MaxInt
+	} else {
+		fw.cols = s.fusedColumns(u, lv, fw.cols, t, ja, cnt+1)
+	}
+	var k [4]uint64
+	var dst []byte
+	if g.over {
+		off := (y*buf.pitch + x0) * 4
+		dst = buf.mem[off : off+4*n]
+		k = s.fusedOverKs(x0, y)
+	}
+	m := &fusedMarginRow{
+		s: s, p: p, g: g, u: u, chans: chans, ar: ar, x0: x0, y: y, t: t,
+	}
+	m.loop(fw, sv, wd, ja, cnt, &cols, dst, &k)
+	if fusedMarginHook != nil {
+		fusedMarginHook()
+	}
+	return true
+}
+
+// fusedColourOf returns the loop's stepping of colour load ch over the
+// run at at: exact when the load is the same along the row, else the
+// reference's unrounded value at the first pixel and its slope, which
+// stay within the run's error bound of R (fusedMarginA/256 at most, or
+// ok false).
+func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
+	switch ch.kind {
+	case 1:
+		return fusedColour{c: float64(ch.k) * 0x1p32}, true
+	case 2:
+		return fusedColour{c: float64(fp24(loadDot(&ch.v, &at.w))) * 0x1p32}, true
+	}
+	// R at pixel i and the first pixel's value lie within errR of the
+	// exact affine values, the slope within errD of the exact slope (n
+	// times over the run), and the loop's sums round by under 2^-52 of
+	// their magnitude (at most 2·vmax) at each of the n steps.
+	errR := at.wsum * ch.vmax * 0x1p-50
+	e := 2*errR + float64(n)*(ch.errD+ch.vmax*0x1p-51)
+	if !(256*e+0x1p-40 <= fusedMarginA) {
+		return fusedColour{}, false
+	}
+	return fusedColour{c: loadDot(&ch.v, &at.w) * 0x1p32, d: ch.d * 0x1p32}, true
+}
+
+// fusedColumns returns cols (grown if need be) cut to the level's width,
+// holding the texel columns ja .. ja+cnt-1 (wrapped) of the row pair
+// that t reads (bilinearRepeat's rows and b): top + b·(bottom - top)
+// per channel, within 2^-44 of (1-b)·top + b·bottom.
+func (s *drawState) fusedColumns(u *texUnit, lv *r3.TexLevel, cols []fusedCol, t float32, ja, cnt int) []fusedCol {
+	if cap(cols) < lv.Width {
+		cols = make([]fusedCol, lv.Width)
+	}
+	cols = cols[:lv.Width]
+	yy := float64(float64(t)*float64(lv.Height)) - 0.5
+	if !(yy > -1<<30 && yy < 1<<30) {
+		yy = clampIdx(yy)
+	}
+	j0 := math.Floor(yy)
+	b := yy - j0
+	yj := int(j0)
+	mx, my := lv.Width-1, lv.Height-1
+	r0 := lv.Offset + uint32(yj&my)*lv.Pitch
+	r1 := lv.Offset + uint32((yj+1)&my)*lv.Pitch
+	top, bot := u.mem[r0:], u.mem[r1:]
+	for j := ja; j < ja+cnt; j++ {
+		o := 4 * (j & mx)
+		v0 := binary.LittleEndian.Uint32(top[o:])
+		v1 := binary.LittleEndian.Uint32(bot[o:])
+		e := &cols[j&mx]
+		e[0] = float64(v0&255) + b*float64(int32(v1&255)-int32(v0&255))
+		e[1] = float64(v0>>8&255) + b*float64(int32(v1>>8&255)-int32(v0>>8&255))
+		e[2] = float64(v0>>16&255) + b*float64(int32(v1>>16&255)-int32(v0>>16&255))
+		e[3] = float64(v0>>24) + b*float64(int32(v1>>24)-int32(v0>>24))
+	}
+	return cols
+}
+
+// fusedMarginRow is what the margin loop's exact pixels need.
+type fusedMarginRow struct {
+	s     *drawState
+	p     *prim
+	g     *fusedPlan
+	u     *texUnit
+	chans *[6]fusedChan
+	ar    float64
+	x0, y int
+	t     float32
+}
+
+// loop is the margin loop over the run's pixels (s values sv), in
+// passes: each pixel's column pair and a (NaN where the pixel's column
+// is out of the cache, cols holding the unwrapped columns ja ..
+// ja+cnt-1, or its x out of range); per channel u·2^32 from the columns
+// and the colours, its byte where the fraction allows, the pixel listed
+// otherwise; exact's bytes for the listed pixels; then the over blend
+// with dst (fusedOverWord) or the bytes alone (dst nil), into fw.word.
+func (m *fusedMarginRow) loop(fw *fusedWork, sv []float32, wd float64, ja, cnt int, cl *[4]fusedColour, dst []byte, k *[4]uint64) {
+	n := min(len(sv), fusedChunk)
+	sv = sv[:n]
+	words := fw.word[:n]
+	cols := fw.cols
+	mx := len(cols) - 1
+	ma, mi := fw.ma[:n], fw.mi[:n]
+	nan := math.NaN()
+	for i, sc := range sv {
+		x := float64(float64(sc)*wd) - 0.5
+		xi := int(x)
+		if float64(xi) > x {
+			xi--
+		}
+		a := x - float64(xi)
+		if !(x > -1<<30 && x < 1<<30 && uint(xi-ja) < uint(cnt)) {
+			a, xi = nan, 0
+		}
+		ma[i] = a
+		mi[i] = uint32(xi&mx) | uint32((xi+1)&mx)<<16
+	}
+	lo := uint32(fusedMarginLo * fusedMarginLoScale * 0x1p32)
+	// A fraction f (32 bits) is inside when f - lo < hi - lo (as uint32):
+	// bit 63 of uint64(f - lo) + (2^63 - (hi - lo)) is set otherwise.
+	wide := uint64(1<<63) - uint64(uint32(fusedMarginHi*0x1p32)-lo)
+	c0, c1, c2, c3 := cl[0].c, cl[1].c, cl[2].c, cl[3].c
+	d0, d1, d2, d3 := cl[0].d, cl[1].d, cl[2].d, cl[3].d
+	fix := &fw.fix
+	nf := 0
+	for i := range words {
+		j := mi[i]
+		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
+		a := ma[i]
+		z0 := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
+		z1 := int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
+		z2 := int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
+		z3 := int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
+		c0, c1, c2, c3 = c0+d0, c1+d1, c2+d2, c3+d3
+		kk := uint64((z0 | z1 | z2 | z3) >> 32)
+		f := (uint64(uint32(z0)-lo) + wide) | (uint64(uint32(z1)-lo) + wide) |
+			(uint64(uint32(z2)-lo) + wide) | (uint64(uint32(z3)-lo) + wide)
+		bad := kk>>8 | f>>63
+		words[i] = uint32(z2>>32) | uint32(z1>>32)<<8 | uint32(z0>>32)<<16 | uint32(z3>>32)<<24
+		fix[nf&(fusedChunk-1)] = uint16(i)
+		nf += int((bad | -bad) >> 63)
+	}
+	for _, i := range fix[:nf] {
+		words[i] = m.exact(int(i), sv[i])
+	}
+	if dst != nil {
+		fusedOverWords(words, dst, k)
+	}
+}
+
+// exact returns pixel i's source word (bytes B, G, R, A, as the
+// buffer's) by the
+// reference's arithmetic: the texel from bilinear8Fast (fusedTexRow's
+// sums), the colour loads' FP24 values from loadRef, fusedByte of the
+// products.
+//
+//go:noinline
+func (m *fusedMarginRow) exact(i int, sc float32) uint32 {
+	if fusedExactHook != nil {
+		fusedExactHook()
+	}
+	u := m.u
+	lv := &u.levels[u.baseLevel]
+	tx := u.bilinear8Fast(lv, float64(float64(sc)*float64(lv.Width)), float64(float64(m.t)*float64(lv.Height)))
+	tab := fusedByteTab()
+	w := m.s.linearWeights(m.p, m.ar, m.x0+i, m.y)
+	var out uint32
+	for c := range 4 {
+		ch := &m.chans[2+c]
+		k := ch.k
+		switch ch.kind {
+		case 0:
+			k = fp24(loadDot(&ch.v, &w))
+		case 2:
+			k = fp24(m.s.loadRef(m.p, &ch.v, m.ar, m.x0, m.y))
+		}
+		out |= fusedByte(tab, float64(fp24f(tx[c]))*float64(k)) << (8 * [4]uint32{2, 1, 0, 3}[c])
+	}
+	return out
+}
