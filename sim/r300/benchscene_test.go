@@ -23,24 +23,23 @@ func TestBenchScenesMatchReference(t *testing.T) {
 	for _, s := range bench.Scenes() {
 		t.Run(s.Name, func(t *testing.T) {
 			var frames [2][]byte
-			var runs, exact int
+			var got *sim.MarginCounts
 			for i, ref := range []bool{true, false} {
 				ctx, err := gles.NewContext("r300", gles.Config{Width: w, Height: h, DepthBits: 16, Workers: 1})
 				require.NoError(t, err)
 				d, ok := ctx.Backend().Device().(*sim.Device)
 				require.True(t, ok, "the r300 backend runs on the simulated R300")
 				sim.SetReference(d, ref)
-				count := sim.CountMargin()
+				counts, stop := sim.CountMargin()
 				s.Setup(ctx)
 				s.Frame(ctx)
 				s.Frame(ctx)
 				require.NoError(t, ctx.Err())
 				frames[i] = append([]byte(nil), ctx.Image().(*image.NRGBA).Pix...)
 				require.NoError(t, ctx.Close())
+				stop()
 				if !ref {
-					runs, exact = count()
-				} else {
-					count()
+					got = counts
 				}
 			}
 			if !bytes.Equal(frames[0], frames[1]) {
@@ -52,10 +51,12 @@ func TestBenchScenesMatchReference(t *testing.T) {
 				}
 			}
 			if s.Name == "fill-tex-blend" {
-				// 16 triangles, two frames, a run a row each.
-				require.Greater(t, runs, 2*8*h, "runs on the margin loop")
-				require.Positive(t, exact, "pixels near a threshold")
-				t.Logf("%d runs on the margin loop, %d pixels exact", runs, exact)
+				// 16 triangles, two frames, a run a row each; the
+				// texture's alpha is 200 throughout, the colours' 0.8.
+				require.Greater(t, got.Runs, 2*8*h, "runs on the margin loop")
+				require.Equal(t, got.Runs, got.Alpha, "runs with a constant alpha byte")
+				require.Positive(t, got.Exact, "pixels near a threshold")
+				t.Logf("%d runs on the margin loop, %d pixels exact", got.Runs, got.Exact)
 			}
 		})
 	}

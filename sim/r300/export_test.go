@@ -4,15 +4,19 @@ package r300
 // pipeline for the device, for tests outside the package.
 func SetReference(d *Device, on bool) { d.Engine.reference = on }
 
-// CountMargin counts the runs the fused path's margin loop shades and
-// the pixels it hands to the reference's arithmetic until the returned
-// function is called, which reports them.
-func CountMargin() func() (runs, exact int) {
-	var runs, exact int
-	fusedMarginHook = func() { runs++ }
-	fusedExactHook = func() { exact++ }
-	return func() (int, int) {
-		fusedMarginHook, fusedExactHook = nil, nil
-		return runs, exact
-	}
+// MarginCounts counts what the fused path's margin loop did.
+type MarginCounts struct {
+	// Runs it shaded, of them with a constant alpha byte, and pixels it
+	// handed to the reference's arithmetic.
+	Runs, Alpha, Exact int
+}
+
+// CountMargin counts the margin loop's work into the returned counts
+// until stop is called.
+func CountMargin() (c *MarginCounts, stop func()) {
+	c = new(MarginCounts)
+	fusedMarginHook = func() { c.Runs++ }
+	fusedAlphaHook = func() { c.Alpha++ }
+	fusedExactHook = func() { c.Exact++ }
+	return c, func() { fusedMarginHook, fusedAlphaHook, fusedExactHook = nil, nil, nil }
 }

@@ -622,23 +622,33 @@ func TestSpanPathMatchesReference(t *testing.T) {
 		n = 60
 	}
 	drawn, faulted := 0, 0
-	gour, direct, out, fused, near, margin, exact := 0, 0, 0, 0, 0, 0, 0
+	gour, direct, out, fused, near, margin, alpha, exact := 0, 0, 0, 0, 0, 0, 0, 0
 	gourHook = func() { gour++ }
 	gourDirectHook = func() { direct++ }
 	gourOutHook = func() { out++ }
 	fusedHook = func() { fused++ }
 	fusedNearHook = func() { near++ }
 	fusedMarginHook = func() { margin++ }
+	fusedAlphaHook = func() { alpha++ }
 	fusedExactHook = func() { exact++ }
 	defer func() {
 		gourHook, gourDirectHook, gourOutHook, fusedHook, fusedNearHook = nil, nil, nil, nil, nil
-		fusedMarginHook, fusedExactHook = nil, nil
+		fusedMarginHook, fusedAlphaHook, fusedExactHook = nil, nil, nil
 	}()
 	for seed := 0; seed < n; seed++ {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		g := &sceneGen{r: r, w: 40, h: 32}
 		cmd := g.scene(1+r.IntN(4), false)
 		mem := rsMemory(r)
+		if seed%3 == 0 {
+			// An opaque texture: every fourth byte 255, the alpha of
+			// 8_8_8_8 texels.
+			for _, a := range []uint32{rsTex0, rsTex0 + rsSpan} {
+				for i := 3; i < len(mem[a]); i += 4 {
+					mem[a][i] = 255
+				}
+			}
+		}
 		want, wStats, wZ, wErr := renderScene(t, cmd, mem, func(d *Device) { d.Engine.reference = true; d.SetWorkers(1) })
 		got, gStats, gZ, gErr := renderScene(t, cmd, mem, func(d *Device) { d.SetWorkers(1) })
 		require.Equal(t, fmt.Sprint(wErr), fmt.Sprint(gErr), "seed %d: errors", seed)
@@ -660,12 +670,13 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	require.Positive(t, out, "the row path must write some runs straight into the colour buffer")
 	require.Greater(t, fused, n/20, "the fused textured path must shade some primitives")
 	require.Positive(t, margin, "the fused path's margin loop must shade some runs")
+	require.Positive(t, alpha, "the margin loop must shade some runs of a constant alpha")
 	if !testing.Short() {
 		require.Positive(t, near, "some of the fused path's loads must take the reference's formula")
 		require.Positive(t, exact, "some of the margin loop's pixels must take the reference's arithmetic")
 	}
-	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer; %d on the fused textured path, %d loads near an FP24 edge, %d runs on the margin loop, %d of their pixels exact",
-		drawn, n, faulted, gour, direct, out, fused, near, margin, exact)
+	t.Logf("%d of %d scenes drew pixels, %d faulted; %d primitives on the Gouraud row path, %d runs stepped directly, %d into the colour buffer; %d on the fused textured path, %d loads near an FP24 edge, %d runs on the margin loop (%d of a constant alpha), %d of their pixels exact",
+		drawn, n, faulted, gour, direct, out, fused, near, margin, alpha, exact)
 }
 
 // TestWorkersByteForByte renders random scenes of large primitives (so

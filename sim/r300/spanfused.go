@@ -253,7 +253,8 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 	zv, op, test, write := s.constZ(p)
 	s.rowRuns(p, w, qy0, qy1, fusedChunk, func(x0, y, n int) {
 		if !s.fusedMarginRun(p, &chans, g, u, buf, ar, x0, y, n, fw) {
-			s.fusedLoads(p, &chans, ar, x0, y, n, fw, fusedColours)
+			at := s.gourAt(p, ar, x0, y, n)
+			s.fusedLoads(p, &chans, &at, ar, x0, y, n, fw, fusedColours, 0)
 			s.fusedTexRow(g, u, buf, x0, y, n, fw)
 		}
 		w.pixels += n
@@ -267,7 +268,9 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 }
 
 // fusedLoads fills fw.v[i][:n], for each load i in mask (bit i), with
-// load i's FP24 values at the n pixels from (x0, y).
+// load i's FP24 values at the n pixels from (x0, y) (at is the run's
+// gourAt). It reports in same the loads whose values it found the same
+// at every pixel; of those in lazy it writes only the first.
 //
 // A stepped load is cut into segments whose values keep one sign and one
 // binade [2^e, 2^(e+1)) of magnitude, where fp24 keeps the integer part
@@ -286,19 +289,10 @@ func (s *drawState) fusedRows(p *prim, w *worker, g *fusedPlan, vals []float64, 
 // takes the reference's formula; a pixel stepped out of the binade
 // starts a new segment. TestFusedLoadsMatchReference puts pixels on the
 // edges and fails with a zero margin.
-func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, n int, fw *fusedWork, mask uint8) {
+func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, at *gourRunAt, ar float64, x0, y, n int, fw *fusedWork, mask, lazy uint8) (same uint8) {
 	half := s.sub / 2
-	px0, px1, py := int64(x0)*s.sub+half, int64(x0+n-1)*s.sub+half, int64(y)*s.sub+half
-	var w0 [3]float64
-	var wsum float64
-	for k := 0; k < 3; k++ {
-		f := &p.rf[k]
-		ea := f.eval(px0, py)
-		eb := f.eval(px1, py)
-		w0[k] = float64(ea) / ar
-		wsum += max(math.Abs(float64(ea)), math.Abs(float64(eb)))
-	}
-	wsum /= ar
+	py := int64(y)*s.sub + half
+	w0, wsum := at.w, at.wsum
 	nf := 0
 	for c := range chans {
 		if mask>>c&1 == 0 {
@@ -306,11 +300,18 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		}
 		ch := &chans[c]
 		dst := fw.v[c][:n]
+		bit := uint8(1) << c
 		switch ch.kind {
 		case 1, 2:
 			k := ch.k
 			if ch.kind == 2 {
 				k = fp24(loadDot(&ch.v, &w0))
+			}
+			same |= bit
+			if lazy&bit != 0 {
+				dst[0] = k
+				fw.constN[c] = 0
+				continue
 			}
 			if kb := math.Float32bits(k); fw.constN[c] < n || fw.constK[c] != kb {
 				fillF32(dst, k)
@@ -321,7 +322,6 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		fw.constN[c] = 0
 		mAbs := 2*wsum*ch.vmax*0x1p-50 + float64(n)*ch.errD
 		nn := 0
-		bit := uint8(1) << c
 		for i := 0; i < n; {
 			r := loadDot(&ch.v, &w0)
 			if i > 0 {
@@ -364,6 +364,12 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 				// texture coordinate of a screen-aligned quad): every
 				// pixel's value is the first's, as the stepping would
 				// give it, none near an edge.
+				if i == 0 {
+					same |= bit
+					if lazy&bit != 0 {
+						break
+					}
+				}
 				fillF32(dst[i+1:], float32(v>>32)*scale)
 				break
 			}
@@ -415,6 +421,7 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, ar float64, x0, y, 
 		}
 		fw.mark[j] = 0
 	}
+	return same
 }
 
 // fusedStepFix is a segment's stepping from pixel i: v is |value|·2^(48-e)

@@ -113,7 +113,8 @@ func fusedLoadCase(t *testing.T, scale float64) (values, differ, near, stepped i
 				stepped++
 			}
 		}
-		s.fusedLoads(p, &chans, ar, x0, y, n, fw, fusedCoords|fusedColours)
+		at := s.gourAt(p, ar, x0, y, n)
+		s.fusedLoads(p, &chans, &at, ar, x0, y, n, fw, fusedCoords|fusedColours, 0)
 		for c := range chans {
 			ch := &chans[c]
 			for i := 0; i < n; i++ {

@@ -28,10 +28,12 @@ import (
 //     flushes to zero is below 2^-62, too small to matter), and R within
 //     the run's bound E of the loop's value c (fusedColourOf).
 //
-// The loop computes u = S·c + 1/2, S = col + a·d ≈ 255·V from the texel
-// columns of the run's row pair (fusedCol), in float64 to within 2^-40.
-// With L = u - 1/2, the reference's 255·p + 1/2 lies in
-// [u - |L|·(2^-15 + 2^-21) - A, u + |L|·2^-21 + A], A = 256·E + 2^-40.
+// The loop computes u = S·c + 1/2, S = c0 + a·(c1 - c0) ≈ 255·V from the
+// texel columns of the run's row pair (fusedCol), in float64 within
+// 2^-40 (a few roundings of values up to 255); the colours are at most
+// 2^20 in magnitude, so S's error moves u by under 2^-20. With L =
+// u - 1/2, the reference's 255·p + 1/2 lies in [u - |L|·(2^-15 + 2^-21)
+// - A, u + |L|·2^-21 + A], A = 256·E + 2^-20.
 // A threshold k lies θ_k in [0, θmax] above its half-byte point: the
 // byte is k where 255·p + 1/2 lies in [k + θ_k, k + 1 + θ_(k+1)), 0
 // below 1 + θ_1 and 255 from 255 + θ_255. So for u in [0, 256) with
@@ -47,19 +49,20 @@ import (
 // decides alone, and fusedMarginA the error of its colours and sums
 // (A above) it admits.
 const (
-	fusedMarginLo = 1.0 / 80
+	fusedMarginLo = 1.0 / 96
 	fusedMarginHi = 1 - 1.0/2048
 	fusedMarginA  = 0x1p-14
 )
 
-// fusedMarginScale multiplies fusedMarginLo in the loop; tests set it to
+// fusedMarginLoScale multiplies fusedMarginLo in the loop; tests set it to
 // zero to show the margin is needed.
 var fusedMarginLoScale = 1.0
 
 // fusedMarginHook, when set (by tests), is called for every run the
-// margin loop shades; fusedExactHook for every pixel it hands to
-// fusedMarginExact.
-var fusedMarginHook, fusedExactHook func()
+// margin loop shades, fusedAlphaHook for every run it shades with a
+// constant alpha byte (fusedBytes3), fusedExactHook for every pixel it
+// hands to the reference's arithmetic.
+var fusedMarginHook, fusedAlphaHook, fusedExactHook func()
 
 // fusedCol is one texel column of a row pair: per channel, the
 // column's vertical blend of raw bytes (1-b)·top + b·bottom, so that
@@ -77,13 +80,23 @@ type fusedColour struct {
 // the margin loop's range, shades it into fw.word (words for gourWrite)
 // and reports true. When it reports false, the colour loads are still to
 // be loaded and the run shaded by fusedTexRow.
-func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u *texUnit, buf *cbBuffer, ar float64, x0, y, n int, fw *fusedWork) bool {
-	s.fusedLoads(p, chans, ar, x0, y, n, fw, fusedCoords)
+func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u *texUnit, buf *cbBuffer, ar float64, x0, y, n int, fw *fusedWork) (ok bool) {
+	at := s.gourAt(p, ar, x0, y, n)
+	same := s.fusedLoads(p, chans, &at, ar, x0, y, n, fw, fusedCoords, 2)
 	sv, tv := fw.v[0][:n], fw.v[1][:n]
 	t := tv[0]
-	for _, v := range tv {
-		if math.Float32bits(v) != math.Float32bits(t) {
-			return false
+	if same&2 != 0 {
+		// t was loaded once; fusedTexRow needs it at every pixel.
+		defer func() {
+			if !ok {
+				fillF32(tv, t)
+			}
+		}()
+	} else {
+		for _, v := range tv {
+			if math.Float32bits(v) != math.Float32bits(t) {
+				return false
+			}
 		}
 	}
 	lv := &u.levels[u.baseLevel]
@@ -103,20 +116,30 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 		// cheaper.
 		return false
 	}
-	at := s.gourAt(p, ar, x0, y, n)
 	var cols [4]fusedColour
 	for c := range cols {
-		var ok bool
-		if cols[c], ok = fusedColourOf(&chans[2+c], &at, n); !ok {
+		var cok bool
+		if cols[c], cok = fusedColourOf(&chans[2+c], &at, n); !cok {
 			return false
 		}
 	}
+	var alpha int
 	if cnt+1 >= lv.Width {
 		// Every column: any pixel's is in the cache.
-		fw.cols = s.fusedColumns(u, lv, fw.cols, t, 0, lv.Width)
+		fw.cols, alpha = s.fusedColumns(u, lv, fw.cols, t, 0, lv.Width)
 		ja, cnt = math.MinInt32, math.MaxInt
 	} else {
-		fw.cols = s.fusedColumns(u, lv, fw.cols, t, ja, cnt+1)
+		fw.cols, alpha = s.fusedColumns(u, lv, fw.cols, t, ja, cnt+1)
+	}
+	if alpha >= 0 && chans[5].kind != 0 {
+		// Every texel the run reads has this alpha, so every bilinear
+		// sum of them rounds to unorm8's value (its float64 error is far
+		// below float32's half unit), and the colour load is the same at
+		// every pixel.
+		k := float64(cols[3].c) * 0x1p-32
+		alpha = int(fusedByte(fusedByteTab(), float64(fp24f(unorm8[alpha]))*k))
+	} else {
+		alpha = -1
 	}
 	var k [4]uint64
 	var dst []byte
@@ -128,7 +151,7 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 	m := &fusedMarginRow{
 		s: s, p: p, g: g, u: u, chans: chans, ar: ar, x0: x0, y: y, t: t,
 	}
-	m.loop(fw, sv, wd, ja, cnt, &cols, dst, &k)
+	m.loop(fw, sv, wd, ja, cnt, &cols, alpha, dst, &k)
 	if fusedMarginHook != nil {
 		fusedMarginHook()
 	}
@@ -138,14 +161,19 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 // fusedColourOf returns the loop's stepping of colour load ch over the
 // run at at: exact when the load is the same along the row, else the
 // reference's unrounded value at the first pixel and its slope, which
-// stay within the run's error bound of R (fusedMarginA/256 at most, or
-// ok false).
+// stay within the run's error bound E of R (A within fusedMarginA, or ok
+// false; ok false too for a colour beyond 2^20).
 func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 	switch ch.kind {
-	case 1:
-		return fusedColour{c: float64(ch.k) * 0x1p32}, true
-	case 2:
-		return fusedColour{c: float64(fp24(loadDot(&ch.v, &at.w))) * 0x1p32}, true
+	case 1, 2:
+		k := ch.k
+		if ch.kind == 2 {
+			k = fp24(loadDot(&ch.v, &at.w))
+		}
+		return fusedColour{c: float64(k) * 0x1p32}, math.Abs(float64(k)) <= 1<<20
+	}
+	if !(ch.vmax <= 1<<20) {
+		return fusedColour{}, false
 	}
 	// R at pixel i and the first pixel's value lie within errR of the
 	// exact affine values, the slope within errD of the exact slope (n
@@ -153,7 +181,7 @@ func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 	// their magnitude (at most 2·vmax) at each of the n steps.
 	errR := at.wsum * ch.vmax * 0x1p-50
 	e := 2*errR + float64(n)*(ch.errD+ch.vmax*0x1p-51)
-	if !(256*e+0x1p-40 <= fusedMarginA) {
+	if !(256*e+0x1p-20 <= fusedMarginA) {
 		return fusedColour{}, false
 	}
 	return fusedColour{c: loadDot(&ch.v, &at.w) * 0x1p32, d: ch.d * 0x1p32}, true
@@ -162,8 +190,9 @@ func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 // fusedColumns returns cols (grown if need be) cut to the level's width,
 // holding the texel columns ja .. ja+cnt-1 (wrapped) of the row pair
 // that t reads (bilinearRepeat's rows and b): top + b·(bottom - top)
-// per channel, within 2^-44 of (1-b)·top + b·bottom.
-func (s *drawState) fusedColumns(u *texUnit, lv *r3.TexLevel, cols []fusedCol, t float32, ja, cnt int) []fusedCol {
+// per channel, within 2^-44 of (1-b)·top + b·bottom. It also returns
+// the alpha byte of those texels when they all have the same, else -1.
+func (s *drawState) fusedColumns(u *texUnit, lv *r3.TexLevel, cols []fusedCol, t float32, ja, cnt int) (_ []fusedCol, alpha int) {
 	if cap(cols) < lv.Width {
 		cols = make([]fusedCol, lv.Width)
 	}
@@ -179,17 +208,23 @@ func (s *drawState) fusedColumns(u *texUnit, lv *r3.TexLevel, cols []fusedCol, t
 	r0 := lv.Offset + uint32(yj&my)*lv.Pitch
 	r1 := lv.Offset + uint32((yj+1)&my)*lv.Pitch
 	top, bot := u.mem[r0:], u.mem[r1:]
+	and, or := ^uint32(0), uint32(0)
 	for j := ja; j < ja+cnt; j++ {
 		o := 4 * (j & mx)
 		v0 := binary.LittleEndian.Uint32(top[o:])
 		v1 := binary.LittleEndian.Uint32(bot[o:])
+		and &= v0 & v1
+		or |= v0 | v1
 		e := &cols[j&mx]
 		e[0] = float64(v0&255) + b*float64(int32(v1&255)-int32(v0&255))
 		e[1] = float64(v0>>8&255) + b*float64(int32(v1>>8&255)-int32(v0>>8&255))
 		e[2] = float64(v0>>16&255) + b*float64(int32(v1>>16&255)-int32(v0>>16&255))
 		e[3] = float64(v0>>24) + b*float64(int32(v1>>24)-int32(v0>>24))
 	}
-	return cols
+	if and>>24 != or>>24 {
+		return cols, -1
+	}
+	return cols, int(and >> 24)
 }
 
 // fusedMarginRow is what the margin loop's exact pixels need.
@@ -209,9 +244,11 @@ type fusedMarginRow struct {
 // is out of the cache, cols holding the unwrapped columns ja ..
 // ja+cnt-1, or its x out of range); per channel u·2^32 from the columns
 // and the colours, its byte where the fraction allows, the pixel listed
-// otherwise; exact's bytes for the listed pixels; then the over blend
-// with dst (fusedOverWord) or the bytes alone (dst nil), into fw.word.
-func (m *fusedMarginRow) loop(fw *fusedWork, sv []float32, wd float64, ja, cnt int, cl *[4]fusedColour, dst []byte, k *[4]uint64) {
+// otherwise (fusedBytes4, or fusedBytes3 with the alpha byte alpha when
+// it is the same at every pixel, alpha < 0 otherwise); exact's bytes for
+// the listed pixels; then the over blend with dst (fusedOverWords) or the
+// bytes alone (dst nil), into fw.word.
+func (m *fusedMarginRow) loop(fw *fusedWork, sv []float32, wd float64, ja, cnt int, cl *[4]fusedColour, alpha int, dst []byte, k *[4]uint64) {
 	n := min(len(sv), fusedChunk)
 	sv = sv[:n]
 	words := fw.word[:n]
@@ -232,31 +269,16 @@ func (m *fusedMarginRow) loop(fw *fusedWork, sv []float32, wd float64, ja, cnt i
 		ma[i] = a
 		mi[i] = uint32(xi&mx) | uint32((xi+1)&mx)<<16
 	}
-	lo := uint32(fusedMarginLo * fusedMarginLoScale * 0x1p32)
-	// A fraction f (32 bits) is inside when f - lo < hi - lo (as uint32):
-	// bit 63 of uint64(f - lo) + (2^63 - (hi - lo)) is set otherwise.
-	wide := uint64(1<<63) - uint64(uint32(fusedMarginHi*0x1p32)-lo)
-	c0, c1, c2, c3 := cl[0].c, cl[1].c, cl[2].c, cl[3].c
-	d0, d1, d2, d3 := cl[0].d, cl[1].d, cl[2].d, cl[3].d
-	fix := &fw.fix
-	nf := 0
-	for i := range words {
-		j := mi[i]
-		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
-		a := ma[i]
-		z0 := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		z1 := int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
-		z2 := int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
-		z3 := int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
-		c0, c1, c2, c3 = c0+d0, c1+d1, c2+d2, c3+d3
-		kk := uint64((z0 | z1 | z2 | z3) >> 32)
-		f := (uint64(uint32(z0)-lo) + wide) | (uint64(uint32(z1)-lo) + wide) |
-			(uint64(uint32(z2)-lo) + wide) | (uint64(uint32(z3)-lo) + wide)
-		bad := kk>>8 | f>>63
-		words[i] = uint32(z2>>32) | uint32(z1>>32)<<8 | uint32(z0>>32)<<16 | uint32(z3>>32)<<24
-		fix[nf&(fusedChunk-1)] = uint16(i)
-		nf += int((bad | -bad) >> 63)
+	var nf int
+	if alpha >= 0 {
+		if fusedAlphaHook != nil {
+			fusedAlphaHook()
+		}
+		nf = fusedBytes3(fw, words, cl, uint32(alpha))
+	} else {
+		nf = fusedBytes4(fw, words, cl)
 	}
+	fix := &fw.fix
 	for _, i := range fix[:nf] {
 		words[i] = m.exact(int(i), sv[i])
 	}
@@ -294,4 +316,74 @@ func (m *fusedMarginRow) exact(i int, sc float32) uint32 {
 		out |= fusedByte(tab, float64(fp24f(tx[c]))*float64(k)) << (8 * [4]uint32{2, 1, 0, 3}[c])
 	}
 	return out
+}
+
+// fusedMarginWindow returns the loop's fraction window as fusedBytes4
+// tests it: a fraction f (32 bits) is inside when f - lo < hi - lo (as
+// uint32), that is when bit 63 of uint64(f - lo) + wide is clear.
+func fusedMarginWindow() (lo uint32, wide uint64) {
+	lo = uint32(fusedMarginLo * fusedMarginLoScale * 0x1p32)
+	return lo, uint64(1<<63) - uint64(uint32(fusedMarginHi*0x1p32)-lo)
+}
+
+// fusedBytes4 is the margin loop's bytes pass: for each pixel i of words
+// (fw.ma and fw.mi its a and columns), u·2^32 per channel, stepped colours
+// from cl, and the word of the four bytes (B, G, R, A) where every
+// channel's fraction lies inside the window; the others are listed in
+// fw.fix, whose length it returns.
+func fusedBytes4(fw *fusedWork, words []uint32, cl *[4]fusedColour) int {
+	lo, wide := fusedMarginWindow()
+	cols := fw.cols
+	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
+	c0, c1, c2, c3 := cl[0].c, cl[1].c, cl[2].c, cl[3].c
+	d0, d1, d2, d3 := cl[0].d, cl[1].d, cl[2].d, cl[3].d
+	fix := &fw.fix
+	nf := 0
+	for i := range words {
+		j := mi[i]
+		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
+		a := ma[i]
+		z0 := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
+		z1 := int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
+		z2 := int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
+		z3 := int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
+		c0, c1, c2, c3 = c0+d0, c1+d1, c2+d2, c3+d3
+		k := uint64((z0 | z1 | z2 | z3) >> 32)
+		f := (uint64(uint32(z0)-lo) + wide) | (uint64(uint32(z1)-lo) + wide) |
+			(uint64(uint32(z2)-lo) + wide) | (uint64(uint32(z3)-lo) + wide)
+		bad := k>>8 | f>>63
+		words[i] = uint32(z2>>32) | uint32(z1>>32)<<8 | uint32(z0>>32)<<16 | uint32(z3>>32)<<24
+		fix[nf&(fusedChunk-1)] = uint16(i)
+		nf += int((bad | -bad) >> 63)
+	}
+	return nf
+}
+
+// fusedBytes3 is fusedBytes4 for a run whose alpha byte is the same at
+// every pixel: the three colour channels, and alpha as given.
+func fusedBytes3(fw *fusedWork, words []uint32, cl *[4]fusedColour, alpha uint32) int {
+	lo, wide := fusedMarginWindow()
+	cols := fw.cols
+	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
+	c0, c1, c2 := cl[0].c, cl[1].c, cl[2].c
+	d0, d1, d2 := cl[0].d, cl[1].d, cl[2].d
+	alpha <<= 24
+	fix := &fw.fix
+	nf := 0
+	for i := range words {
+		j := mi[i]
+		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
+		a := ma[i]
+		z0 := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
+		z1 := int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
+		z2 := int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
+		c0, c1, c2 = c0+d0, c1+d1, c2+d2
+		k := uint64((z0 | z1 | z2) >> 32)
+		f := (uint64(uint32(z0)-lo) + wide) | (uint64(uint32(z1)-lo) + wide) | (uint64(uint32(z2)-lo) + wide)
+		bad := k>>8 | f>>63
+		words[i] = uint32(z2>>32) | uint32(z1>>32)<<8 | uint32(z0>>32)<<16 | alpha
+		fix[nf&(fusedChunk-1)] = uint16(i)
+		nf += int((bad | -bad) >> 63)
+	}
+	return nf
 }
