@@ -44,6 +44,10 @@ type fusedPlan struct {
 	// the byte is the same with it or without.
 	col  [4]fusedSrc
 	over bool
+	// id is the draw's (fastPipe.id); cache is set when the draw writes
+	// none of its textures (fusedRowCols).
+	id    uint64
+	cache bool
 }
 
 // The loads of fusedLoads' mask: the texture coordinates (s, t) and the
@@ -77,7 +81,10 @@ type fusedWork struct {
 	// The margin loop's texel columns (fusedColumns) and, per pixel, a
 	// and its column pair.
 	cols []fusedCol
-	ma   [fusedChunk]float64
+	rows [fusedRowCache]fusedRowCols
+	// rowNext counts the rows' entries filled.
+	rowNext int
+	ma      [fusedChunk]float64
 	mi   [fusedChunk]uint32
 }
 
@@ -143,7 +150,7 @@ func (s *drawState) fusedPlanOf(fp *fastPipe) *fusedPlan {
 	if ls == nil || lt == nil {
 		return nil
 	}
-	g := &fusedPlan{unit: int(tex.Unit), s: src(ls), t: src(lt), over: fp.out == outOver8}
+	g := &fusedPlan{unit: int(tex.Unit), s: src(ls), t: src(lt), over: fp.out == outOver8, id: fp.id, cache: !s.serial}
 	a := &alu.op.a
 	t := s.cb.used[0]
 	if a.RGB.OMask != 7 || a.Alpha.OMask != 1 || int(a.RGB.Target) != t || int(a.Alpha.Target) != t ||

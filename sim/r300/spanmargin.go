@@ -116,27 +116,34 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 		// cheaper.
 		return false
 	}
-	var cols [4]fusedColour
-	for c := range cols {
+	var colours [4]fusedColour
+	for c := range colours {
 		var cok bool
-		if cols[c], cok = fusedColourOf(&chans[2+c], &at, n); !cok {
+		if colours[c], cok = fusedColourOf(&chans[2+c], &at, n); !cok {
 			return false
 		}
 	}
+	var cols []fusedCol
 	var alpha int
-	if cnt+1 >= lv.Width {
+	switch {
+	case g.cache && lv.Width <= fusedRowWidth:
+		cols, alpha = s.rowCols(fw, g.id, g.unit, t)
+		ja, cnt = math.MinInt32, math.MaxInt
+	case cnt+1 >= lv.Width:
 		// Every column: any pixel's is in the cache.
 		fw.cols, alpha = s.fusedColumns(u, lv, fw.cols, t, 0, lv.Width)
+		cols = fw.cols
 		ja, cnt = math.MinInt32, math.MaxInt
-	} else {
+	default:
 		fw.cols, alpha = s.fusedColumns(u, lv, fw.cols, t, ja, cnt+1)
+		cols = fw.cols
 	}
 	if alpha >= 0 && chans[5].kind != 0 {
 		// Every texel the run reads has this alpha, so every bilinear
 		// sum of them rounds to unorm8's value (its float64 error is far
 		// below float32's half unit), and the colour load is the same at
 		// every pixel.
-		k := float64(cols[3].c) * 0x1p-32
+		k := float64(colours[3].c) * 0x1p-32
 		alpha = int(fusedByte(fusedByteTab(), float64(fp24f(unorm8[alpha]))*k))
 	} else {
 		alpha = -1
@@ -151,7 +158,7 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 	m := &fusedMarginRow{
 		s: s, p: p, g: g, u: u, chans: chans, ar: ar, x0: x0, y: y, t: t,
 	}
-	m.loop(fw, sv, wd, ja, cnt, &cols, alpha, dst, &k)
+	m.loop(fw, cols, sv, wd, ja, cnt, &colours, alpha, dst, &k)
 	if fusedMarginHook != nil {
 		fusedMarginHook()
 	}
@@ -185,6 +192,48 @@ func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 		return fusedColour{}, false
 	}
 	return fusedColour{c: loadDot(&ch.v, &at.w) * 0x1p32, d: ch.d * 0x1p32}, true
+}
+
+// fusedRowWidth is the widest texture level whose row pairs' columns the
+// margin loop keeps (fusedRowCols), fusedRowCache how many it keeps.
+const (
+	fusedRowWidth = 1024
+	fusedRowCache = 32
+)
+
+// fusedRowCols is a row pair's columns kept for the rest of the draw: a
+// draw that does not write its textures (drawState.serial clear: the
+// scheduler's contract) cannot change them while it is shaded, so the
+// columns of a (draw, unit, t) are the same for every primitive of the
+// draw that reads them. The scheduler hands a worker a band's
+// primitives in turn, BandRows rows each, so a primitive's rows find
+// those of the primitives before it in the band.
+type fusedRowCols struct {
+	id    uint64
+	unit  int
+	t     uint32
+	alpha int
+	cols  []fusedCol
+}
+
+// rowCols returns the kept columns and alpha (fusedColumns') of draw
+// id's unit at t, filling them in place of the oldest kept when they are
+// not kept.
+func (s *drawState) rowCols(fw *fusedWork, id uint64, unit int, t float32) ([]fusedCol, int) {
+	tb := math.Float32bits(t)
+	for i := range fw.rows {
+		e := &fw.rows[i]
+		if e.id == id && e.unit == unit && e.t == tb {
+			return e.cols, e.alpha
+		}
+	}
+	e := &fw.rows[fw.rowNext%fusedRowCache]
+	fw.rowNext++
+	u := &s.tex[unit]
+	lv := &u.levels[u.baseLevel]
+	e.id, e.unit, e.t = id, unit, tb
+	e.cols, e.alpha = s.fusedColumns(u, lv, e.cols, t, 0, lv.Width)
+	return e.cols, e.alpha
 }
 
 // fusedColumns returns cols (grown if need be) cut to the level's width,
@@ -248,11 +297,10 @@ type fusedMarginRow struct {
 // it is the same at every pixel, alpha < 0 otherwise); exact's bytes for
 // the listed pixels; then the over blend with dst (fusedOverWords) or the
 // bytes alone (dst nil), into fw.word.
-func (m *fusedMarginRow) loop(fw *fusedWork, sv []float32, wd float64, ja, cnt int, cl *[4]fusedColour, alpha int, dst []byte, k *[4]uint64) {
+func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd float64, ja, cnt int, cl *[4]fusedColour, alpha int, dst []byte, k *[4]uint64) {
 	n := min(len(sv), fusedChunk)
 	sv = sv[:n]
 	words := fw.word[:n]
-	cols := fw.cols
 	mx := len(cols) - 1
 	ma, mi := fw.ma[:n], fw.mi[:n]
 	nan := math.NaN()
@@ -274,9 +322,9 @@ func (m *fusedMarginRow) loop(fw *fusedWork, sv []float32, wd float64, ja, cnt i
 		if fusedAlphaHook != nil {
 			fusedAlphaHook()
 		}
-		nf = fusedBytes3(fw, words, cl, uint32(alpha))
+		nf = fusedBytes3(fw, cols, words, cl, uint32(alpha))
 	} else {
-		nf = fusedBytes4(fw, words, cl)
+		nf = fusedBytes4(fw, cols, words, cl)
 	}
 	fix := &fw.fix
 	for _, i := range fix[:nf] {
@@ -331,9 +379,8 @@ func fusedMarginWindow() (lo uint32, wide uint64) {
 // from cl, and the word of the four bytes (B, G, R, A) where every
 // channel's fraction lies inside the window; the others are listed in
 // fw.fix, whose length it returns.
-func fusedBytes4(fw *fusedWork, words []uint32, cl *[4]fusedColour) int {
+func fusedBytes4(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour) int {
 	lo, wide := fusedMarginWindow()
-	cols := fw.cols
 	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
 	c0, c1, c2, c3 := cl[0].c, cl[1].c, cl[2].c, cl[3].c
 	d0, d1, d2, d3 := cl[0].d, cl[1].d, cl[2].d, cl[3].d
@@ -361,9 +408,8 @@ func fusedBytes4(fw *fusedWork, words []uint32, cl *[4]fusedColour) int {
 
 // fusedBytes3 is fusedBytes4 for a run whose alpha byte is the same at
 // every pixel: the three colour channels, and alpha as given.
-func fusedBytes3(fw *fusedWork, words []uint32, cl *[4]fusedColour, alpha uint32) int {
+func fusedBytes3(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha uint32) int {
 	lo, wide := fusedMarginWindow()
-	cols := fw.cols
 	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
 	c0, c1, c2 := cl[0].c, cl[1].c, cl[2].c
 	d0, d1, d2 := cl[0].d, cl[1].d, cl[2].d
