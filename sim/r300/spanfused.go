@@ -85,7 +85,7 @@ type fusedWork struct {
 	// rowNext counts the rows' entries filled.
 	rowNext int
 	ma      [fusedChunk]float64
-	mi   [fusedChunk]uint32
+	mi      [fusedChunk]uint32
 }
 
 // fusedHook, when set (by tests), is called for every primitive the
