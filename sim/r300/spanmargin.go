@@ -29,11 +29,19 @@ import (
 //     the run's bound E of the loop's value c (fusedColourOf).
 //
 // The loop computes u = S·c + 1/2, S = c0 + a·(c1 - c0) ≈ 255·V from the
-// texel columns of the run's row pair (fusedCol), in float64 within
-// 2^-40 (a few roundings of values up to 255); the colours are at most
-// 2^20 in magnitude, so S's error moves u by under 2^-20. With L =
-// u - 1/2, the reference's 255·p + 1/2 lies in [u - |L|·(2^-15 + 2^-21)
-// - A, u + |L|·2^-21 + A], A = 256·E + 2^-20.
+// texel columns of the run's row pair (fusedCol). The texel column is
+// floor(x) for x = s·width - 1/2 and a its fraction, both from X, the
+// integer part of (x + 64)·2^24 computed in float64: s·width·2^24 is
+// exact (width is a power of two) and so is the sum, unless s·width is
+// below 2^-7 (x near -1/2, far from an integer), where its rounding and
+// the integer part move X by under one, a by under 2^-24, and floor(x)
+// not at all. S is then within 255·2^-24 + 2^-40 of 255·V (a few
+// roundings of values up to 255); the colours are at most 2 in
+// magnitude (GL ES 1.1's lie in [0, 1]), so S's error moves u by under
+// 2^-15. With L = u - 1/2, the reference's 255·p + 1/2 lies in
+// [u - |L|·(2^-15 + 2^-21) - A, u + |L|·2^-21 + A], A = 256·E + 2^-15 +
+// 2^-20.
+//
 // A threshold k lies θ_k in [0, θmax] above its half-byte point: the
 // byte is k where 255·p + 1/2 lies in [k + θ_k, k + 1 + θ_(k+1)), 0
 // below 1 + θ_1 and 255 from 255 + θ_255. So for u in [0, 256) with
@@ -169,7 +177,7 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 // run at at: exact when the load is the same along the row, else the
 // reference's unrounded value at the first pixel and its slope, which
 // stay within the run's error bound E of R (A within fusedMarginA, or ok
-// false; ok false too for a colour beyond 2^20).
+// false; ok false too for a colour beyond 2 in magnitude).
 func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 	switch ch.kind {
 	case 1, 2:
@@ -177,9 +185,9 @@ func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 		if ch.kind == 2 {
 			k = fp24(loadDot(&ch.v, &at.w))
 		}
-		return fusedColour{c: float64(k) * 0x1p32}, math.Abs(float64(k)) <= 1<<20
+		return fusedColour{c: float64(k) * 0x1p32}, math.Abs(float64(k)) <= 2
 	}
-	if !(ch.vmax <= 1<<20) {
+	if !(ch.vmax <= 2) {
 		return fusedColour{}, false
 	}
 	// R at pixel i and the first pixel's value lie within errR of the
@@ -188,7 +196,7 @@ func fusedColourOf(ch *fusedChan, at *gourRunAt, n int) (fusedColour, bool) {
 	// their magnitude (at most 2·vmax) at each of the n steps.
 	errR := at.wsum * ch.vmax * 0x1p-50
 	e := 2*errR + float64(n)*(ch.errD+ch.vmax*0x1p-51)
-	if !(256*e+0x1p-20 <= fusedMarginA) {
+	if !(256*e+0x1p-15+0x1p-20 <= fusedMarginA) {
 		return fusedColour{}, false
 	}
 	return fusedColour{c: loadDot(&ch.v, &at.w) * 0x1p32, d: ch.d * 0x1p32}, true
@@ -304,14 +312,15 @@ func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd f
 	mx := len(cols) - 1
 	ma, mi := fw.ma[:n], fw.mi[:n]
 	nan := math.NaN()
+	// X = (x + 64)·2^24 for x = s·width - 1/2, whose integer part and
+	// fraction give the column and a (module comment).
+	wd24 := wd * 0x1p24
+	const off = (64 - 0.5) * 0x1p24
 	for i, sc := range sv {
-		x := float64(float64(sc)*wd) - 0.5
-		xi := int(x)
-		if float64(xi) > x {
-			xi--
-		}
-		a := x - float64(xi)
-		if !(x > -1<<30 && x < 1<<30 && uint(xi-ja) < uint(cnt)) {
+		X := int64(float64(float64(sc)*wd24) + off)
+		xi := int(X>>24) - 64
+		a := float64(X&(1<<24-1)) * 0x1p-24
+		if !(uint64(X) < 1<<53 && uint(xi-ja) < uint(cnt)) {
 			a, xi = nan, 0
 		}
 		ma[i] = a
