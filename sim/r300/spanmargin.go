@@ -399,16 +399,19 @@ func fusedBytes4(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedCol
 		j := mi[i]
 		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
 		a := ma[i]
-		z0 := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		z1 := int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
-		z2 := int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
-		z3 := int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
+		// Each channel's value is folded into the word and the checks
+		// as soon as it is made (fewer live registers).
+		z := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
+		w, k, f := uint32(z>>32)<<16, z, uint64(uint32(z)-lo)+wide
+		z = int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
+		w, k, f = w|uint32(z>>32)<<8, k|z, f|(uint64(uint32(z)-lo)+wide)
+		z = int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
+		w, k, f = w|uint32(z>>32), k|z, f|(uint64(uint32(z)-lo)+wide)
+		z = int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
+		w, k, f = w|uint32(z>>32)<<24, k|z, f|(uint64(uint32(z)-lo)+wide)
 		c0, c1, c2, c3 = c0+d0, c1+d1, c2+d2, c3+d3
-		k := uint64((z0 | z1 | z2 | z3) >> 32)
-		f := (uint64(uint32(z0)-lo) + wide) | (uint64(uint32(z1)-lo) + wide) |
-			(uint64(uint32(z2)-lo) + wide) | (uint64(uint32(z3)-lo) + wide)
-		bad := k>>8 | f>>63
-		words[i] = uint32(z2>>32) | uint32(z1>>32)<<8 | uint32(z0>>32)<<16 | uint32(z3>>32)<<24
+		bad := uint64(k>>32)>>8 | f>>63
+		words[i] = w
 		fix[nf&(fusedChunk-1)] = uint16(i)
 		nf += int((bad | -bad) >> 63)
 	}
@@ -429,14 +432,17 @@ func fusedBytes3(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedCol
 		j := mi[i]
 		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
 		a := ma[i]
-		z0 := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		z1 := int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
-		z2 := int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
+		// Each channel's value is folded into the word and the checks
+		// as soon as it is made (fewer live registers).
+		z := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
+		w, k, f := uint32(z>>32)<<16|alpha, z, uint64(uint32(z)-lo)+wide
+		z = int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
+		w, k, f = w|uint32(z>>32)<<8, k|z, f|(uint64(uint32(z)-lo)+wide)
+		z = int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
+		w, k, f = w|uint32(z>>32), k|z, f|(uint64(uint32(z)-lo)+wide)
 		c0, c1, c2 = c0+d0, c1+d1, c2+d2
-		k := uint64((z0 | z1 | z2) >> 32)
-		f := (uint64(uint32(z0)-lo) + wide) | (uint64(uint32(z1)-lo) + wide) | (uint64(uint32(z2)-lo) + wide)
-		bad := k>>8 | f>>63
-		words[i] = uint32(z2>>32) | uint32(z1>>32)<<8 | uint32(z0>>32)<<16 | alpha
+		bad := uint64(k>>32)>>8 | f>>63
+		words[i] = w
 		fix[nf&(fusedChunk-1)] = uint16(i)
 		nf += int((bad | -bad) >> 63)
 	}
