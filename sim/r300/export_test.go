@@ -20,3 +20,11 @@ func CountMargin() (c *MarginCounts, stop func()) {
 	fusedExactHook = func() { c.Exact++ }
 	return c, func() { fusedMarginHook, fusedAlphaHook, fusedExactHook = nil, nil, nil }
 }
+
+// SetVec selects the margin loop's AVX2 bytes pass (where the CPU has
+// it) or its Go passes until the returned function is called.
+func SetVec(on bool) (restore func()) {
+	old := fusedVec
+	fusedVec = on
+	return func() { fusedVec = old }
+}

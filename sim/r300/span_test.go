@@ -621,6 +621,27 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
+	spanPathMatchesReference(t, n)
+}
+
+// TestSpanPathGoMatchesReference is TestSpanPathMatchesReference with the
+// margin loop's Go bytes passes where TestSpanPathMatchesReference takes
+// its AVX2 kernel.
+func TestSpanPathGoMatchesReference(t *testing.T) {
+	if !haveVec {
+		t.Skip("no AVX2: TestSpanPathMatchesReference runs the Go passes")
+	}
+	defer func(old bool) { fusedVec = old }(fusedVec)
+	fusedVec = false
+	n := 200
+	if testing.Short() {
+		n = 60
+	}
+	spanPathMatchesReference(t, n)
+}
+
+// spanPathMatchesReference is TestSpanPathMatchesReference over n seeds.
+func spanPathMatchesReference(t *testing.T, n int) {
 	drawn, faulted := 0, 0
 	gour, direct, out, fused, near, margin, alpha, exact := 0, 0, 0, 0, 0, 0, 0, 0
 	gourHook = func() { gour++ }

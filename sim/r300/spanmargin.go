@@ -326,13 +326,16 @@ func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd f
 		ma[i] = a
 		mi[i] = uint32(xi&mx) | uint32((xi+1)&mx)<<16
 	}
+	if alpha >= 0 && fusedAlphaHook != nil {
+		fusedAlphaHook()
+	}
 	var nf int
-	if alpha >= 0 {
-		if fusedAlphaHook != nil {
-			fusedAlphaHook()
-		}
+	switch {
+	case haveVec && fusedVec:
+		nf = fusedBytesVec(fw, cols, words, cl, alpha)
+	case alpha >= 0:
 		nf = fusedBytes3(fw, cols, words, cl, uint32(alpha))
-	} else {
+	default:
 		nf = fusedBytes4(fw, cols, words, cl)
 	}
 	fix := &fw.fix
@@ -379,8 +382,39 @@ func (m *fusedMarginRow) exact(i int, sc float32) uint32 {
 // tests it: a fraction f (32 bits) is inside when f - lo < hi - lo (as
 // uint32), that is when bit 63 of uint64(f - lo) + wide is clear.
 func fusedMarginWindow() (lo uint32, wide uint64) {
+	lo, w := fusedWindow32()
+	return lo, uint64(1<<63) - uint64(w)
+}
+
+// fusedWindow32 returns the window's low edge and width in units of
+// 2^-32.
+func fusedWindow32() (lo, w uint32) {
 	lo = uint32(fusedMarginLo * fusedMarginLoScale * 0x1p32)
-	return lo, uint64(1<<63) - uint64(uint32(fusedMarginHi*0x1p32)-lo)
+	return lo, uint32(fusedMarginHi*0x1p32) - lo
+}
+
+// fusedVec selects marginBytesVec where the CPU has it (haveVec); tests
+// clear it to run the Go passes.
+var fusedVec = true
+
+// fusedBytesVec is fusedBytes4, or fusedBytes3 with the alpha byte alpha
+// when alpha >= 0, through marginBytesVec: the same approximation, its
+// u·2^32 rounded to nearest where the Go passes truncate, which moves a
+// fraction by 2^-32, far inside the window's slack (TestFusedMarginBounds
+// leaves more than 10^-4 each side).
+func fusedBytesVec(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha int) int {
+	n := len(words)
+	if n == 0 {
+		return 0
+	}
+	cd := [8]float64{cl[0].c, cl[1].c, cl[2].c, cl[3].c, cl[0].d, cl[1].d, cl[2].d, cl[3].d}
+	chk, amask, aor := uint64(15), ^uint32(0), uint32(0)
+	if alpha >= 0 {
+		chk, amask, aor = 7, 0x00FFFFFF, uint32(alpha)<<24
+		cd[3], cd[7] = 0, 0
+	}
+	lo, w := fusedWindow32()
+	return marginBytesVec(&cols[0], &fw.ma[0], &fw.mi[0], &words[0], min(n, fusedChunk), &cd, uint64(lo), uint64(w)-1, chk, amask, aor, &fw.fix[0])
 }
 
 // fusedBytes4 is the margin loop's bytes pass: for each pixel i of words

@@ -1,0 +1,122 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func cpuid(op, op2 uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL op+0(FP), AX
+	MOVL op2+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv0() (eax, edx uint32)
+TEXT ·xgetbv0(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// 1.5·2^52 + 2^31: added to S·c·2^32 it leaves round(S·c·2^32 + 2^31) in
+// the low bits of the mantissa.
+DATA marginMagic<>+0(SB)/8, $0x4338000080000000
+GLOBL marginMagic<>(SB), RODATA|NOPTR, $8
+
+// 1.5·2^52's bits, subtracted to leave that integer.
+DATA marginMagicBits<>+0(SB)/8, $0x4338000000000000
+GLOBL marginMagicBits<>(SB), RODATA|NOPTR, $8
+
+DATA margin255<>+0(SB)/8, $255
+GLOBL margin255<>(SB), RODATA|NOPTR, $8
+
+DATA marginLow32<>+0(SB)/8, $0xFFFFFFFF
+GLOBL marginLow32<>(SB), RODATA|NOPTR, $8
+
+// Byte 4 of lanes 0 (R) and 1 (G, byte 12) to bytes 2 and 1 of a word.
+DATA marginShufRG<>+0(SB)/8, $0x8080808080040c80
+DATA marginShufRG<>+8(SB)/8, $0x8080808080808080
+GLOBL marginShufRG<>(SB), RODATA|NOPTR, $16
+
+// Byte 4 of lanes 2 (B) and 3 (A, byte 12) to bytes 0 and 3.
+DATA marginShufBA<>+0(SB)/8, $0x808080800c808004
+DATA marginShufBA<>+8(SB)/8, $0x8080808080808080
+GLOBL marginShufBA<>(SB), RODATA|NOPTR, $16
+
+// func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, wm1, chk uint64, amask, aor uint32, fix *uint16) int
+TEXT ·marginBytesVec(SB), NOSPLIT, $0-96
+	MOVQ cols+0(FP), AX
+	MOVQ ma+8(FP), BX
+	MOVQ mi+16(FP), CX
+	MOVQ words+24(FP), DX
+	MOVQ n+32(FP), SI
+	MOVQ cd+40(FP), R10
+	VMOVUPD 0(R10), Y0            // c, 4 channels
+	VMOVUPD 32(R10), Y1           // d
+	VBROADCASTSD marginMagic<>(SB), Y8
+	VPBROADCASTQ marginMagicBits<>(SB), Y9
+	VPBROADCASTQ lo+48(FP), Y10
+	VPBROADCASTQ wm1+56(FP), Y11
+	VPBROADCASTQ margin255<>(SB), Y12
+	VPBROADCASTQ marginLow32<>(SB), Y13
+	VMOVDQU marginShufRG<>(SB), X14
+	VMOVDQU marginShufBA<>(SB), X15
+	MOVQ chk+64(FP), R12
+	MOVL amask+72(FP), R13
+	MOVL aor+76(FP), R11
+	MOVQ fix+80(FP), DI
+	XORQ R8, R8                   // i
+	XORQ R9, R9                   // nf
+	TESTQ SI, SI
+	JLE done
+
+loop:
+	MOVL (CX)(R8*4), R10          // the column pair
+	MOVL R10, R14
+	ANDL $0xFFFF, R10
+	SHRL $16, R14
+	SHLQ $5, R10
+	SHLQ $5, R14
+	VMOVUPD (AX)(R10*1), Y2       // e0
+	VMOVUPD (AX)(R14*1), Y3       // e1
+	VBROADCASTSD (BX)(R8*8), Y4   // a
+	VSUBPD Y2, Y3, Y3
+	VMULPD Y4, Y3, Y3
+	VADDPD Y2, Y3, Y3             // S
+	VMULPD Y0, Y3, Y3             // S·c·2^32
+	VADDPD Y8, Y3, Y3
+	VPSUBQ Y9, Y3, Y3             // z = round(S·c·2^32 + 2^31)
+	VADDPD Y1, Y0, Y0             // c += d
+	VPSRLQ $32, Y3, Y4            // the bytes
+	VPCMPGTQ Y12, Y4, Y5          // a byte beyond 255 (or z < 0)
+	VPSUBQ Y10, Y3, Y6
+	VPAND Y13, Y6, Y6
+	VPCMPGTQ Y11, Y6, Y6          // a fraction outside the window
+	VPOR Y6, Y5, Y5
+	VMOVMSKPD Y5, R10
+	ANDQ R12, R10
+	VEXTRACTI128 $1, Y3, X7
+	VPSHUFB X14, X3, X3
+	VPSHUFB X15, X7, X7
+	VPOR X7, X3, X3
+	VMOVD X3, R14
+	ANDL R13, R14
+	ORL R11, R14
+	MOVL R14, (DX)(R8*4)
+	MOVQ R9, R14
+	ANDQ $1023, R14
+	MOVW R8, (DI)(R14*2)
+	NEGQ R10
+	SHRQ $63, R10
+	ADDQ R10, R9
+	INCQ R8
+	CMPQ R8, SI
+	JLT loop
+
+done:
+	VZEROUPPER
+	MOVQ R9, ret+88(FP)
+	RET
