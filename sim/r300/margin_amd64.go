@@ -19,7 +19,7 @@ func xgetbv0() (eax, edx uint32)
 // listed in fix.
 //
 //go:noescape
-func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, wm1, chk uint64, amask, aor uint32, fix *uint16) int
+func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, hm1, slope, chk uint64, amask, aor uint32, fix *uint16) int
 
 // haveVec reports whether the CPU and the OS run AVX2: CPUID's AVX,
 // OSXSAVE and AVX2 bits, and XCR0's SSE and AVX states.

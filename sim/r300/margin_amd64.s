@@ -26,15 +26,24 @@ TEXT ·xgetbv0(SB), NOSPLIT, $0-8
 DATA marginMagic<>+0(SB)/8, $0x4338000080000000
 GLOBL marginMagic<>(SB), RODATA|NOPTR, $8
 
-// 1.5·2^52's bits, subtracted to leave that integer.
+// 1.5·2^52's bits in each lane, subtracted to leave that integer.
 DATA marginMagicBits<>+0(SB)/8, $0x4338000000000000
-GLOBL marginMagicBits<>(SB), RODATA|NOPTR, $8
+DATA marginMagicBits<>+8(SB)/8, $0x4338000000000000
+DATA marginMagicBits<>+16(SB)/8, $0x4338000000000000
+DATA marginMagicBits<>+24(SB)/8, $0x4338000000000000
+GLOBL marginMagicBits<>(SB), RODATA|NOPTR, $32
 
 DATA margin255<>+0(SB)/8, $255
-GLOBL margin255<>(SB), RODATA|NOPTR, $8
+DATA margin255<>+8(SB)/8, $255
+DATA margin255<>+16(SB)/8, $255
+DATA margin255<>+24(SB)/8, $255
+GLOBL margin255<>(SB), RODATA|NOPTR, $32
 
 DATA marginLow32<>+0(SB)/8, $0xFFFFFFFF
-GLOBL marginLow32<>(SB), RODATA|NOPTR, $8
+DATA marginLow32<>+8(SB)/8, $0xFFFFFFFF
+DATA marginLow32<>+16(SB)/8, $0xFFFFFFFF
+DATA marginLow32<>+24(SB)/8, $0xFFFFFFFF
+GLOBL marginLow32<>(SB), RODATA|NOPTR, $32
 
 // Byte 4 of lanes 0 (R) and 1 (G, byte 12) to bytes 2 and 1 of a word.
 DATA marginShufRG<>+0(SB)/8, $0x8080808080040c80
@@ -46,8 +55,8 @@ DATA marginShufBA<>+0(SB)/8, $0x808080800c808004
 DATA marginShufBA<>+8(SB)/8, $0x8080808080808080
 GLOBL marginShufBA<>(SB), RODATA|NOPTR, $16
 
-// func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, wm1, chk uint64, amask, aor uint32, fix *uint16) int
-TEXT ·marginBytesVec(SB), NOSPLIT, $0-96
+// func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, hm1, slope, chk uint64, amask, aor uint32, fix *uint16) int
+TEXT ·marginBytesVec(SB), NOSPLIT, $0-104
 	MOVQ cols+0(FP), AX
 	MOVQ ma+8(FP), BX
 	MOVQ mi+16(FP), CX
@@ -57,17 +66,15 @@ TEXT ·marginBytesVec(SB), NOSPLIT, $0-96
 	VMOVUPD 0(R10), Y0            // c, 4 channels
 	VMOVUPD 32(R10), Y1           // d
 	VBROADCASTSD marginMagic<>(SB), Y8
-	VPBROADCASTQ marginMagicBits<>(SB), Y9
 	VPBROADCASTQ lo+48(FP), Y10
-	VPBROADCASTQ wm1+56(FP), Y11
-	VPBROADCASTQ margin255<>(SB), Y12
-	VPBROADCASTQ marginLow32<>(SB), Y13
+	VPBROADCASTQ hm1+56(FP), Y11
 	VMOVDQU marginShufRG<>(SB), X14
 	VMOVDQU marginShufBA<>(SB), X15
-	MOVQ chk+64(FP), R12
-	MOVL amask+72(FP), R13
-	MOVL aor+76(FP), R11
-	MOVQ fix+80(FP), DI
+	MOVQ slope+64(FP), X9         // the slope's shift
+	MOVQ chk+72(FP), R12
+	MOVL amask+80(FP), R13
+	MOVL aor+84(FP), R11
+	MOVQ fix+88(FP), DI
 	XORQ R8, R8                   // i
 	XORQ R9, R9                   // nf
 	TESTQ SI, SI
@@ -88,13 +95,16 @@ loop:
 	VADDPD Y2, Y3, Y3             // S
 	VMULPD Y0, Y3, Y3             // S·c·2^32
 	VADDPD Y8, Y3, Y3
-	VPSUBQ Y9, Y3, Y3             // z = round(S·c·2^32 + 2^31)
+	VPSUBQ marginMagicBits<>(SB), Y3, Y3 // z = round(S·c·2^32 + 2^31)
 	VADDPD Y1, Y0, Y0             // c += d
 	VPSRLQ $32, Y3, Y4            // the bytes
-	VPCMPGTQ Y12, Y4, Y5          // a byte beyond 255 (or z < 0)
-	VPSUBQ Y10, Y3, Y6
-	VPAND Y13, Y6, Y6
-	VPCMPGTQ Y11, Y6, Y6          // a fraction outside the window
+	VPCMPGTQ margin255<>(SB), Y4, Y5 // a byte beyond 255 (or z < 0)
+	VPSLLQ X9, Y4, Y7
+	VPADDQ Y10, Y7, Y7            // the window's low edge, lo + k<<17
+	VPSUBQ Y7, Y3, Y6
+	VPAND marginLow32<>(SB), Y6, Y6 // the fraction above it, mod 2^32
+	VPSUBQ Y7, Y11, Y7            // the window's width less one
+	VPCMPGTQ Y7, Y6, Y6           // a fraction outside the window
 	VPOR Y6, Y5, Y5
 	VMOVMSKPD Y5, R10
 	ANDQ R12, R10
@@ -118,5 +128,5 @@ loop:
 
 done:
 	VZEROUPPER
-	MOVQ R9, ret+88(FP)
+	MOVQ R9, ret+96(FP)
 	RET

@@ -257,7 +257,8 @@ func TestFusedOverLanes(t *testing.T) {
 
 // TestFusedMarginBounds checks the margin loop's window against its
 // error analysis (spanmargin.go): fusedMarginLo above the largest
-// threshold offset θmax plus the loop's lower slack, fusedMarginHi below
+// threshold offset θmax plus the loop's lower slack for byte 0
+// (fusedMarginLo + k·2^-15 then covers byte k's), fusedMarginHi below
 // one minus its upper slack, for colour and sum errors up to
 // fusedMarginA.
 func TestFusedMarginBounds(t *testing.T) {
@@ -266,7 +267,7 @@ func TestFusedMarginBounds(t *testing.T) {
 	for k := 1; k < 256; k++ {
 		theta = max(theta, tab[k]*255+0.5-float64(k))
 	}
-	lower := theta + 255.5*(0x1p-15+0x1p-21) + fusedMarginA
+	lower := theta + 0x1p-16 + 255.5*0x1p-21 + fusedMarginA
 	upper := 255.5*0x1p-21 + fusedMarginA
 	require.Less(t, lower, float64(fusedMarginLo), "θmax %v", theta)
 	require.Less(t, upper, 1-float64(fusedMarginHi))

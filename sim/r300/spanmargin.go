@@ -45,26 +45,33 @@ import (
 // A threshold k lies θ_k in [0, θmax] above its half-byte point: the
 // byte is k where 255·p + 1/2 lies in [k + θ_k, k + 1 + θ_(k+1)), 0
 // below 1 + θ_1 and 255 from 255 + θ_255. So for u in [0, 256) with
-// k = floor(u) and a fraction u - k in [fusedMarginLo, fusedMarginHi),
-// the byte is k: fusedMarginLo exceeds θmax + 255.5·(2^-15 + 2^-21) +
-// A and fusedMarginHi is below 1 - 255.5·2^-21 - A, for A up to
-// fusedMarginA (TestFusedMarginBounds). A pixel with any channel outside
-// (about 1% of each channel's values, and a u below 0 or from 256 up,
-// which GL ES 1.1's clamped colours never give) takes the reference's
-// arithmetic whole (fusedMarginExact).
+// k = floor(u) (L below k + 1/2) and a fraction u - k in
+// [fusedMarginLo + k·2^-15, fusedMarginHi), the byte is k:
+// fusedMarginLo exceeds θmax + 2^-16 + 255.5·2^-21 + A, so that the
+// window's low edge exceeds θmax + (k + 1/2)·(2^-15 + 2^-21) + A, and
+// fusedMarginHi is below 1 - 255.5·2^-21 - A, for A up to fusedMarginA
+// (TestFusedMarginBounds). A pixel with any channel outside (about 0.6%
+// of each channel's values, and a u below 0 or from 256 up, which GL ES
+// 1.1's clamped colours never give) takes the reference's arithmetic
+// whole (exact).
 
-// fusedMarginLo and fusedMarginHi bound the fraction of u the loop
-// decides alone, and fusedMarginA the error of its colours and sums
-// (A above) it admits.
+// fusedMarginLo (plus k·2^-15 for byte k) and fusedMarginHi bound the
+// fraction of u the loop decides alone, and fusedMarginA the error of
+// its colours and sums (A above) it admits.
 const (
-	fusedMarginLo = 1.0 / 96
+	fusedMarginLo = 1.0 / 400
 	fusedMarginHi = 1 - 1.0/2048
 	fusedMarginA  = 0x1p-14
 )
 
-// fusedMarginLoScale multiplies fusedMarginLo in the loop; tests set it to
-// zero to show the margin is needed.
-var fusedMarginLoScale = 1.0
+// fusedMarginLoScale multiplies fusedMarginLo in the loop and
+// fusedMarginSlope is the shift of k that makes the window's k·2^-15
+// (17); tests set them to zero and 64 (no slope) to show the margin is
+// needed.
+var (
+	fusedMarginLoScale = 1.0
+	fusedMarginSlope   = uint(17)
+)
 
 // fusedMarginHook, when set (by tests), is called for every run the
 // margin loop shades, fusedAlphaHook for every run it shades with a
@@ -378,19 +385,21 @@ func (m *fusedMarginRow) exact(i int, sc float32) uint32 {
 	return out
 }
 
-// fusedMarginWindow returns the loop's fraction window as fusedBytes4
-// tests it: a fraction f (32 bits) is inside when f - lo < hi - lo (as
-// uint32), that is when bit 63 of uint64(f - lo) + wide is clear.
-func fusedMarginWindow() (lo uint32, wide uint64) {
-	lo, w := fusedWindow32()
-	return lo, uint64(1<<63) - uint64(w)
+// fusedWindow32 returns the window's edges for byte 0 in units of 2^-32
+// and the slope's shift: for byte k the low edge is lo + k<<slope
+// (k·2^-15), and a fraction f (32 bits) lies inside when f - lo_k <
+// hi - lo_k as uint32 (fusedOutside).
+func fusedWindow32() (lo, hi uint32, slope uint) {
+	return uint32(fusedMarginLo * fusedMarginLoScale * 0x1p32), uint32(fusedMarginHi * 0x1p32), fusedMarginSlope
 }
 
-// fusedWindow32 returns the window's low edge and width in units of
-// 2^-32.
-func fusedWindow32() (lo, w uint32) {
-	lo = uint32(fusedMarginLo * fusedMarginLoScale * 0x1p32)
-	return lo, uint32(fusedMarginHi*0x1p32) - lo
+// fusedOutside reports, in bit 63, whether z's fraction (its low 32 bits)
+// lies outside its byte's window (fusedWindow32's; the byte, z's next
+// bits, taken as if in range: a byte out of range is caught by the
+// passes' own test).
+func fusedOutside(z int64, lo, hi uint32, slope uint) uint64 {
+	lk := lo + uint32(z>>32)<<slope
+	return uint64(uint32(z)-lk) + (1<<63 - uint64(hi-lk))
 }
 
 // fusedVec selects marginBytesVec where the CPU has it (haveVec); tests
@@ -413,8 +422,8 @@ func fusedBytesVec(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedC
 		chk, amask, aor = 7, 0x00FFFFFF, uint32(alpha)<<24
 		cd[3], cd[7] = 0, 0
 	}
-	lo, w := fusedWindow32()
-	return marginBytesVec(&cols[0], &fw.ma[0], &fw.mi[0], &words[0], min(n, fusedChunk), &cd, uint64(lo), uint64(w)-1, chk, amask, aor, &fw.fix[0])
+	lo, hi, slope := fusedWindow32()
+	return marginBytesVec(&cols[0], &fw.ma[0], &fw.mi[0], &words[0], min(n, fusedChunk), &cd, uint64(lo), uint64(hi)-1, uint64(slope), chk, amask, aor, &fw.fix[0])
 }
 
 // fusedBytes4 is the margin loop's bytes pass: for each pixel i of words
@@ -423,7 +432,7 @@ func fusedBytesVec(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedC
 // channel's fraction lies inside the window; the others are listed in
 // fw.fix, whose length it returns.
 func fusedBytes4(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour) int {
-	lo, wide := fusedMarginWindow()
+	lo, hi, slope := fusedWindow32()
 	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
 	c0, c1, c2, c3 := cl[0].c, cl[1].c, cl[2].c, cl[3].c
 	d0, d1, d2, d3 := cl[0].d, cl[1].d, cl[2].d, cl[3].d
@@ -436,13 +445,13 @@ func fusedBytes4(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedCol
 		// Each channel's value is folded into the word and the checks
 		// as soon as it is made (fewer live registers).
 		z := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		w, k, f := uint32(z>>32)<<16, z, uint64(uint32(z)-lo)+wide
+		w, k, f := uint32(z>>32)<<16, z, fusedOutside(z, lo, hi, slope)
 		z = int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
-		w, k, f = w|uint32(z>>32)<<8, k|z, f|(uint64(uint32(z)-lo)+wide)
+		w, k, f = w|uint32(z>>32)<<8, k|z, f|fusedOutside(z, lo, hi, slope)
 		z = int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
-		w, k, f = w|uint32(z>>32), k|z, f|(uint64(uint32(z)-lo)+wide)
+		w, k, f = w|uint32(z>>32), k|z, f|fusedOutside(z, lo, hi, slope)
 		z = int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
-		w, k, f = w|uint32(z>>32)<<24, k|z, f|(uint64(uint32(z)-lo)+wide)
+		w, k, f = w|uint32(z>>32)<<24, k|z, f|fusedOutside(z, lo, hi, slope)
 		c0, c1, c2, c3 = c0+d0, c1+d1, c2+d2, c3+d3
 		bad := uint64(k>>32)>>8 | f>>63
 		words[i] = w
@@ -455,7 +464,7 @@ func fusedBytes4(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedCol
 // fusedBytes3 is fusedBytes4 for a run whose alpha byte is the same at
 // every pixel: the three colour channels, and alpha as given.
 func fusedBytes3(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha uint32) int {
-	lo, wide := fusedMarginWindow()
+	lo, hi, slope := fusedWindow32()
 	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
 	c0, c1, c2 := cl[0].c, cl[1].c, cl[2].c
 	d0, d1, d2 := cl[0].d, cl[1].d, cl[2].d
@@ -469,11 +478,11 @@ func fusedBytes3(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedCol
 		// Each channel's value is folded into the word and the checks
 		// as soon as it is made (fewer live registers).
 		z := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		w, k, f := uint32(z>>32)<<16|alpha, z, uint64(uint32(z)-lo)+wide
+		w, k, f := uint32(z>>32)<<16|alpha, z, fusedOutside(z, lo, hi, slope)
 		z = int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
-		w, k, f = w|uint32(z>>32)<<8, k|z, f|(uint64(uint32(z)-lo)+wide)
+		w, k, f = w|uint32(z>>32)<<8, k|z, f|fusedOutside(z, lo, hi, slope)
 		z = int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
-		w, k, f = w|uint32(z>>32), k|z, f|(uint64(uint32(z)-lo)+wide)
+		w, k, f = w|uint32(z>>32), k|z, f|fusedOutside(z, lo, hi, slope)
 		c0, c1, c2 = c0+d0, c1+d1, c2+d2
 		bad := uint64(k>>32)>>8 | f>>63
 		words[i] = w
