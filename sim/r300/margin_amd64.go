@@ -14,12 +14,13 @@ func cpuid(op, op2 uint32) (eax, ebx, ecx, edx uint32)
 // xgetbv0 returns XCR0, the register states the OS saves.
 func xgetbv0() (eax, edx uint32)
 
-// marginBytesVec is fusedBytes4 over n pixels in AVX2 (see
-// fusedBytesVec for its arguments), returning the count of pixels it
-// listed in fix.
+// marginBytesVec is fusedBytes4 over n pixels in AVX2, with the over
+// blend of fusedOverWords when dst is not nil (see fusedBytesVec for its
+// arguments), returning the count of pixels it listed in fix (their
+// words are to be replaced).
 //
 //go:noescape
-func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, hm1, slope, chk uint64, amask, aor uint32, fix *uint16) int
+func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, hm1, slope uint64, chk *[4]uint64, amask, aor uint32, fix *uint16, dst *byte, k *[4]uint64) int
 
 // haveVec reports whether the CPU and the OS run AVX2: CPUID's AVX,
 // OSXSAVE and AVX2 bits, and XCR0's SSE and AVX states.

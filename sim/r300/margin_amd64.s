@@ -55,8 +55,17 @@ DATA marginShufBA<>+0(SB)/8, $0x808080800c808004
 DATA marginShufBA<>+8(SB)/8, $0x8080808080808080
 GLOBL marginShufBA<>(SB), RODATA|NOPTR, $16
 
-// func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, hm1, slope, chk uint64, amask, aor uint32, fix *uint16) int
-TEXT ·marginBytesVec(SB), NOSPLIT, $0-104
+// 255 and 1 in each 16-bit lane, for the over blend.
+DATA margin255w<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA margin255w<>+8(SB)/8, $0x00ff00ff00ff00ff
+GLOBL margin255w<>(SB), RODATA|NOPTR, $16
+
+DATA marginOne16<>+0(SB)/8, $0x0001000100010001
+DATA marginOne16<>+8(SB)/8, $0x0001000100010001
+GLOBL marginOne16<>(SB), RODATA|NOPTR, $16
+
+// func marginBytesVec(cols *fusedCol, ma *float64, mi *uint32, words *uint32, n int, cd *[8]float64, lo, hm1, slope uint64, chk *[4]uint64, amask, aor uint32, fix *uint16, dst *byte, k *[4]uint64) int
+TEXT ·marginBytesVec(SB), NOSPLIT, $0-120
 	MOVQ cols+0(FP), AX
 	MOVQ ma+8(FP), BX
 	MOVQ mi+16(FP), CX
@@ -68,13 +77,17 @@ TEXT ·marginBytesVec(SB), NOSPLIT, $0-104
 	VBROADCASTSD marginMagic<>(SB), Y8
 	VPBROADCASTQ lo+48(FP), Y10
 	VPBROADCASTQ hm1+56(FP), Y11
-	VMOVDQU marginShufRG<>(SB), X14
-	VMOVDQU marginShufBA<>(SB), X15
 	MOVQ slope+64(FP), X9         // the slope's shift
-	MOVQ chk+72(FP), R12
-	MOVL amask+80(FP), R13
-	MOVL aor+84(FP), R11
+	MOVQ chk+72(FP), R10
+	VMOVDQU (R10), Y12            // the lanes whose bytes are checked
+	MOVL amask+80(FP), R10
+	VMOVD R10, X13
+	MOVL aor+84(FP), R10
+	VMOVD R10, X14
+	VMOVDQU margin255w<>(SB), X15
 	MOVQ fix+88(FP), DI
+	MOVQ dst+96(FP), R11          // nil: no blend
+	MOVQ k+104(FP), R12
 	XORQ R8, R8                   // i
 	XORQ R9, R9                   // nf
 	TESTQ SI, SI
@@ -106,27 +119,50 @@ loop:
 	VPSUBQ Y7, Y11, Y7            // the window's width less one
 	VPCMPGTQ Y7, Y6, Y6           // a fraction outside the window
 	VPOR Y6, Y5, Y5
+	VPAND Y12, Y5, Y5
 	VMOVMSKPD Y5, R10
-	ANDQ R12, R10
 	VEXTRACTI128 $1, Y3, X7
-	VPSHUFB X14, X3, X3
-	VPSHUFB X15, X7, X7
+	VPSHUFB marginShufRG<>(SB), X3, X3
+	VPSHUFB marginShufBA<>(SB), X7, X7
 	VPOR X7, X3, X3
-	VMOVD X3, R14
-	ANDL R13, R14
-	ORL R11, R14
-	MOVL R14, (DX)(R8*4)
-	MOVQ R9, R14
-	ANDQ $1023, R14
-	MOVW R8, (DI)(R14*2)
+	VPAND X13, X3, X3
+	VPOR X14, X3, X3              // the word, bytes B, G, R, A
+	MOVQ R9, R13
+	ANDQ $1023, R13
+	MOVW R8, (DI)(R13*2)          // listed when a channel is outside
 	NEGQ R10
 	SHRQ $63, R10
 	ADDQ R10, R9
+	TESTQ R11, R11
+	JZ direct
+	// The over blend in 16-bit lanes (fusedOverWords).
+	VPMOVZXBW X3, X4
+	MOVL (R11)(R8*4), R10
+	VMOVD R10, X5
+	VPMOVZXBW X5, X5
+	VPSHUFLW $0xFF, X4, X6        // alpha
+	VPSUBW X6, X15, X7            // 255 - alpha
+	VPMULLW X6, X4, X4
+	VPMULLW X7, X5, X5
+	VPADDW X5, X4, X4
+	MOVQ R8, R10
+	ANDQ $3, R10
+	VMOVQ (R12)(R10*8), X5
+	VPADDW X5, X4, X4             // V
+	VPSRLW $8, X4, X5
+	VPADDW X5, X4, X4
+	VPADDW marginOne16<>(SB), X4, X4
+	VPSRLW $8, X4, X4
+	VPACKUSWB X4, X4, X3
+
+direct:
+	VMOVD X3, R14
+	MOVL R14, (DX)(R8*4)
 	INCQ R8
 	CMPQ R8, SI
 	JLT loop
 
 done:
 	VZEROUPPER
-	MOVQ R9, ret+96(FP)
+	MOVQ R9, ret+112(FP)
 	RET

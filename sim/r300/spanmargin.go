@@ -336,17 +336,25 @@ func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd f
 	if alpha >= 0 && fusedAlphaHook != nil {
 		fusedAlphaHook()
 	}
+	if haveVec && fusedVec {
+		// The kernel blends; its listed pixels are blended one by one.
+		nf := fusedBytesVec(fw, cols, words, cl, alpha, dst, k)
+		for _, i := range fw.fix[:nf] {
+			words[i] = m.exact(int(i), sv[i])
+			if dst != nil {
+				kk := [4]uint64{k[i&3]}
+				fusedOverWords(words[i:i+1], dst[4*int(i):], &kk)
+			}
+		}
+		return
+	}
 	var nf int
-	switch {
-	case haveVec && fusedVec:
-		nf = fusedBytesVec(fw, cols, words, cl, alpha)
-	case alpha >= 0:
+	if alpha >= 0 {
 		nf = fusedBytes3(fw, cols, words, cl, uint32(alpha))
-	default:
+	} else {
 		nf = fusedBytes4(fw, cols, words, cl)
 	}
-	fix := &fw.fix
-	for _, i := range fix[:nf] {
+	for _, i := range fw.fix[:nf] {
 		words[i] = m.exact(int(i), sv[i])
 	}
 	if dst != nil {
@@ -407,23 +415,28 @@ func fusedOutside(z int64, lo, hi uint32, slope uint) uint64 {
 var fusedVec = true
 
 // fusedBytesVec is fusedBytes4, or fusedBytes3 with the alpha byte alpha
-// when alpha >= 0, through marginBytesVec: the same approximation, its
+// when alpha >= 0, then fusedOverWords with dst and k when dst is not
+// nil, through marginBytesVec: the same approximation, its
 // u·2^32 rounded to nearest where the Go passes truncate, which moves a
 // fraction by 2^-32, far inside the window's slack (TestFusedMarginBounds
 // leaves more than 10^-4 each side).
-func fusedBytesVec(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha int) int {
-	n := len(words)
+func fusedBytesVec(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha int, dst []byte, k *[4]uint64) int {
+	n := min(len(words), fusedChunk)
 	if n == 0 {
 		return 0
 	}
 	cd := [8]float64{cl[0].c, cl[1].c, cl[2].c, cl[3].c, cl[0].d, cl[1].d, cl[2].d, cl[3].d}
-	chk, amask, aor := uint64(15), ^uint32(0), uint32(0)
+	chk, amask, aor := [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}, ^uint32(0), uint32(0)
 	if alpha >= 0 {
-		chk, amask, aor = 7, 0x00FFFFFF, uint32(alpha)<<24
+		chk[3], amask, aor = 0, 0x00FFFFFF, uint32(alpha)<<24
 		cd[3], cd[7] = 0, 0
 	}
+	var d *byte
+	if dst != nil {
+		d = &dst[:4*n][0]
+	}
 	lo, hi, slope := fusedWindow32()
-	return marginBytesVec(&cols[0], &fw.ma[0], &fw.mi[0], &words[0], min(n, fusedChunk), &cd, uint64(lo), uint64(hi)-1, uint64(slope), chk, amask, aor, &fw.fix[0])
+	return marginBytesVec(&cols[0], &fw.ma[0], &fw.mi[0], &words[0], n, &cd, uint64(lo), uint64(hi)-1, uint64(slope), &chk, amask, aor, &fw.fix[0], d, k)
 }
 
 // fusedBytes4 is the margin loop's bytes pass: for each pixel i of words

@@ -10,7 +10,8 @@ import (
 
 // TestMarginVecMatchesGo runs the margin loop's bytes pass through
 // marginBytesVec and through the Go passes (fusedBytes4, and fusedBytes3
-// for a constant alpha) on random columns, coordinates and colours,
+// for a constant alpha, then fusedOverWords for half the runs) on random
+// columns, coordinates, colours and destination pixels,
 // near-threshold values, NaNs and out-of-range colours among them: a
 // pixel neither lists has the same word from both, and the two list the
 // same pixels but for those whose fraction lies within 2^-32 of the
@@ -55,17 +56,34 @@ func TestMarginVecMatchesGo(t *testing.T) {
 		if r.IntN(2) == 0 {
 			alpha = r.IntN(256)
 		}
+		// Half the runs blend over random pixels, with random K.
+		var dst []byte
+		var k [4]uint64
+		if r.IntN(2) == 0 {
+			dst = make([]byte, 4*n)
+			for i := range dst {
+				dst[i] = byte(r.Uint32())
+			}
+			for xi := range k {
+				for c := range 4 {
+					k[xi] |= uint64(r.IntN(248)) << (16 * c)
+				}
+			}
+		}
 		var nfGo int
 		if alpha >= 0 {
 			nfGo = fusedBytes3(fw, fw.cols, goW[:n], &cl, uint32(alpha))
 		} else {
 			nfGo = fusedBytes4(fw, fw.cols, goW[:n], &cl)
 		}
+		if dst != nil {
+			fusedOverWords(goW[:n], dst, &k)
+		}
 		listGo := map[uint16]bool{}
 		for _, i := range fw.fix[:nfGo] {
 			listGo[i] = true
 		}
-		nfVec := fusedBytesVec(fw, fw.cols, vecW[:n], &cl, alpha)
+		nfVec := fusedBytesVec(fw, fw.cols, vecW[:n], &cl, alpha, dst, &k)
 		listVec := map[uint16]bool{}
 		for _, i := range fw.fix[:nfVec] {
 			listVec[i] = true
