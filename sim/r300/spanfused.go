@@ -300,6 +300,9 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, at *gourRunAt, ar f
 	half := s.sub / 2
 	py := int64(y)*s.sub + half
 	w0, wsum := at.w, at.wsum
+	// With one or two loads, each fixes its own near pixels; with more,
+	// a pixel near in several takes its weights once for them all.
+	direct := mathbits.OnesCount8(mask) <= 2
 	nf := 0
 	for c := range chans {
 		if mask>>c&1 == 0 {
@@ -382,6 +385,11 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, at *gourRunAt, ar f
 			}
 			i, nn = fusedStepFix(dst, &fw.near, nn, i+1, v+d, d, m, scale)
 		}
+		if direct {
+			// The channel's near pixels at once (nearFix).
+			s.nearFix(p, ch, ar, x0, y, w0, fw.near[:nn], dst)
+			continue
+		}
 		for _, j := range fw.near[:nn] {
 			if fw.mark[j] == 0 {
 				fw.fix[nf] = j
@@ -429,6 +437,33 @@ func (s *drawState) fusedLoads(p *prim, chans *[6]fusedChan, at *gourRunAt, ar f
 		fw.mark[j] = 0
 	}
 	return same
+}
+
+// nearFix sets dst[j] for each pixel j of near (from (x0, y)) to the
+// reference's FP24 value of the load ch: the weights of the edge
+// functions that vary along the row and multiply a vertex value that is
+// not zero divided again, the others the run's first pixel's (w0), as
+// fusedLoads' shared pass takes them.
+func (s *drawState) nearFix(p *prim, ch *fusedChan, ar float64, x0, y int, w0 [3]float64, near []uint16, dst []float32) {
+	half := s.sub / 2
+	py := int64(y)*s.sub + half
+	var need [3]bool
+	for k, v := range ch.v {
+		need[k] = v != 0 && p.rf[k].a != 0
+	}
+	for _, j := range near {
+		if fusedNearHook != nil {
+			fusedNearHook()
+		}
+		px := int64(x0+int(j))*s.sub + half
+		w := w0
+		for k := range w {
+			if need[k] {
+				w[k] = float64(p.rf[k].eval(px, py)) / ar
+			}
+		}
+		dst[j] = fp24(loadDot(&ch.v, &w))
+	}
 }
 
 // fusedStepFix is a segment's stepping from pixel i: v is |value|·2^(48-e)

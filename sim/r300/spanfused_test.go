@@ -27,7 +27,8 @@ func fusedTri(v [3][2]int64) *prim {
 }
 
 // fusedLoadCase runs fusedLoads over random rows of random triangles with
-// the given margin scale, six loads a run, vertex values chosen so that
+// the given margin scale, six loads a run (one or two every other run),
+// vertex values chosen so that
 // some pixel's reference value lies on (or within a few units of 2^-60
 // of) an FP24 rounding edge, and counts the loaded values that differ
 // from the reference's (fp24 of spanLoad's sum) and the pixels that took
@@ -114,8 +115,18 @@ func fusedLoadCase(t *testing.T, scale float64) (values, differ, near, stepped i
 			}
 		}
 		at := s.gourAt(p, ar, x0, y, n)
-		s.fusedLoads(p, &chans, &at, ar, x0, y, n, fw, fusedCoords|fusedColours, 0)
+		// All six loads (near pixels' weights shared), or one or two
+		// (each load fixing its own).
+		mask := fusedCoords | fusedColours
+		if it%2 == 1 {
+			a, b := r.IntN(6), r.IntN(6)
+			mask = uint8(1)<<a | uint8(1)<<b
+		}
+		s.fusedLoads(p, &chans, &at, ar, x0, y, n, fw, mask, 0)
 		for c := range chans {
+			if mask>>c&1 == 0 {
+				continue
+			}
 			ch := &chans[c]
 			for i := 0; i < n; i++ {
 				want := fp24(s.loadRef(p, &ch.v, ar, x0+i, y))
