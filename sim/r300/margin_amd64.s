@@ -130,9 +130,9 @@ loop:
 	MOVQ R9, R13
 	ANDQ $1023, R13
 	MOVW R8, (DI)(R13*2)          // listed when a channel is outside
-	NEGQ R10
-	SHRQ $63, R10
-	ADDQ R10, R9
+	NEGQ R10                      // CF: a lane is outside
+	SBBQ R10, R10
+	SUBQ R10, R9
 	TESTQ R11, R11
 	JZ direct
 	// The over blend in 16-bit lanes (fusedOverWords).

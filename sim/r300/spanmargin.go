@@ -316,26 +316,10 @@ func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd f
 	n := min(len(sv), fusedChunk)
 	sv = sv[:n]
 	words := fw.word[:n]
-	mx := len(cols) - 1
-	ma, mi := fw.ma[:n], fw.mi[:n]
-	nan := math.NaN()
-	// X = (x + 64)·2^24 for x = s·width - 1/2, whose integer part and
-	// fraction give the column and a (module comment).
-	wd24 := wd * 0x1p24
-	const off = (64 - 0.5) * 0x1p24
-	for i, sc := range sv {
-		X := int64(float64(float64(sc)*wd24) + off)
-		xi := int(X>>24) - 64
-		a := float64(X&(1<<24-1)) * 0x1p-24
-		if !(uint64(X) < 1<<53 && uint(xi-ja) < uint(cnt)) {
-			a, xi = nan, 0
-		}
-		ma[i] = a
-		mi[i] = uint32(xi&mx) | uint32((xi+1)&mx)<<16
-	}
 	if alpha >= 0 && fusedAlphaHook != nil {
 		fusedAlphaHook()
 	}
+	fusedColsOf(fw, cols, sv, wd*0x1p24, ja, cnt)
 	if haveVec && fusedVec {
 		// The kernel blends; its listed pixels are blended one by one.
 		nf := fusedBytesVec(fw, cols, words, cl, alpha, dst, k)
@@ -439,8 +423,34 @@ func fusedBytesVec(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedC
 	return marginBytesVec(&cols[0], &fw.ma[0], &fw.mi[0], &words[0], n, &cd, uint64(lo), uint64(hi)-1, uint64(slope), &chk, amask, aor, &fw.fix[0], d, k)
 }
 
+// fusedColsOf sets fw.ma and fw.mi, each pixel's a and column pair, for
+// the pixels of s values sv: X, the integer part of (x + 64)·2^24 for x
+// = s·width - 1/2 (module comment; wd24 is width·2^24), gives the column
+// floor(x) and a. A pixel whose X is out of [2^24, 2^53) (x below -63,
+// beyond 2^29, or NaN, whatever integer the conversion makes of it) or
+// whose column is not among the cached (the unwrapped columns ja ..
+// ja+cnt-1) gets a NaN a, which the bytes passes list.
+func fusedColsOf(fw *fusedWork, cols []fusedCol, sv []float32, wd24 float64, ja, cnt int) {
+	mx := len(cols) - 1
+	ma, mi := fw.ma[:len(sv)], fw.mi[:len(sv)]
+	nan := math.NaN()
+	for i, sc := range sv {
+		X := int64(float64(float64(sc)*wd24) + fusedColOff)
+		xi := int(X>>24) - 64
+		a := float64(X&(1<<24-1)) * 0x1p-24
+		if !(uint64(X)-1<<24 < 1<<53 && uint(xi-ja) < uint(cnt)) {
+			a, xi = nan, 0
+		}
+		ma[i] = a
+		mi[i] = uint32(xi&mx) | uint32((xi+1)&mx)<<16
+	}
+}
+
+// fusedColOff is (64 - 1/2)·2^24, X's offset.
+const fusedColOff = (64 - 0.5) * 0x1p24
+
 // fusedBytes4 is the margin loop's bytes pass: for each pixel i of words
-// (fw.ma and fw.mi its a and columns), u·2^32 per channel, stepped colours
+// (fw.ma and fw.mi its a and columns, fusedColsOf), u·2^32 per channel, stepped colours
 // from cl, and the word of the four bytes (B, G, R, A) where every
 // channel's fraction lies inside the window; the others are listed in
 // fw.fix, whose length it returns.
