@@ -4,7 +4,7 @@ package r300
 
 // The margin loop's bytes pass in AVX2 (margin_amd64.s): a pixel's four
 // channels in the four float64 lanes of a register, one fusedCol being
-// one 256-bit load. The Go passes (fusedBytes3, fusedBytes4) stay the
+// one 256-bit load. The Go passes (fusedBytesGo) stay the
 // reference for it: TestMarginVecMatchesGo compares their words and
 // TestBenchScenesMatchReference renders with and without it.
 
@@ -14,7 +14,7 @@ func cpuid(op, op2 uint32) (eax, ebx, ecx, edx uint32)
 // xgetbv0 returns XCR0, the register states the OS saves.
 func xgetbv0() (eax, edx uint32)
 
-// marginBytesVec is fusedBytes4 over n pixels in AVX2, with the over
+// marginBytesVec is fusedBytesGo over n pixels in AVX2, with the over
 // blend of fusedOverWords when dst is not nil (see fusedBytesVec for its
 // arguments), returning the count of pixels it listed in fix (their
 // words are to be replaced).

@@ -75,7 +75,7 @@ var (
 
 // fusedMarginHook, when set (by tests), is called for every run the
 // margin loop shades, fusedAlphaHook for every run it shades with a
-// constant alpha byte (fusedBytes3), fusedExactHook for every pixel it
+// constant alpha byte, fusedExactHook for every pixel it
 // hands to the reference's arithmetic.
 var fusedMarginHook, fusedAlphaHook, fusedExactHook func()
 
@@ -304,14 +304,14 @@ type fusedMarginRow struct {
 }
 
 // loop is the margin loop over the run's pixels (s values sv), in
-// passes: each pixel's column pair and a (NaN where the pixel's column
-// is out of the cache, cols holding the unwrapped columns ja ..
-// ja+cnt-1, or its x out of range); per channel u·2^32 from the columns
+// passes: each pixel's column pair and a (fusedColsOf; cols holds the
+// unwrapped columns ja .. ja+cnt-1); per channel u·2^32 from the columns
 // and the colours, its byte where the fraction allows, the pixel listed
-// otherwise (fusedBytes4, or fusedBytes3 with the alpha byte alpha when
-// it is the same at every pixel, alpha < 0 otherwise); exact's bytes for
-// the listed pixels; then the over blend with dst (fusedOverWords) or the
-// bytes alone (dst nil), into fw.word.
+// otherwise (marginBytesVec where the CPU has AVX2, else fusedBytesGo;
+// alpha is the alpha byte when it is the same at every pixel, else
+// negative); exact's bytes for the listed pixels; the over blend with
+// dst (in the kernel, or fusedOverWords) or the bytes alone (dst nil),
+// into fw.word.
 func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd float64, ja, cnt int, cl *[4]fusedColour, alpha int, dst []byte, k *[4]uint64) {
 	n := min(len(sv), fusedChunk)
 	sv = sv[:n]
@@ -332,12 +332,7 @@ func (m *fusedMarginRow) loop(fw *fusedWork, cols []fusedCol, sv []float32, wd f
 		}
 		return
 	}
-	var nf int
-	if alpha >= 0 {
-		nf = fusedBytes3(fw, cols, words, cl, uint32(alpha))
-	} else {
-		nf = fusedBytes4(fw, cols, words, cl)
-	}
+	nf := fusedBytesGo(fw, cols, words, cl, alpha)
 	for _, i := range fw.fix[:nf] {
 		words[i] = m.exact(int(i), sv[i])
 	}
@@ -398,8 +393,7 @@ func fusedOutside(z int64, lo, hi uint32, slope uint) uint64 {
 // clear it to run the Go passes.
 var fusedVec = true
 
-// fusedBytesVec is fusedBytes4, or fusedBytes3 with the alpha byte alpha
-// when alpha >= 0, then fusedOverWords with dst and k when dst is not
+// fusedBytesVec is fusedBytesGo, then fusedOverWords with dst and k when dst is not
 // nil, through marginBytesVec: the same approximation, its
 // u·2^32 rounded to nearest where the Go passes truncate, which moves a
 // fraction by 2^-32, far inside the window's slack (TestFusedMarginBounds
@@ -449,64 +443,41 @@ func fusedColsOf(fw *fusedWork, cols []fusedCol, sv []float32, wd24 float64, ja,
 // fusedColOff is (64 - 1/2)·2^24, X's offset.
 const fusedColOff = (64 - 0.5) * 0x1p24
 
-// fusedBytes4 is the margin loop's bytes pass: for each pixel i of words
-// (fw.ma and fw.mi its a and columns, fusedColsOf), u·2^32 per channel, stepped colours
-// from cl, and the word of the four bytes (B, G, R, A) where every
-// channel's fraction lies inside the window; the others are listed in
-// fw.fix, whose length it returns.
-func fusedBytes4(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour) int {
+// fusedBytesGo is the margin loop's bytes pass: for each pixel i of
+// words (fw.ma and fw.mi its a and columns, fusedColsOf), u·2^32 per
+// channel with the colours stepped from cl, and the word of the four
+// bytes (B, G, R, A) where every channel's fraction lies inside the
+// window; the others are listed in fw.fix, whose length it returns. With
+// alpha >= 0 the alpha byte is alpha at every pixel and its channel is
+// not tested.
+func fusedBytesGo(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha int) int {
 	lo, hi, slope := fusedWindow32()
 	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
 	c0, c1, c2, c3 := cl[0].c, cl[1].c, cl[2].c, cl[3].c
 	d0, d1, d2, d3 := cl[0].d, cl[1].d, cl[2].d, cl[3].d
+	// The alpha channel's word bits and tests, kept or dropped.
+	am, tm, aor := uint32(0xFF000000), ^uint64(0), uint32(0)
+	if alpha >= 0 {
+		am, tm, aor = 0, 0, uint32(alpha)<<24
+		c3, d3 = 0, 0
+	}
 	fix := &fw.fix
 	nf := 0
 	for i := range words {
 		j := mi[i]
 		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
 		a := ma[i]
-		// Each channel's value is folded into the word and the checks
-		// as soon as it is made (fewer live registers).
+		// Each channel's value is folded into the word and the tests as
+		// soon as it is made (fewer live registers).
 		z := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		w, k, f := uint32(z>>32)<<16, z, fusedOutside(z, lo, hi, slope)
+		w, k, f := uint32(z>>32)<<16|aor, z, fusedOutside(z, lo, hi, slope)
 		z = int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
 		w, k, f = w|uint32(z>>32)<<8, k|z, f|fusedOutside(z, lo, hi, slope)
 		z = int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
 		w, k, f = w|uint32(z>>32), k|z, f|fusedOutside(z, lo, hi, slope)
 		z = int64((e0[3]+a*(e1[3]-e0[3]))*c3 + 0x1p31)
-		w, k, f = w|uint32(z>>32)<<24, k|z, f|fusedOutside(z, lo, hi, slope)
+		w, k, f = w|uint32(z>>32)<<24&am, k|int64(uint64(z)&tm), f|fusedOutside(z, lo, hi, slope)&tm
 		c0, c1, c2, c3 = c0+d0, c1+d1, c2+d2, c3+d3
-		bad := uint64(k>>32)>>8 | f>>63
-		words[i] = w
-		fix[nf&(fusedChunk-1)] = uint16(i)
-		nf += int((bad | -bad) >> 63)
-	}
-	return nf
-}
-
-// fusedBytes3 is fusedBytes4 for a run whose alpha byte is the same at
-// every pixel: the three colour channels, and alpha as given.
-func fusedBytes3(fw *fusedWork, cols []fusedCol, words []uint32, cl *[4]fusedColour, alpha uint32) int {
-	lo, hi, slope := fusedWindow32()
-	ma, mi := fw.ma[:len(words)], fw.mi[:len(words)]
-	c0, c1, c2 := cl[0].c, cl[1].c, cl[2].c
-	d0, d1, d2 := cl[0].d, cl[1].d, cl[2].d
-	alpha <<= 24
-	fix := &fw.fix
-	nf := 0
-	for i := range words {
-		j := mi[i]
-		e0, e1 := &cols[j&0xFFFF], &cols[j>>16]
-		a := ma[i]
-		// Each channel's value is folded into the word and the checks
-		// as soon as it is made (fewer live registers).
-		z := int64((e0[0]+a*(e1[0]-e0[0]))*c0 + 0x1p31)
-		w, k, f := uint32(z>>32)<<16|alpha, z, fusedOutside(z, lo, hi, slope)
-		z = int64((e0[1]+a*(e1[1]-e0[1]))*c1 + 0x1p31)
-		w, k, f = w|uint32(z>>32)<<8, k|z, f|fusedOutside(z, lo, hi, slope)
-		z = int64((e0[2]+a*(e1[2]-e0[2]))*c2 + 0x1p31)
-		w, k, f = w|uint32(z>>32), k|z, f|fusedOutside(z, lo, hi, slope)
-		c0, c1, c2 = c0+d0, c1+d1, c2+d2
 		bad := uint64(k>>32)>>8 | f>>63
 		words[i] = w
 		fix[nf&(fusedChunk-1)] = uint16(i)

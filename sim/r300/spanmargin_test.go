@@ -9,8 +9,8 @@ import (
 )
 
 // TestMarginVecMatchesGo runs the margin loop's bytes pass through
-// marginBytesVec and through the Go passes (fusedBytes4, and fusedBytes3
-// for a constant alpha, then fusedOverWords for half the runs) on random
+// marginBytesVec and through the Go pass (fusedBytesGo, then
+// fusedOverWords for half the runs) on random
 // columns, s values (cached columns or not, out of range, NaN), colours
 // and destination pixels,
 // near-threshold values, NaNs and out-of-range colours among them: a
@@ -82,12 +82,7 @@ func TestMarginVecMatchesGo(t *testing.T) {
 			}
 		}
 		fusedColsOf(fw, fw.cols, sv, w*0x1p24, ja, cnt)
-		var nfGo int
-		if alpha >= 0 {
-			nfGo = fusedBytes3(fw, fw.cols, goW[:n], &cl, uint32(alpha))
-		} else {
-			nfGo = fusedBytes4(fw, fw.cols, goW[:n], &cl)
-		}
+		nfGo := fusedBytesGo(fw, fw.cols, goW[:n], &cl, alpha)
 		if dst != nil {
 			fusedOverWords(goW[:n], dst, &k)
 		}
