@@ -166,20 +166,8 @@ func (s *drawState) gouraudPlan(fp *fastPipe) *gourPlan {
 var gourThresholds = sync.OnceValue(func() *[257]int64 {
 	t := new([257]int64)
 	t[0], t[256] = -1<<62, 1<<62
-	g := func(x float64) byte { return outByte(fp24(x)) }
-	for k := 1; k < 256; k++ {
-		// Binary search over the bit patterns of [0, 1]: for positive
-		// floats they are ordered as the values.
-		lo, hi := uint64(0), math.Float64bits(1)
-		for lo < hi {
-			mid := lo + (hi-lo)/2
-			if int(g(math.Float64frombits(mid))) >= k {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
-		t[k] = int64(math.Ceil(math.Float64frombits(lo) * (1 << 32)))
+	for k, p := range fusedByteTab()[1:256] {
+		t[k+1] = int64(math.Ceil(p * (1 << 32)))
 	}
 	return t
 })
