@@ -18,8 +18,7 @@ import (
 // float64) and the colour load C = fp24(R) (R spanLoad's sum); fusedByte
 // counts the thresholds of fusedByteTab at or below p. Write V for the
 // exact bilinear value of the reference's weights (products of a, 1-a, b
-// and 1-b, each exact from the pixel's FP24 s and t) and X for the exact
-// affine value of the load. Then:
+// and 1-b, each exact from the pixel's FP24 s and t). Then:
 //   - T = V·(1+τ) with τ in [-2^-16 - 2^-22, 2^-22]: unorm8's float32
 //     texels (2^-24 relative), the float64 products and sums (a few
 //     2^-53), the float32 rounding (2^-24) and fp24f's truncation of 16
@@ -171,7 +170,7 @@ func (s *drawState) fusedMarginRun(p *prim, chans *[6]fusedChan, g *fusedPlan, u
 		k = s.fusedOverKs(x0, y)
 	}
 	m := &fusedMarginRow{
-		s: s, p: p, g: g, u: u, chans: chans, ar: ar, x0: x0, y: y, t: t,
+		s: s, p: p, u: u, chans: chans, ar: ar, x0: x0, y: y, t: t,
 	}
 	m.loop(fw, cols, sv, wd, ja, cnt, &colours, alpha, dst, &k)
 	if fusedMarginHook != nil {
@@ -295,7 +294,6 @@ func (s *drawState) fusedColumns(u *texUnit, lv *r3.TexLevel, cols []fusedCol, t
 type fusedMarginRow struct {
 	s     *drawState
 	p     *prim
-	g     *fusedPlan
 	u     *texUnit
 	chans *[6]fusedChan
 	ar    float64
