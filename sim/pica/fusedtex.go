@@ -296,8 +296,6 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 		m32  = 0x0000FFFF0000FFFF
 		lo8  = 0x000000FF000000FF
 		half = 32768 | 32768<<32
-		one  = 0x0001000100010001
-		odd  = 0x00FF00FF00FF00FF
 	)
 	var v [colsN]uint64
 	{
@@ -324,18 +322,8 @@ func (tr *texRow) blendCols(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb 
 		ab := (ta<<8 + (tc-ta)*fx + half) >> 16 & lo8 // A | B<<32
 		tb, td := va>>16&m32, vc>>16&m32
 		gr := (tb<<8 + (td-tb)*fx + half) >> 16 & lo8 // G | R<<32
-		c := cs[i]
-		pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
-		pm := pab&0xFFFF | pgr&0xFFFF<<16 | pab>>48<<32 | pgr&(0xFFFF<<48) // A, G, B, R
-		s := (pm + one + pm>>8&odd) >> 8 & odd
 		o := 4 * int(off)
-		b := cb[o : o+4 : o+4]
-		dv := lanesAGBR(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
-		a := s & 0xFF
-		vv := dv<<8 - dv + (s-dv)*a
-		vv = (vv + one + vv>>8&odd) >> 8 & odd
-		w := uint32(vv) | uint32(vv>>32)<<8 // bytes A, B, G, R
-		b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		modBlend(ab, gr, cs[i], cb[o:o+4:o+4])
 	}
 }
 
@@ -347,8 +335,6 @@ func (tr *texRow) blend(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []by
 		m32  = 0x0000FFFF0000FFFF
 		lo8  = 0x000000FF000000FF
 		half = 32768 | 32768<<32
-		one  = 0x0001000100010001
-		odd  = 0x00FF00FF00FF00FF
 	)
 	pair := t.colPair
 	mx := int32(len(pair) - 1)
@@ -372,22 +358,33 @@ func (tr *texRow) blend(t *texUnit, cw *[spanN]uint64, xw *[spanN]int32, cb []by
 		ab := (ta<<8 + (ba-ta)*fy + half) >> 16 & lo8 // A | B<<32
 		tb, bb := top>>16&m32, bot>>16&m32
 		gr := (tb<<8 + (bb-tb)*fy + half) >> 16 & lo8 // G | R<<32
-		// MODULATE: (A + B<<32)*(cA + cB<<16) has A*cA in its lane 0
-		// and B*cB in lane 3, every one of its four products below 2^16
-		// in its own lane; the same for G and R.
-		c := cw[i]
-		pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
-		pm := pab&0xFFFF | pgr&0xFFFF<<16 | pab>>48<<32 | pgr&(0xFFFF<<48) // A, G, B, R
-		s := (pm + one + pm>>8&odd) >> 8 & odd
 		o := 4 * int(cols[i])
-		b := cb[o : o+4 : o+4]
-		dv := lanesAGBR(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
-		a := s & 0xFF
-		vv := dv<<8 - dv + (s-dv)*a
-		vv = (vv + one + vv>>8&odd) >> 8 & odd
-		w := uint32(vv) | uint32(vv>>32)<<8 // bytes A, B, G, R
-		b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		modBlend(ab, gr, cw[i], cb[o:o+4:o+4])
 	}
+}
+
+// modBlend modulates the filtered texel (ab: A | B<<32, gr: G | R<<32,
+// each a byte) by the colour c (the texRow colour word: cA | cB<<16 in
+// its low half, cG | cR<<16 in its high half) and blends the result
+// over the pixel b (bytes A, B, G, R) with its alpha, writing b.
+// MODULATE: (A + B<<32)*(cA + cB<<16) has A*cA in its lane 0 and B*cB in
+// lane 3, every one of its four products below 2^16 in its own lane; the
+// same for G and R.
+func modBlend(ab, gr, c uint64, b []byte) {
+	const (
+		one = 0x0001000100010001
+		odd = 0x00FF00FF00FF00FF
+	)
+	pab, pgr := ab*uint64(uint32(c)), gr*(c>>32)
+	pm := pab&0xFFFF | pgr&0xFFFF<<16 | pab>>48<<32 | pgr&(0xFFFF<<48) // A, G, B, R
+	s := (pm + one + pm>>8&odd) >> 8 & odd
+	b = b[:4:4]
+	dv := lanesAGBR(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+	a := s & 0xFF
+	vv := dv<<8 - dv + (s-dv)*a
+	vv = (vv + one + vv>>8&odd) >> 8 & odd
+	w := uint32(vv) | uint32(vv>>32)<<8 // bytes A, B, G, R
+	b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
 }
 
 // lanesAGBR spreads the texel word v (bytes A, B, G, R) into 16-bit lanes

@@ -2,7 +2,6 @@ package pica
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -185,15 +184,5 @@ func TestTexChunkMatchesReference(t *testing.T) {
 	if testing.Short() {
 		n = 40
 	}
-	ref := sceneDevice(t, true, 1)
-	fast := []*Device{sceneDevice(t, false, 1), sceneDevice(t, false, 3)}
-	for seed := uint64(0); seed < uint64(n); seed++ {
-		r := rand.New(rand.NewPCG(seed, 7))
-		l := &small
-		if seed%3 == 2 {
-			l = &wide
-		}
-		cmd, mem := texChunkScene(r, l, 1+r.IntN(4))
-		requireSameScene(t, ref, fast[seed%2], l, cmd, mem, fmt.Sprintf("seed %d", seed))
-	}
+	seedsMatchReference(t, n, 7, 3, 4, texChunkScene)
 }

@@ -612,15 +612,25 @@ func TestSpanPathMatchesReference(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
+	seedsMatchReference(t, n, 1, 4, 6, randomScene)
+}
+
+// seedsMatchReference renders n scenes of gen (seeds 0..n-1 of PCG
+// stream, up to groups groups each, every wideEvery-th on the wide
+// target) through the per-pixel reference and, alternately, the span
+// pipeline with one and three workers, and compares every byte
+// (requireSameScene).
+func seedsMatchReference(t *testing.T, n int, stream, wideEvery uint64, groups int, gen func(*rand.Rand, *layout, int) ([]byte, map[uint32][]byte)) {
+	t.Helper()
 	ref := sceneDevice(t, true, 1)
 	fast := []*Device{sceneDevice(t, false, 1), sceneDevice(t, false, 3)}
 	for seed := uint64(0); seed < uint64(n); seed++ {
-		r := rand.New(rand.NewPCG(seed, 1))
+		r := rand.New(rand.NewPCG(seed, stream))
 		l := &small
-		if seed%4 == 3 {
+		if seed%wideEvery == wideEvery-1 {
 			l = &wide
 		}
-		cmd, mem := randomScene(r, l, 1+r.IntN(6))
+		cmd, mem := gen(r, l, 1+r.IntN(groups))
 		requireSameScene(t, ref, fast[seed%2], l, cmd, mem, fmt.Sprintf("seed %d", seed))
 	}
 }

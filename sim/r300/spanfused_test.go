@@ -87,25 +87,9 @@ func fusedLoadCase(t *testing.T, scale float64) (values, differ, near, stepped i
 				// Put the value of a pixel of the run on an FP24 edge:
 				// solve for the vertex whose weight there is largest.
 				i := r.IntN(n)
-				half := s.sub / 2
-				px, py := int64(x0+i)*s.sub+half, int64(y)*s.sub+half
-				var wt [3]float64
-				big := 0
-				for k := range wt {
-					wt[k] = float64(p.rf[k].eval(px, py)) / ar
-					if math.Abs(wt[k]) > math.Abs(wt[big]) {
-						big = k
-					}
-				}
 				target := float64(fp24(r.Float64()*3 - 0.5))
 				target += float64(r.IntN(5)-2) * 0x1p-60
-				rest := 0.0
-				for k := range wt {
-					if k != big {
-						rest += wt[k] * vv[k]
-					}
-				}
-				vv[big] = (target - rest) / wt[big]
+				s.solveAt(p, ar, &vv, x0+i, y, target)
 			}
 			ch, ok := s.fusedChanOf(p, vv[:])
 			require.True(t, ok)

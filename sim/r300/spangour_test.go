@@ -60,25 +60,9 @@ func gourCase(t *testing.T, scale int64) (pixels, differ, runs, direct, outRuns 
 			// Put the value of a pixel of the run on a threshold: solve
 			// for the vertex whose weight there is largest.
 			i := r.IntN(n)
-			half := s.sub / 2
-			px, py := int64(x0+i)*s.sub+half, int64(y)*s.sub+half
-			var wt [3]float64
-			big := 0
-			for k := range wt {
-				wt[k] = float64(p.rf[k].eval(px, py)) / ar
-				if math.Abs(wt[k]) > math.Abs(wt[big]) {
-					big = k
-				}
-			}
 			target := float64(tab[1+r.IntN(255)]) * 0x1p-32
 			target += float64(r.IntN(5)-2) * 0x1p-40
-			rest := 0.0
-			for k := range wt {
-				if k != big {
-					rest += wt[k] * ch.v[k]
-				}
-			}
-			ch.v[big] = (target - rest) / wt[big]
+			s.solveAt(p, ar, &ch.v, x0+i, y, target)
 		}
 		ok := true
 		var sum, mag float64
@@ -453,4 +437,25 @@ func BenchmarkGourWriteZ16LE(b *testing.B) {
 		gourFillZ16(zm, 0xC000)
 		gourWriteZ16LE(dst, zm, pairs, 0x900000)
 	}
+}
+
+// solveAt sets the vertex value of v whose linear weight at pixel (x, y)
+// of p is largest so that the attribute's value there is target (up to
+// the division's rounding): the tests' way to put a pixel on a rounding
+// edge.
+func (s *drawState) solveAt(p *prim, ar float64, v *[3]float64, x, y int, target float64) {
+	wt := s.linearWeights(p, ar, x, y)
+	big := 0
+	for k := range wt {
+		if math.Abs(wt[k]) > math.Abs(wt[big]) {
+			big = k
+		}
+	}
+	rest := 0.0
+	for k := range wt {
+		if k != big {
+			rest += wt[k] * v[k]
+		}
+	}
+	v[big] = (target - rest) / wt[big]
 }
