@@ -97,22 +97,7 @@ func TestTexBenchSceneMatchesReference(t *testing.T) {
 // (some channels flat) and depths flat or sloped: the fused textured chunk's shapes, with
 // blendCols and blend both taken. Memory as randomScene's.
 func texChunkScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint32][]byte) {
-	mem = map[uint32][]byte{}
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		return b
-	}
-	mem[l.fb] = rnd(int(l.z - l.fb))
-	mem[l.z] = rnd(int(l.tex - l.z))
-	if r.IntN(2) == 0 {
-		for i := range l.bytes() {
-			mem[l.z][i] = 0xFF
-		}
-	}
-	mem[l.tex] = rnd(0x10000)
+	mem = sceneMemory(r, l, 1)
 	var w p.Writer
 	w.Write(p.VSH_CODETRANSFER_INDEX, 0)
 	w.Rep(p.VSH_CODETRANSFER_DATA0, passVS...)

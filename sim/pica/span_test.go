@@ -50,13 +50,13 @@ var passOutmap = []uint32{0x03020100, 0x0B0A0908, 0x1F1F0D0C, 0x1F1F0F0E, 0x1F1F
 // sceneVertex is one vertex of a random scene: the five attributes.
 type sceneVertex [5][4]float32
 
-// randomScene builds a command buffer of several draw groups, each with a
-// random pixel state (register values the simulator accepts) and a few
-// triangles drawn in immediate mode or from vertex arrays. It returns the
-// buffer and the memory it expects: random colour, depth and texture data
-// and the vertex and index buffers.
-func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint32][]byte) {
-	mem = map[uint32][]byte{}
+// sceneMemory returns random colour, Z and texture memory for a scene on
+// l, units texture units of 64 KiB: the buffers' memory up to the next
+// buffer (a texture may read past a buffer, and scenes of different
+// layouts share devices), the Z buffer half the time cleared to the far
+// plane (whole tiles pass).
+func sceneMemory(r *rand.Rand, l *layout, units uint32) map[uint32][]byte {
+	mem := map[uint32][]byte{}
 	rnd := func(n int) []byte {
 		b := make([]byte, n)
 		for i := range b {
@@ -64,18 +64,26 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 		}
 		return b
 	}
-	// The buffers' memory up to the next buffer: a texture may read past
-	// a buffer, and scenes of different layouts share devices.
 	mem[l.fb] = rnd(int(l.z - l.fb))
 	mem[l.z] = rnd(int(l.tex - l.z))
-	if r.IntN(2) == 0 { // cleared to the far plane: whole tiles pass
+	if r.IntN(2) == 0 {
 		for i := range l.bytes() {
 			mem[l.z][i] = 0xFF
 		}
 	}
-	for u := uint32(0); u < 3; u++ {
+	for u := uint32(0); u < units; u++ {
 		mem[l.tex+u*0x10000] = rnd(0x10000)
 	}
+	return mem
+}
+
+// randomScene builds a command buffer of several draw groups, each with a
+// random pixel state (register values the simulator accepts) and a few
+// triangles drawn in immediate mode or from vertex arrays. It returns the
+// buffer and the memory it expects: random colour, depth and texture data
+// and the vertex and index buffers.
+func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint32][]byte) {
+	mem = sceneMemory(r, l, 3)
 	var w p.Writer
 	randomVS(r, &w)
 	w.Write(p.VSH_INPUTBUFFER_CONFIG, 0xA0000004)

@@ -362,6 +362,17 @@ func (e *Engine) flush() {
 	b.prims = b.prims[:0]
 }
 
+// attrsAt sets cur's active attributes (act) to their plane values at
+// pixel (x, y)'s centre: the reference's evaluation, which the span paths
+// start each span from.
+func (pr *prim) attrsAt(cur *[numAttrs]float64, x, y int) {
+	px := float64(x) + 0.5 - pr.x0
+	py := float64(y) + 0.5 - pr.y0
+	for _, i := range pr.act[:pr.nact] {
+		cur[i] = pr.a0[i] + float64(pr.gx[i]*px) + float64(pr.gy[i]*py)
+	}
+}
+
 // shadeRef is the reference path: every pixel of the triangle inside
 // clip through fragment, one at a time, the attributes stepped from each
 // row's plane evaluation.
@@ -372,13 +383,9 @@ func (w *worker) shadeRef(p *pipeline, pr *prim, clip raster.Rect) {
 	f.lod = pr.lod
 	cur := pr.a0
 	step := pr.act[:pr.nact]
-	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
+	gx, gy := &pr.gx, &pr.gy
 	pr.tri.Walk(clip, func(s *raster.Span) {
-		px := float64(s.X0) + 0.5 - pr.x0
-		py := float64(s.Y) + 0.5 - pr.y0
-		for _, i := range step {
-			cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
-		}
+		pr.attrsAt(&cur, s.X0, s.Y)
 		for x := s.X0; x < s.X1; x++ {
 			f.c = [4]int{clamp8(cur[atR]), clamp8(cur[atG]), clamp8(cur[atB]), clamp8(cur[atA])}
 			if p.needSpec {

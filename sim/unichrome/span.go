@@ -159,7 +159,7 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 	sb := &w.sb
 	cur := pr.a0
 	step := pr.act[:pr.nact]
-	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
+	gx, gy := &pr.gx, &pr.gy
 	lod := pr.lod // carried from pixel to pixel, as the reference's frag
 	// The diffuse colour's values where it does not vary (k[c] for
 	// channel c); vm has bit i for an attribute i that varies.
@@ -253,11 +253,7 @@ func (w *worker) shadeSpans(p *pipeline, pr *prim, clip raster.Rect) {
 		spans := pr.tri.SpansIn(clip, w.spans[:0])
 		for si := range spans {
 			s := &spans[si]
-			px := float64(s.X0) + 0.5 - pr.x0
-			py := float64(s.Y) + 0.5 - pr.y0
-			for _, i := range step {
-				cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
-			}
+			pr.attrsAt(&cur, s.X0, s.Y)
 			for _, a := range rsAttr[:nrs] {
 				if a == atZ {
 					w.rs[a].start(cur[a], gx[a], p.depth.scale, 0, s.X1-s.X0)

@@ -33,7 +33,7 @@ func (w *worker) shadeTiny(p *pipeline, pr *prim, clip raster.Rect) {
 	w.constCol, w.zConst = false, false // plainChunk reads every pixel's word and Z
 	zInt := p.zt || p.zw
 	sh := &p.span.shifts
-	a0, gx, gy := &pr.a0, &pr.gx, &pr.gy
+	gx := &pr.gx
 	step := pr.act[:pr.nact]
 	cur := pr.a0
 	if cap(w.spans) == 0 {
@@ -43,11 +43,7 @@ func (w *worker) shadeTiny(p *pipeline, pr *prim, clip raster.Rect) {
 		spans := pr.tri.SpansIn(clip, w.spans[:0])
 		for si := range spans {
 			s := &spans[si]
-			px := float64(s.X0) + 0.5 - pr.x0
-			py := float64(s.Y) + 0.5 - pr.y0
-			for _, i := range step {
-				cur[i] = a0[i] + float64(gx[i]*px) + float64(gy[i]*py)
-			}
+			pr.attrsAt(&cur, s.X0, s.Y)
 			n := s.X1 - s.X0
 			for i := 0; i < n; i++ {
 				sb.word[i] = uint32(clamp8(cur[atR]))<<sh[0] | uint32(clamp8(cur[atG]))<<sh[1] |
