@@ -92,30 +92,18 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 	if !l.setup(&x, &d, max(m[0], m[1], m[2], m[3]), f>>3&1|f&6|f&1<<3, n) {
 		return false
 	}
-	zPer := pl.zKind != zNone && !pr.flatZ
-	// A triangle of one depth on a quantisation step: every pixel's
-	// exact depth, its weights from tables (wtab.go).
-	var zt zTab
-	tabTried := zPer && pr.v[0].z == pr.v[1].z && pr.v[1].z == pr.v[2].z
-	tab := tabTried && zt.setup(&sb.wt, pr, e, dx, n)
-	tabOK := tab // zt holds the chunk's weights
-	var q stepQ
-	if zPer && !tab && !st.zQ(pr, z, &q) {
+	var cd chunkDepth
+	if !cd.setup(st, ps, pr, sb, e, dx, z, n, row) {
 		return false
 	}
-	// A flat depth's run is set up once for the chunk's pieces.
-	var zr depthRun
-	zrOK := true
-	if pl.zKind != zNone && pr.flatZ {
-		zr, zrOK = ps.flatRun(ps.quantizeDepth(pr.depth), row)
-	}
+	tabTried, tabOK := cd.tried, cd.tab // cd.zt holds the chunk's weights when tabOK
 	base := (row&^7)*ps.width + mortonY[row&7]
 	cb := ps.color[4*base:]
 	for k, m := 0, 0; k < n; k += m {
 		m = min(spanN-(x0+k)&7, n-k) // the second and later start a tile row
 		ek := [3]int64{e[0] + int64(k)*dx[0], e[1] + int64(k)*dx[1], e[2] + int64(k)*dx[2]}
 		all := pieceMask(m)
-		pass := st.pieceDepth(ps, pr, sb, &zt, &q, &zr, zrOK, tab, zPer, &ek, dx, k, m, x0+k, row)
+		pass := cd.piece(st, ps, pr, sb, &ek, dx, k, m, x0+k, row)
 		if pass == 0 {
 			l.w01 += uint64(m) * l.s01
 			l.w23 += uint64(m) * l.s23
@@ -127,14 +115,14 @@ func (st *stepper) gouraudChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3
 		if !tabTried && bits.OnesCount64(bad) >= 4 {
 			// The tables' set-up (two integer divisions an edge) pays
 			// for itself at about four pixels' three divisions.
-			tabTried, tabOK = true, zt.setup(&sb.wt, pr, e, dx, n)
+			tabTried, tabOK = true, cd.zt.setup(&sb.wt, pr, e, dx, n)
 		}
 		for bad != 0 {
 			i := bits.TrailingZeros64(bad)
 			bad &= bad - 1
 			var c [4]uint8
 			if tabOK {
-				w0, w1, w2 := zt.weights(k + i)
+				w0, w1, w2 := cd.zt.weights(k + i)
 				c = colorAt(pr, w0, w1, w2)
 			} else {
 				c = exactColor(pr, &ek, dx, i)
@@ -382,28 +370,58 @@ func pieceMask(m int) uint64 {
 	return uint64(1)<<m - 1
 }
 
-// pieceDepth tests and writes the depths of a chunk's piece of m pixels
-// (the chunk's pixels from k, the row's from x) and returns the mask of
-// those that pass, by the chunk's depth form: exact depths from the
-// weight tables zt (tab), stepped depths (zPer: q steps past the piece),
-// one depth through the run zr set up once for the chunk (zrOK false when
-// no pixel can pass), or, with no depth work, every pixel. ek holds the
-// edge values at the piece's first pixel. gouraudChunk and texChunk
-// share it.
-func (st *stepper) pieceDepth(ps *pixelState, pr *prim, sb *spanBuf, zt *zTab, q *stepQ, zr *depthRun, zrOK, tab, zPer bool, ek, dx *[3]int64, k, m, x, row int) uint64 {
+// chunkDepth is a chunk's depth work, set up once for its pieces
+// (setup) and run a piece at a time (piece): exact depths from the weight
+// tables zt (tab, tried when the triangle has one depth), stepped depths
+// (per: q steps past each piece), one depth through the run zr (zrOK
+// false when no pixel can pass), or, with no depth work, every pixel.
+// gouraudChunk and texChunk share it.
+type chunkDepth struct {
+	zt              zTab
+	q               stepQ
+	zr              depthRun
+	per, tried, tab bool
+	zrOK            bool
+}
+
+// setup sets the depth work up for the chunk of n pixels from the edge
+// values e (z: chunkWeights' depth at its first pixel) on row, or
+// reports false when its stepped depths are out of the stepping's range.
+func (cd *chunkDepth) setup(st *stepper, ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int64, z float64, n, row int) bool {
+	zk := ps.span.zKind
+	cd.per = zk != zNone && !pr.flatZ
+	// A triangle of one depth on a quantisation step: every pixel's
+	// exact depth, its weights from tables (wtab.go).
+	cd.tried = cd.per && pr.v[0].z == pr.v[1].z && pr.v[1].z == pr.v[2].z
+	cd.tab = cd.tried && cd.zt.setup(&sb.wt, pr, e, dx, n)
+	if cd.per && !cd.tab && !st.zQ(pr, z, &cd.q) {
+		return false
+	}
+	// A flat depth's run is set up once for the chunk's pieces.
+	cd.zrOK = true
+	if zk != zNone && pr.flatZ {
+		cd.zr, cd.zrOK = ps.flatRun(ps.quantizeDepth(pr.depth), row)
+	}
+	return true
+}
+
+// piece tests and writes the depths of a chunk's piece of m pixels (the
+// chunk's pixels from k, the row's from x) and returns the mask of those
+// that pass. ek holds the edge values at the piece's first pixel.
+func (cd *chunkDepth) piece(st *stepper, ps *pixelState, pr *prim, sb *spanBuf, ek, dx *[3]int64, k, m, x, row int) uint64 {
 	switch {
-	case tab:
-		zt.fill(st, pr, sb.zq[:m], k)
+	case cd.tab:
+		cd.zt.fill(st, pr, sb.zq[:m], k)
 		return ps.depthRunZ(&sb.zq, m, x, row)
-	case zPer:
-		st.zStep(ps, pr, sb, q, ek, dx, m)
-		q.x0 += int64(m) * q.dx
+	case cd.per:
+		st.zStep(ps, pr, sb, &cd.q, ek, dx, m)
+		cd.q.x0 += int64(m) * cd.q.dx
 		return ps.depthRunZ(&sb.zq, m, x, row)
 	case ps.span.zKind != zNone:
-		if !zrOK {
+		if !cd.zrOK {
 			return 0
 		}
-		return ps.runFlat(zr, m, x)
+		return ps.runFlat(&cd.zr, m, x)
 	}
 	return pieceMask(m)
 }

@@ -111,20 +111,9 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 			return false
 		}
 	}
-	zPer := pl.zKind != zNone && !pr.flatZ
-	// One depth on a quantisation step: exact depths from the weight
-	// tables (wtab.go), as gouraudChunk's.
-	var zt zTab
-	tab := zPer && v[0].z == v[1].z && v[1].z == v[2].z && zt.setup(&sb.wt, pr, e, dx, n)
-	var q stepQ
-	if zPer && !tab && !st.zQ(pr, z, &q) {
+	var cd chunkDepth
+	if !cd.setup(st, ps, pr, sb, e, dx, z, n, row) {
 		return false
-	}
-	// A flat depth's run is set up once for the chunk's pieces.
-	var zr depthRun
-	zrOK := true
-	if pl.zKind != zNone && pr.flatZ {
-		zr, zrOK = ps.flatRun(ps.quantizeDepth(pr.depth), row)
 	}
 	yt, mt := tq[1].x0, tq[1].margin
 	tBad := uint32(yt)-mt > 0-2*mt
@@ -135,7 +124,7 @@ func (st *stepper) texChunk(ps *pixelState, pr *prim, sb *spanBuf, e, dx *[3]int
 	for k, m := 0, 0; k < n; k += m {
 		m = min(spanN-(x0+k)&7, n-k) // the second and later start a tile row
 		ek := [3]int64{e[0] + int64(k)*dx[0], e[1] + int64(k)*dx[1], e[2] + int64(k)*dx[2]}
-		pass := st.pieceDepth(ps, pr, sb, &zt, &q, &zr, zrOK, tab, zPer, &ek, dx, k, m, x0+k, row)
+		pass := cd.piece(st, ps, pr, sb, &ek, dx, k, m, x0+k, row)
 		if pass != 0 {
 			texPiece(ps, pr, &l, &xs, y, tBad, &ek, dx, cb, pl.pxOff[x0+k:x0+k+m], pass)
 		}
