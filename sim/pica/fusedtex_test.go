@@ -43,15 +43,7 @@ func texShape(r *rand.Rand, l *layout, w *p.Writer, dcm uint32) {
 		w.Write(p.TexEnv(s, 2), fn)
 		w.Write(p.TexEnv(s, 4), 0)
 	}
-	if r.IntN(2) == 0 { // a depth test of any function, and writes
-		dcm = dcm&^0x70 | uint32(r.IntN(8))<<4 | 1 | 1<<12
-		w.Write(p.DEPTHBUFFER_WRITE, 3)
-	}
-	w.Write(p.DEPTH_COLOR_MASK, dcm|0xF<<8)
-	if r.IntN(2) == 0 { // D16 or D24S8, no stencil test
-		w.Write(p.DEPTHBUFFER_FORMAT, uint32(r.IntN(2))*3)
-		w.Write(p.STENCIL_TEST, 0)
-	}
+	fusedDepth(r, w, dcm)
 	w.Write(p.COLOR_OPERATION, 0x00E40100)
 	w.Write(p.BLEND_FUNC, 0x76760000)
 }

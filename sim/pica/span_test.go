@@ -553,6 +553,16 @@ func fusedShape(r *rand.Rand, w *p.Writer, dcm uint32) {
 		w.Write(p.TexEnv(s, 2), 0)
 		w.Write(p.TexEnv(s, 4), 0)
 	}
+	fusedDepth(r, w, dcm)
+	w.Write(p.COLOR_OPERATION, 0x00E40100)
+	w.Write(p.BLEND_FUNC, 0x01010000)
+}
+
+// fusedDepth writes the fused shapes' depth state: the state's
+// DEPTH_COLOR_MASK dcm with, half the time, a depth test of any function
+// and writes, and half the time a D16 or D24S8 buffer with no stencil
+// test.
+func fusedDepth(r *rand.Rand, w *p.Writer, dcm uint32) {
 	if r.IntN(2) == 0 { // a depth test of any function, and writes
 		dcm = dcm&^0x70 | uint32(r.IntN(8))<<4 | 1 | 1<<12
 		w.Write(p.DEPTHBUFFER_WRITE, 3)
@@ -562,8 +572,6 @@ func fusedShape(r *rand.Rand, w *p.Writer, dcm uint32) {
 		w.Write(p.DEPTHBUFFER_FORMAT, uint32(r.IntN(2))*3)
 		w.Write(p.STENCIL_TEST, 0)
 	}
-	w.Write(p.COLOR_OPERATION, 0x00E40100)
-	w.Write(p.BLEND_FUNC, 0x01010000)
 }
 
 // sceneDevice returns a device for random scenes, with the reference
