@@ -521,25 +521,15 @@ func (s *drawState) fusedTexRow(g *fusedPlan, u *texUnit, buf *cbBuffer, x0, y, 
 	adj := false
 	for i, sc := range sv {
 		if sc != cs {
-			x := float64(float64(sc)*wd) - 0.5
-			if !(x > -1<<30 && x < 1<<30) {
-				x = clampIdx(x)
-			}
-			i0 := math.Floor(x)
-			a = x - i0
-			xi := int(i0)
+			var xi int
+			xi, a = texelAxis(sc, wd)
 			cs, a1 = sc, 1-a
 			x0o, x1o = uint32(4*(xi&mx)), uint32(4*((xi+1)&mx))
 			adj = x1o == x0o+4
 		}
 		if t := tv[i]; t != ct {
-			yy := float64(float64(t)*ht) - 0.5
-			if !(yy > -1<<30 && yy < 1<<30) {
-				yy = clampIdx(yy)
-			}
-			j0 := math.Floor(yy)
-			b = yy - j0
-			yj := int(j0)
+			var yj int
+			yj, b = texelAxis(t, ht)
 			ct, b1 = t, 1-b
 			r0, r1 = base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
 		}

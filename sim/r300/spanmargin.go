@@ -260,13 +260,7 @@ func (s *drawState) fusedColumns(u *texUnit, lv *r3.TexLevel, cols []fusedCol, t
 		cols = make([]fusedCol, lv.Width)
 	}
 	cols = cols[:lv.Width]
-	yy := float64(float64(t)*float64(lv.Height)) - 0.5
-	if !(yy > -1<<30 && yy < 1<<30) {
-		yy = clampIdx(yy)
-	}
-	j0 := math.Floor(yy)
-	b := yy - j0
-	yj := int(j0)
+	yj, b := texelAxis(t, float64(lv.Height))
 	mx, my := lv.Width-1, lv.Height-1
 	r0 := lv.Offset + uint32(yj&my)*lv.Pitch
 	r1 := lv.Offset + uint32((yj+1)&my)*lv.Pitch

@@ -123,6 +123,19 @@ func (u *texUnit) bilinear8Fast(lv *r3.TexLevel, x, y float64) [4]float32 {
 	return out
 }
 
+// texelAxis is bilinear8Fast's texel index and fraction along one axis
+// for the coordinate c on a level size texels long: c·size - 1/2
+// (clampIdx'd when out of range or NaN), split into its floor and the
+// rest.
+func texelAxis(c float32, size float64) (int, float64) {
+	x := float64(float64(c)*size) - 0.5
+	if !(x > -1<<30 && x < 1<<30) {
+		x = clampIdx(x)
+	}
+	f := math.Floor(x)
+	return int(f), x - f
+}
+
 // bilinearRepeat is sampleSpan for bilinear filtering with REPEAT on both
 // axes (power-of-two sizes: wrapFast) and the identity swizzle:
 // bilinear8Fast inline, with clampIdx skipped where it returns its
@@ -149,24 +162,12 @@ func (u *texUnit) bilinearRepeat(lv *r3.TexLevel, src, dst *[4]spanArr, n int) {
 	for p, sv := range ss {
 		c, r := p&1, p>>1&1
 		if sv != cs[c] {
-			x := float64(float64(sv)*wd) - 0.5
-			if !(x > -1<<30 && x < 1<<30) {
-				x = clampIdx(x)
-			}
-			i0 := math.Floor(x)
-			a := x - i0
-			xi := int(i0)
+			xi, a := texelAxis(sv, wd)
 			cs[c], ca[c], ia[c] = sv, a, 1-a
 			cx0[c], cx1[c] = uint32(4*(xi&mx)), uint32(4*((xi+1)&mx))
 		}
 		if tv := ts[p]; tv != ct[r] {
-			y := float64(float64(tv)*ht) - 0.5
-			if !(y > -1<<30 && y < 1<<30) {
-				y = clampIdx(y)
-			}
-			j0 := math.Floor(y)
-			b := y - j0
-			yj := int(j0)
+			yj, b := texelAxis(tv, ht)
 			ct[r], cb[r], ib[r] = tv, b, 1-b
 			cr0[r], cr1[r] = base+uint32(yj&my)*pitch, base+uint32((yj+1)&my)*pitch
 		}
