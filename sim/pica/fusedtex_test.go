@@ -91,16 +91,7 @@ func TestTexBenchSceneMatchesReference(t *testing.T) {
 func texChunkScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint32][]byte) {
 	mem = sceneMemory(r, l, 1)
 	var w p.Writer
-	w.Write(p.VSH_CODETRANSFER_INDEX, 0)
-	w.Rep(p.VSH_CODETRANSFER_DATA0, passVS...)
-	w.Write(p.VSH_OPDESCS_INDEX, 0)
-	w.Rep(p.VSH_OPDESCS_DATA0, uint32(p.DescIdentity))
-	w.Write(p.VSH_ENTRYPOINT, 0)
-	w.Write(p.VSH_INPUTBUFFER_CONFIG, 0xA0000004)
-	w.Write(p.VSH_ATTR_PERM_LOW, 0x43210)
-	w.Write(p.VSH_OUTMAP_MASK, 0x1F)
-	w.Write(p.SH_OUTMAP_TOTAL, 5)
-	w.Seq(p.SH_OUTMAP_O0, passOutmap...)
+	passShader(&w)
 	w.Write(p.FRAMEBUFFER_DIM, uint32(l.w)|uint32(l.h-1)<<12|1<<24)
 	for g := 0; g < groups; g++ {
 		randomPixelState(r, l, &w)

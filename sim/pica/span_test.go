@@ -77,6 +77,27 @@ func sceneMemory(r *rand.Rand, l *layout, units uint32) map[uint32][]byte {
 	return mem
 }
 
+// passShader writes the pass-through vertex shader (passVS, its entry
+// point 0) and its input and output maps (passOutputs).
+func passShader(w *p.Writer) {
+	w.Write(p.VSH_CODETRANSFER_INDEX, 0)
+	w.Rep(p.VSH_CODETRANSFER_DATA0, passVS...)
+	w.Write(p.VSH_OPDESCS_INDEX, 0)
+	w.Rep(p.VSH_OPDESCS_DATA0, uint32(p.DescIdentity))
+	w.Write(p.VSH_ENTRYPOINT, 0)
+	passOutputs(w)
+}
+
+// passOutputs writes the scenes' vertex input map (four attributes) and
+// output map (passOutmap's five outputs).
+func passOutputs(w *p.Writer) {
+	w.Write(p.VSH_INPUTBUFFER_CONFIG, 0xA0000004)
+	w.Write(p.VSH_ATTR_PERM_LOW, 0x43210)
+	w.Write(p.VSH_OUTMAP_MASK, 0x1F)
+	w.Write(p.SH_OUTMAP_TOTAL, 5)
+	w.Seq(p.SH_OUTMAP_O0, passOutmap...)
+}
+
 // randomScene builds a command buffer of several draw groups, each with a
 // random pixel state (register values the simulator accepts) and a few
 // triangles drawn in immediate mode or from vertex arrays. It returns the
@@ -86,11 +107,7 @@ func randomScene(r *rand.Rand, l *layout, groups int) (cmd []byte, mem map[uint3
 	mem = sceneMemory(r, l, 3)
 	var w p.Writer
 	randomVS(r, &w)
-	w.Write(p.VSH_INPUTBUFFER_CONFIG, 0xA0000004)
-	w.Write(p.VSH_ATTR_PERM_LOW, 0x43210)
-	w.Write(p.VSH_OUTMAP_MASK, 0x1F)
-	w.Write(p.SH_OUTMAP_TOTAL, 5)
-	w.Seq(p.SH_OUTMAP_O0, passOutmap...)
+	passOutputs(&w)
 	w.Write(p.FRAMEBUFFER_DIM, uint32(l.w)|uint32(l.h-1)<<12|1<<24)
 	var vb []byte
 	var ib []byte
@@ -758,15 +775,7 @@ func benchScene(b testing.TB, tex bool) (*Device, []byte) {
 	}
 	require.NoError(b, d.Write(l.tex, texels))
 	var wr p.Writer
-	wr.Write(p.VSH_CODETRANSFER_INDEX, 0)
-	wr.Rep(p.VSH_CODETRANSFER_DATA0, passVS...)
-	wr.Write(p.VSH_OPDESCS_INDEX, 0)
-	wr.Rep(p.VSH_OPDESCS_DATA0, uint32(p.DescIdentity))
-	wr.Write(p.VSH_INPUTBUFFER_CONFIG, 0xA0000004)
-	wr.Write(p.VSH_ATTR_PERM_LOW, 0x43210)
-	wr.Write(p.VSH_OUTMAP_MASK, 0x1F)
-	wr.Write(p.SH_OUTMAP_TOTAL, 5)
-	wr.Seq(p.SH_OUTMAP_O0, passOutmap...)
+	passShader(&wr)
 	wr.Write(p.FRAMEBUFFER_DIM, w|(h-1)<<12|1<<24)
 	wr.Write(p.COLORBUFFER_FORMAT, 0)
 	wr.Write(p.DEPTHBUFFER_FORMAT, 0)
